@@ -1,0 +1,60 @@
+"""CSV cells that are safe to open in a spreadsheet, and the one CSV writer.
+
+A text cell starting with ``= + - @`` (or a tab or carriage return) would be run
+as a formula by Excel or LibreOffice; such cells get a leading apostrophe.  A
+cell that already starts with an apostrophe gets one more, so the mapping is
+reversible (:func:`restore`).  Numbers are never neutralised: callers pass them
+as ``int``/``float``/``Decimal`` or pre-formatted numeric strings via ``numeric``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+from importer.atomic import atomic_file
+
+__all__ = ["neutralise", "render_csv", "restore", "write_csv"]
+
+_DANGEROUS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def neutralise(text: str) -> str:
+    """Prefix an apostrophe to text a spreadsheet would treat as a formula."""
+    return "'" + text if text.startswith(_DANGEROUS) else text
+
+
+def restore(text: str) -> str:
+    """Undo :func:`neutralise`."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(_DANGEROUS) else text
+
+
+def _cell(value: object, numeric: bool) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    return text if numeric or not isinstance(value, str) else neutralise(text)
+
+
+def render_csv(columns: Sequence[str], rows: Iterable[Mapping[str, object]],
+               numeric: Iterable[str] = ()) -> str:
+    """The CSV text for *rows* (``\\n`` line ends, UTF-8-safe, text cells neutralised)."""
+    numeric_cols = set(numeric)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row.get(c), c in numeric_cols) for c in columns])
+    return buf.getvalue()
+
+
+def write_csv(path: str | os.PathLike[str], columns: Sequence[str],
+              rows: Iterable[Mapping[str, object]], numeric: Iterable[str] = ()) -> None:
+    """Write *rows* to *path* atomically; see :func:`render_csv`."""
+    text = render_csv(columns, rows, numeric)
+    with atomic_file(path) as fh:
+        fh.write(text)

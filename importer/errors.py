@@ -1,0 +1,44 @@
+"""The importer's exception types: one base, named after what went wrong."""
+
+from __future__ import annotations
+
+__all__ = [
+    "FetchError",
+    "ImporterError",
+    "InputError",
+    "NoSuchTournament",
+    "UnknownFormat",
+]
+
+
+class ImporterError(Exception):
+    """Base class for every error the importer raises on purpose."""
+
+
+class InputError(ImporterError, ValueError):
+    """Bad input: names the file (or page) and the line or row, and what was expected."""
+
+    def __init__(self, message: str, *, source: str = "", line: int | None = None) -> None:
+        self.source = source
+        self.line = line
+        where = source
+        if line is not None:
+            where = f"{source}:{line}" if source else f"line {line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class UnknownFormat(InputError):
+    """The content is none of the formats the importer reads."""
+
+
+class FetchError(ImporterError):
+    """A page could not be fetched (after the retries the session allows)."""
+
+    def __init__(self, url: str, message: str, *, status: int | None = None) -> None:
+        self.url = url
+        self.status = status
+        super().__init__(f"{url}: {message}")
+
+
+class NoSuchTournament(FetchError):
+    """chess-results answered that the tournament does not exist (HTTP 404 or its error page)."""

@@ -1,0 +1,220 @@
+"""The normalized tournament model every source is turned into.
+
+Frozen, typed records that cross every layer: `TournamentInfo` (the header),
+`Player`, `RoundResult` (one per player per round), `Game` (one per pairing) and
+`Tournament`, which holds them all.  Unrated is ``None``, never 0; ids are text.
+This module imports nothing heavy: pandas lives in :mod:`importer.frames`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+
+__all__ = [
+    "Colour",
+    "Game",
+    "GameResult",
+    "Player",
+    "Provenance",
+    "RatingList",
+    "RoundResult",
+    "Status",
+    "System",
+    "Tournament",
+    "TournamentInfo",
+]
+
+
+class System(StrEnum):
+    """How the tournament is paired."""
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+    TEAM = "team"
+
+
+class RatingList(StrEnum):
+    """The FIDE list a tournament is rated on, from its time control."""
+
+    STANDARD = "standard"
+    RAPID = "rapid"
+    BLITZ = "blitz"
+
+
+class Colour(StrEnum):
+    """The colour a player had in a round ('' when there was no game)."""
+
+    WHITE = "w"
+    BLACK = "b"
+    NONE = ""
+
+
+class Status(StrEnum):
+    """What happened to a player in a round."""
+
+    PLAYED = "played"
+    """A game over the board (a rating candidate)."""
+    FORFEIT_WIN = "forfeit_win"
+    FORFEIT_LOSS = "forfeit_loss"
+    UNPLAYED = "unplayed"
+    """A game that lasted less than one move (TRF W/D/L): scored, never rated."""
+    BYE = "bye"
+    """A pairing-allocated bye (or a requested full-point bye)."""
+    HALF_BYE = "half_bye"
+    ABSENT = "absent"
+    """Not paired, zero-point bye, withdrawn or not fielded."""
+    PENDING = "pending"
+    """Paired, result not yet known."""
+
+    @property
+    def is_game(self) -> bool:
+        """True when there was an opponent at the board (played, pending or forfeited)."""
+        return self in _GAME_STATUSES
+
+
+_GAME_STATUSES = frozenset(
+    {Status.PLAYED, Status.PENDING, Status.FORFEIT_WIN, Status.FORFEIT_LOSS, Status.UNPLAYED}
+)
+
+
+class GameResult(StrEnum):
+    """The result of a pairing, from White's side."""
+
+    WHITE_WIN = "1-0"
+    BLACK_WIN = "0-1"
+    DRAW = "1/2-1/2"
+    WHITE_FORFEIT_WIN = "+/-"
+    BLACK_FORFEIT_WIN = "-/+"
+    DOUBLE_FORFEIT = "-/-"
+    PENDING = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Provenance:
+    """Where one input came from: a file or a fetched URL."""
+
+    location: str
+    kind: str = ""
+    final_url: str = ""
+    fetched_at: str = ""
+    from_cache: bool = False
+    sha256: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentInfo:
+    """The tournament header."""
+
+    id: str = ""
+    name: str = ""
+    source: str = ""
+    start_date: date | None = None
+    end_date: date | None = None
+    rounds: int | None = None
+    system: System = System.SWISS
+    rating_list: RatingList | None = None
+    """None when the source does not say (rated as standard, with a note)."""
+    federation: str = ""
+    time_control: str = ""
+    rating_calculation: str = ""
+    """The details block's 'Rating calculation' line, e.g. 'Rating national, international'."""
+    fide_event_id: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Player:
+    """A player of the tournament, as the source prints them."""
+
+    start_no: int
+    name: str
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+    rating: int | None = None
+    national_rating: int | None = None
+    national_id: str = ""
+    birth_year: int | None = None
+    sex: str = ""
+    club: str = ""
+    team: str = ""
+    points: float | None = None
+    """Points as printed by the source (None when it prints none)."""
+    rank: int | None = None
+    k: int | None = None
+    """A K factor the source publishes (player card, ranking list)."""
+    rating_change: Decimal | None = None
+    """The source's own total rating change ('FIDE rtg +/-'), kept as published."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundResult:
+    """One player's outcome in one round."""
+
+    start_no: int
+    round: int
+    status: Status
+    opponent_no: int | None = None
+    colour: Colour = Colour.NONE
+    points: float | None = None
+    """0, 0.5 or 1 (None while pending)."""
+    k: int | None = None
+    """The K the source published for this game (player card)."""
+    rating_change: Decimal | None = None
+    """The source's published change for this game (player card 'rtg+/-')."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game:
+    """One pairing on one board."""
+
+    round: int
+    white_no: int
+    black_no: int
+    result: GameResult = GameResult.PENDING
+    board: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tournament:
+    """A whole tournament: header, players, per-player round results and games."""
+
+    info: TournamentInfo
+    players: tuple[Player, ...] = ()
+    results: tuple[RoundResult, ...] = ()
+    games: tuple[Game, ...] = ()
+    focus: int | None = None
+    """The start number of the player the user asked about (player-card URL), if any."""
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    provenance: tuple[Provenance, ...] = field(default=(), compare=False)
+
+    def player(self, start_no: int) -> Player | None:
+        """The player with this start number, or None."""
+        for p in self.players:
+            if p.start_no == start_no:
+                return p
+        return None
+
+    def players_by_no(self) -> dict[int, Player]:
+        """Players keyed by start number."""
+        return {p.start_no: p for p in self.players}
+
+    def results_of(self, start_no: int) -> list[RoundResult]:
+        """A player's round results, in round order."""
+        return sorted((r for r in self.results if r.start_no == start_no), key=lambda r: r.round)
+
+    @property
+    def rounds_seen(self) -> int:
+        """The highest round number with any result row."""
+        return max((r.round for r in self.results), default=0)
+
+    def with_warnings(self, extra: Iterable[str]) -> Tournament:
+        """A copy with more warnings appended."""
+        return replace(self, warnings=self.warnings + tuple(extra))
+
+    def iter_rated_candidates(self) -> Iterator[RoundResult]:
+        """Round results that were played over the board (the only rating candidates)."""
+        return (r for r in self.results if r.status is Status.PLAYED)

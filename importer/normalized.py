@@ -1,0 +1,215 @@
+"""Our normalized CSV folder: ``tournament.csv``, ``players.csv``, ``results.csv``, ``games.csv``.
+
+:func:`write_folder` and :func:`read_folder` round-trip a :class:`Tournament`
+exactly (warnings and provenance aside).  Text cells are neutralised against
+spreadsheet formulas on the way out and restored on the way in.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Callable, Mapping
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from importer.atomic import atomic_dir
+from importer.csvio import render_csv, restore
+from importer.errors import InputError
+from importer.model import (
+    Colour,
+    Game,
+    GameResult,
+    Player,
+    Provenance,
+    RatingList,
+    RoundResult,
+    Status,
+    System,
+    Tournament,
+    TournamentInfo,
+)
+
+__all__ = [
+    "GAME_COLUMNS",
+    "PLAYER_COLUMNS",
+    "RESULT_COLUMNS",
+    "TOURNAMENT_COLUMNS",
+    "format_points",
+    "is_normalized_folder",
+    "read_folder",
+    "render_folder",
+    "write_folder",
+]
+
+TOURNAMENT_COLUMNS = ("id", "name", "source", "start_date", "end_date", "rounds", "system",
+                      "rating_list", "federation", "time_control", "rating_calculation",
+                      "fide_event_id", "focus")
+PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating",
+                  "national_rating", "birth_year", "sex", "club", "points", "rank",
+                  "national_id", "team", "k", "rating_change")
+RESULT_COLUMNS = ("start_no", "round", "opponent_no", "colour", "points", "status", "k",
+                  "rating_change")
+GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
+
+_NUMERIC = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_year", "points",
+            "rank", "k", "rating_change", "round", "opponent_no", "board", "white_no",
+            "black_no", "start_date", "end_date"}
+
+
+def format_points(points: float | None) -> str:
+    """0 → '0', 0.5 → '0.5', 7.0 → '7' (empty for None)."""
+    if points is None:
+        return ""
+    return str(int(points)) if float(points).is_integer() else f"{points:g}"
+
+
+def _iso(d: date | None) -> str:
+    return d.isoformat() if d else ""
+
+
+def render_folder(t: Tournament) -> dict[str, str]:
+    """The four CSV files' text, keyed by file name."""
+    i = t.info
+    info_row = {
+        "id": i.id, "name": i.name, "source": i.source, "start_date": _iso(i.start_date),
+        "end_date": _iso(i.end_date), "rounds": i.rounds, "system": i.system.value,
+        "rating_list": i.rating_list.value if i.rating_list else "", "federation": i.federation,
+        "time_control": i.time_control, "rating_calculation": i.rating_calculation,
+        "fide_event_id": i.fide_event_id, "focus": t.focus,
+    }
+    players = ({
+        "start_no": p.start_no, "name": p.name, "title": p.title, "federation": p.federation,
+        "fide_id": p.fide_id, "rating": p.rating, "national_rating": p.national_rating,
+        "birth_year": p.birth_year, "sex": p.sex, "club": p.club,
+        "points": format_points(p.points), "rank": p.rank, "national_id": p.national_id,
+        "team": p.team, "k": p.k, "rating_change": p.rating_change,
+    } for p in t.players)
+    results = ({
+        "start_no": r.start_no, "round": r.round, "opponent_no": r.opponent_no,
+        "colour": r.colour.value, "points": format_points(r.points), "status": r.status.value,
+        "k": r.k, "rating_change": r.rating_change,
+    } for r in t.results)
+    games = ({
+        "round": g.round, "board": g.board, "white_no": g.white_no, "black_no": g.black_no,
+        "result": g.result.value,
+    } for g in t.games)
+    return {
+        "tournament.csv": render_csv(TOURNAMENT_COLUMNS, [info_row], _NUMERIC),
+        "players.csv": render_csv(PLAYER_COLUMNS, players, _NUMERIC),
+        "results.csv": render_csv(RESULT_COLUMNS, results, _NUMERIC),
+        "games.csv": render_csv(GAME_COLUMNS, games, _NUMERIC),
+    }
+
+
+def write_folder(t: Tournament, out: str | os.PathLike[str]) -> Path:
+    """Write the normalized CSV folder atomically and return its path."""
+    files = render_folder(t)
+    with atomic_dir(out) as tmp:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8", newline="")
+    return Path(out)
+
+
+def is_normalized_folder(path: str | os.PathLike[str]) -> bool:
+    """True when *path* is a folder holding our four CSV files."""
+    p = Path(path)
+    return p.is_dir() and all((p / n).is_file() for n in
+                              ("tournament.csv", "players.csv", "results.csv", "games.csv"))
+
+
+class _Row:
+    """Typed access to one CSV row, raising InputError with the file and line."""
+
+    def __init__(self, row: Mapping[str, str], source: str, line: int) -> None:
+        self.row, self.source, self.line = row, source, line
+
+    def _fail(self, col: str, what: str) -> InputError:
+        return InputError(f"column {col!r}: expected {what}, got {self.row.get(col)!r}",
+                          source=self.source, line=self.line)
+
+    def text(self, col: str) -> str:
+        return restore(self.row.get(col) or "")
+
+    def opt(self, col: str, conv: Callable[[str], Any], what: str) -> Any:
+        raw = (self.row.get(col) or "").strip()
+        if not raw:
+            return None
+        try:
+            return conv(raw)
+        except (ValueError, InvalidOperation):
+            raise self._fail(col, what) from None
+
+    def enum(self, col: str, kind: Callable[[str], Any], what: str) -> Any:
+        try:
+            return kind((self.row.get(col) or "").strip())
+        except ValueError:
+            raise self._fail(col, what) from None
+
+    def req(self, col: str, conv: Callable[[str], Any], what: str) -> Any:
+        value = self.opt(col, conv, what)
+        if value is None:
+            raise self._fail(col, what)
+        return value
+
+
+def _read(path: Path, columns: tuple[str, ...]) -> list[_Row]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read as UTF-8 CSV ({exc})", source=str(path)) from None
+    reader = csv.DictReader(text.splitlines())
+    missing = [c for c in columns[:2] if c not in (reader.fieldnames or [])]
+    if missing:
+        raise InputError(f"expected a header with columns {', '.join(columns)}", source=str(path),
+                         line=1)
+    return [_Row(row, str(path), n) for n, row in enumerate(reader, start=2)]
+
+
+def read_folder(path: str | os.PathLike[str]) -> Tournament:
+    """Read a folder written by :func:`write_folder`."""
+    folder = Path(path)
+    rows = _read(folder / "tournament.csv", TOURNAMENT_COLUMNS)
+    if len(rows) != 1:
+        raise InputError("expected exactly one tournament row",
+                         source=str(folder / "tournament.csv"))
+    r = rows[0]
+    info = TournamentInfo(
+        id=r.text("id"), name=r.text("name"), source=r.text("source"),
+        start_date=r.opt("start_date", date.fromisoformat, "a date YYYY-MM-DD"),
+        end_date=r.opt("end_date", date.fromisoformat, "a date YYYY-MM-DD"),
+        rounds=r.opt("rounds", int, "a whole number"),
+        system=r.req("system", System, "swiss, round_robin or team"),
+        rating_list=r.opt("rating_list", RatingList, "standard, rapid or blitz"),
+        federation=r.text("federation"), time_control=r.text("time_control"),
+        rating_calculation=r.text("rating_calculation"), fide_event_id=r.text("fide_event_id"),
+    )
+    focus = r.opt("focus", int, "a start number")
+    players = tuple(Player(
+        start_no=p.req("start_no", int, "a start number"), name=p.text("name"),
+        title=p.text("title"), federation=p.text("federation"), fide_id=p.text("fide_id"),
+        rating=p.opt("rating", int, "a rating"),
+        national_rating=p.opt("national_rating", int, "a rating"),
+        birth_year=p.opt("birth_year", int, "a year"), sex=p.text("sex"), club=p.text("club"),
+        points=p.opt("points", float, "points"), rank=p.opt("rank", int, "a rank"),
+        national_id=p.text("national_id"), team=p.text("team"), k=p.opt("k", int, "a K factor"),
+        rating_change=p.opt("rating_change", Decimal, "a number"),
+    ) for p in _read(folder / "players.csv", PLAYER_COLUMNS))
+    results = tuple(RoundResult(
+        start_no=x.req("start_no", int, "a start number"), round=x.req("round", int, "a round"),
+        opponent_no=x.opt("opponent_no", int, "a start number"),
+        colour=x.enum("colour", Colour, "w, b or empty"),
+        points=x.opt("points", float, "0, 0.5 or 1"),
+        status=x.req("status", Status, "a status such as played or bye"),
+        k=x.opt("k", int, "a K factor"), rating_change=x.opt("rating_change", Decimal, "a number"),
+    ) for x in _read(folder / "results.csv", RESULT_COLUMNS))
+    games = tuple(Game(
+        round=g.req("round", int, "a round"), board=g.opt("board", int, "a board"),
+        white_no=g.req("white_no", int, "a start number"),
+        black_no=g.req("black_no", int, "a start number"),
+        result=g.enum("result", GameResult, "1-0, 0-1, 1/2-1/2, +/-, -/+, -/- or empty"),
+    ) for g in _read(folder / "games.csv", GAME_COLUMNS))
+    return Tournament(info=info, players=players, results=results, games=games, focus=focus,
+                      provenance=(Provenance(location=str(folder), kind="normalized-csv"),))

@@ -1,0 +1,5 @@
+"""``python -m reports`` runs the fiderate CLI."""
+
+from reports.cli import main
+
+main()
