@@ -1,0 +1,127 @@
+"""The round-cell grammar of chess-results crosstables and small number helpers (spec §8.3, §17).
+
+A Swiss crosstable cell is ``<opponent><colour><result>`` (`` 54b1``, `` 29w½``, ``  9w+``,
+`` 23b-``, `` 13b`` pending), or a bye/absence without opponent (``-1``, ``-½``, ``-0``).
+Round-robin matrix cells carry only the result (``1``, ``0``, ``½``, ``+``, ``-``).
+``*`` is the not-paired marker of ``art=40`` (and the diagonal of a round-robin matrix).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from importer.errors import InputError
+from importer.model import Colour, Status
+
+__all__ = ["Cell", "clean", "parse_int", "parse_points", "parse_rating", "parse_round_cell"]
+
+_HALF = ("½", "&frac12;", "1/2", "0,5", "0.5")
+_CELL = re.compile(
+    r"(?:(?P<opp>\d+)\s*(?P<colour>[wbs])\s*(?P<res>1|0|½|\+|-)?|(?P<bare>1|0|½|\+|-))")
+_BYE = re.compile(r"-\s*(?P<bye>1|0|½)")
+_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "s": Colour.BLACK}  # s = schwarz (spec §5.2)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One parsed round cell.
+
+    ``opponent_no`` is the number printed (a starting number on art=5, a rank on art=4;
+    None for byes, absences and matrix cells); ``points`` is None while pending (and for
+    ``*``, where absence and requested half-point bye cannot be told apart).
+    """
+
+    opponent_no: int | None
+    colour: Colour
+    points: float | None
+    status: Status
+
+
+def clean(text: str) -> str:
+    """Cell text normalised: ``&nbsp;`` → space, CR/LF → space, ``&frac12;`` → ½, stripped."""
+    return (text.replace("\xa0", " ").replace("\r", " ").replace("\n", " ")
+            .replace("&frac12;", "½").strip())
+
+
+def _half(text: str) -> str:
+    for h in _HALF[1:]:
+        text = text.replace(h, "½")
+    return text
+
+
+_RESULT = {
+    "1": (1.0, Status.PLAYED), "0": (0.0, Status.PLAYED), "½": (0.5, Status.PLAYED),
+    "+": (1.0, Status.FORFEIT_WIN), "-": (0.0, Status.FORFEIT_LOSS),
+}
+_BYES = {"1": (1.0, Status.BYE), "½": (0.5, Status.HALF_BYE), "0": (0.0, Status.ABSENT)}
+
+
+@lru_cache(maxsize=8192)
+def parse_round_cell(cell: str) -> Cell:
+    """Parse one crosstable round cell; raises InputError naming the token when it is not one.
+
+    ``9w+`` forfeit win, ``23b-`` forfeit loss, ``256w1``/``223b½`` played, ``13b`` pending,
+    ``-1`` pairing-allocated bye, ``-½`` half-point bye, ``-0`` absent, ``*`` not paired,
+    bare ``1``/``0``/``½``/``+``/``-`` a round-robin matrix cell (no opponent number).
+    Half points may be written ``½``, ``&frac12;``, ``1/2``, ``0,5`` or ``0.5``.
+    """
+    text = _half(clean(cell))
+    if text == "*":
+        return Cell(None, Colour.NONE, None, Status.ABSENT)
+    m = _BYE.fullmatch(text)
+    if m:
+        points, status = _BYES[m["bye"]]
+        return Cell(None, Colour.NONE, points, status)
+    m = _CELL.fullmatch(text)
+    if m is None:
+        raise InputError(f"unknown round cell {cell!r}: expected e.g. ' 54b1', ' 9w+', '-1', "
+                         "'-½', '-0' or a matrix result '1', '0', '½', '+', '-'")
+    if m["bare"] is not None:
+        points, status = _RESULT[m["bare"]]
+        return Cell(None, Colour.NONE, points, status)
+    opp = int(m["opp"])
+    colour = _COLOURS[m["colour"]]
+    if m["res"] is None:
+        return Cell(opp, colour, None, Status.PENDING)
+    points, status = _RESULT[m["res"]]
+    return Cell(opp, colour, points, status)
+
+
+def parse_points(text: str) -> float | None:
+    """A printed score: ``5,5`` (decimal comma), ``5.5``, ``4½``, ``7x`` → float; '' → None."""
+    t = clean(text).replace(",", ".")
+    if not t:
+        return None
+    half = 0.0
+    if t.endswith(("½", "x")):
+        half, t = 0.5, t[:-1].strip()
+        if not t:
+            return half
+    try:
+        value = float(t)
+    except ValueError:
+        raise InputError(f"bad points value {text!r}: expected e.g. '5', '5,5' or '4½'") from None
+    if value != value or value in (float("inf"), float("-inf")) or value < 0:
+        raise InputError(f"bad points value {text!r}: expected a non-negative number")
+    return value + half
+
+
+def parse_int(text: str) -> int | None:
+    """A printed whole number ('' → None); raises InputError when it is not one."""
+    t = clean(text)
+    if not t:
+        return None
+    if not t.isdigit() or not t.isascii():
+        raise InputError(f"bad number {text!r}: expected digits")
+    return int(t)
+
+
+def parse_rating(text: str) -> int | None:
+    """A printed rating: '' or 0 (unrated) → None, '-' → None."""
+    t = clean(text)
+    if t in ("", "-"):
+        return None
+    value = parse_int(t)
+    return value or None
