@@ -1,0 +1,215 @@
+"""FIDE rating arithmetic, exact, in integer hundredths (fide-rules.md §1–§6).
+
+Every function is pure and names the regulation it implements: R24 is the FIDE
+Rating Regulations effective 1 March 2024 (amended 1 October 2025), RB24 the
+Rapid and Blitz Regulations (amended 1 December 2024), R22 the 2022 text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+
+from rating.rules import CapRule, FideRules, InitialRule
+from rating.tables import dp_for, pd_h
+
+__all__ = [
+    "Category",
+    "InitialRating",
+    "cap_mask",
+    "capped_opponent",
+    "category_of",
+    "excluded_reason",
+    "expected_h",
+    "format_h",
+    "initial_rating",
+    "k_factor",
+    "k_for_category",
+    "percent_h",
+    "performance",
+    "period_k",
+    "round_half_away",
+    "round_half_up",
+    "to_decimal",
+]
+
+
+def round_half_away(h: int) -> int:
+    """Hundredths → whole points, 0.5 away from zero (R24 §8.3.4): −250 → −3, +250 → +3."""
+    q = (abs(h) + 50) // 100
+    return q if h >= 0 else -q
+
+
+def round_half_up(x: Fraction) -> int:
+    """A non-negative fraction to the nearest whole number, .5 up (R24 §8.2.3 READING, §6.2)."""
+    return int((x + Fraction(1, 2)) // 1)
+
+
+def format_h(h: int) -> str:
+    """Hundredths as a signed-when-negative decimal: −320 → '-3.20', 1000 → '10.00'."""
+    sign = "-" if h < 0 else ""
+    return f"{sign}{abs(h) // 100}.{abs(h) % 100:02d}"
+
+
+def to_decimal(h: int) -> Decimal:
+    """Hundredths as an exact Decimal with two places."""
+    return Decimal(h).scaleb(-2)
+
+
+# --- the difference cap (R24 §8.3.1, R22 §8.3.1, HIST) and the 600-point rule (RB24 §7.3.1) ---
+
+def capped_opponent(own: int, opponent: int, rules: FideRules) -> int:
+    """The opponent rating used after the difference cap (FIDE prints it with '*')."""
+    return max(own - rules.cap, min(own + rules.cap, opponent))
+
+
+def cap_mask(own: int, opponents: Sequence[int], rules: FideRules) -> list[bool]:
+    """Which of a player's games in one tournament have their difference capped.
+
+    EVERY_GAME (HIST, R24 §8.3.1): every |D| > cap.  ONCE_PER_TOURNAMENT (R22 §8.3.1): only the
+    game with the greatest |D| > cap, per player.  BELOW_2650 (R24 §8.3.1 from 2025-10-01): as
+    EVERY_GAME for a player rated below 2650, never for one rated 2650 or more.
+    """
+    over = [abs(own - o) > rules.cap for o in opponents]
+    if not rules.cap_applies(own):
+        return [False] * len(opponents)
+    if rules.cap_rule is CapRule.ONCE_PER_TOURNAMENT and any(over):
+        widest = max(range(len(opponents)), key=lambda i: abs(own - opponents[i]))
+        return [i == widest for i in range(len(opponents))]
+    return over
+
+
+def expected_h(own: int, opponent: int, rules: FideRules, *, capped: bool = True) -> int:
+    """PD in hundredths (table 8.1.2, R24 §8.3.2 a) after the cap when *capped* applies."""
+    used = capped_opponent(own, opponent, rules) if capped and rules.cap_applies(own) else opponent
+    return pd_h(own, used)
+
+
+def excluded_reason(own: int, opponent: int, rules: FideRules) -> str | None:
+    """Why a played game between two rated players is not rated, or None (RB24 §7.3.1)."""
+    if (rules.exclude_gap is not None and rules.exclude_above is not None
+            and abs(own - opponent) >= rules.exclude_gap
+            and max(own, opponent) > rules.exclude_above):
+        return (f"difference of {rules.exclude_gap}+ with a player above "
+                f"{rules.exclude_above} (RB24 7.3.1)")
+    return None
+
+
+# --- K (R24 §8.3.3; precedence fide-rules.md §3.2; history §3.4) ---
+
+class Category(StrEnum):
+    """The four K categories of R24 §8.3.3."""
+
+    NEW = "new"
+    JUNIOR = "junior"
+    ESTABLISHED = "established"
+    MASTER = "master"
+
+
+def k_for_category(category: Category, rules: FideRules) -> int:
+    """K of a category under *rules* (historical values where the rules are old)."""
+    if category is Category.MASTER:
+        return rules.k_top
+    if category is Category.NEW:
+        return rules.k_new
+    if category is Category.JUNIOR and rules.k_junior is not None:
+        return rules.k_junior
+    return rules.k_established
+
+
+def category_of(rules: FideRules, *, rating: int | None, games_played: int | None = None,
+                birth_year: int | None = None, reached_2400: bool = False,
+                year: int | None = None) -> Category:
+    """The K category, in the precedence fitted to FIDE's lists (fide-rules.md §3.2).
+
+    1. ever published ≥ 2400 → master (before 2011-07 also ≥ 30 games);
+    2. junior (year − birth year ≤ 18) still below 2300 → junior;
+    3. fewer than 30 games, or unrated → new;  4. otherwise established.
+    """
+    top = reached_2400 or (rating is not None and rating >= rules.top_threshold)
+    enough_games = games_played is None or games_played >= rules.new_player_games
+    if top and (enough_games or not rules.top_needs_games):
+        return Category.MASTER
+    if (rules.k_junior is not None and birth_year is not None and year is not None
+            and year - birth_year <= 18 and (rating is None or rating < rules.junior_below)):
+        return Category.JUNIOR
+    if rating is None or (games_played is not None and games_played < rules.new_player_games):
+        return Category.NEW
+    return Category.ESTABLISHED
+
+
+def k_factor(rules: FideRules, **player: object) -> int:
+    """K for a player described by :func:`category_of`'s keywords."""
+    return k_for_category(category_of(rules, **player), rules)  # type: ignore[arg-type]
+
+
+def period_k(k: int, n: int, rules: FideRules) -> int:
+    """R24 §8.3.3: if K × n > 700, K is the largest whole number with K × n ≤ 700."""
+    if rules.period_cap is not None and n > 0 and k * n > rules.period_cap:
+        return rules.period_cap // n
+    return k
+
+
+# --- performance and initial rating (R24 §8.2, tables 8.1.1; R22 §8.2) ---
+
+def percent_h(score_h: int, games: int) -> int:
+    """p in hundredths, rounded to the nearest hundredth with .005 up (fide-rules §6.2)."""
+    return round_half_up(Fraction(score_h, games))
+
+
+def performance(opponents: Sequence[int], score_h: int) -> int | None:
+    """Rp = round(Ra) + dp(p) over rated opponents (fide-rules.md §6.3); None without games."""
+    n = len(opponents)
+    if n == 0:
+        return None
+    return round_half_up(Fraction(sum(opponents), n)) + dp_for(percent_h(score_h, n))
+
+
+@dataclass(frozen=True, slots=True)
+class InitialRating:
+    """An unrated player's first rating from their pool of games against rated opponents."""
+
+    games: int
+    average: Fraction
+    """Ra (with the hypothetical opponents under R24)."""
+    p_h: int
+    dp: int
+    value: int | None
+    """Ru, rounded and capped at the maximum; None without games."""
+    published: bool
+    reason: str = ""
+
+
+def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> InitialRating:
+    """Ru of an unrated player (R24 §7.1.4, §8.2; R22 §8.2 for older rules).
+
+    R24: Ra = (Σ opponents + 2 × 1800) / (n + 2), p = (W + 1) / (n + 2) to the hundredth,
+    Ru = round(Ra + dp), at most 2200; published from 5 games and if Ru ≥ 1400.
+    """
+    n = len(opponents)
+    if n == 0:
+        return InitialRating(0, Fraction(0), 0, 0, None, False, "no games against rated opponents")
+    if rules.initial_rule is InitialRule.R24:
+        extra = 2
+        ra = Fraction(sum(opponents) + extra * rules.hypothetical_opponent, n + extra)
+        p_h = percent_h(score_h + 50 * extra, n + extra)
+        dp = dp_for(p_h)
+        value = round_half_up(ra + dp)
+    else:
+        ra = Fraction(sum(opponents), n)
+        p_h = percent_h(score_h, n)
+        # R22 §8.2: above 50 % add 20 per half point over 50 %; below, Ra + dp.
+        half_points_over = Fraction(2 * score_h, 100) - n
+        dp = int(20 * half_points_over) if half_points_over > 0 else dp_for(p_h)
+        value = round_half_up(ra + dp)
+    if rules.initial_max is not None:
+        value = min(value, rules.initial_max)
+    if n < rules.initial_min_games:
+        return InitialRating(n, ra, p_h, dp, value, False,
+                             f"{n} of {rules.initial_min_games} games against rated opponents")
+    if value < rules.floor:
+        return InitialRating(n, ra, p_h, dp, value, False, f"below the {rules.floor} floor")
+    return InitialRating(n, ra, p_h, dp, value, True)
