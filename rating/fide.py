@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
 
@@ -31,6 +31,7 @@ __all__ = [
     "percent_h",
     "performance",
     "period_k",
+    "round_change",
     "round_half_away",
     "round_half_up",
     "to_decimal",
@@ -41,6 +42,11 @@ def round_half_away(h: int) -> int:
     """Hundredths → whole points, 0.5 away from zero (R24 §8.3.4): −250 → −3, +250 → +3."""
     q = (abs(h) + 50) // 100
     return q if h >= 0 else -q
+
+
+def round_change(change: Decimal) -> int:
+    """A Decimal rating change to whole points, 0.5 away from zero (R24 §8.3.4)."""
+    return int(change.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def round_half_up(x: Fraction) -> int:

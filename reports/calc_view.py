@@ -1,0 +1,193 @@
+"""What ``fiderate calc`` prints: the calculation as text or as one JSON object."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+import click
+
+from importer.model import RatingList
+from rating import fide
+from rating.calculator import Calculation, calculate, check_k, check_rating
+from rating.errors import RatingError
+from rating.rules import FideRules, rules_for
+from rating.system import EloSystem, FideSystem, RatingSystem
+from reports import fmt
+
+__all__ = ["run_calc"]
+
+OUTCOMES = (("win", Decimal(1)), ("draw", Decimal("0.5")), ("loss", Decimal(0)))
+DEFAULT_K = 20
+
+
+def _player_k(rules: FideRules, rating: int, on: dt.date, opts: dict[str, Any],
+              notes: list[str]) -> int:
+    """K from --k, --category, or the category facts; else 20 with a note."""
+    if opts["k"] is not None:
+        return check_k(opts["k"])
+    if opts["category"]:
+        return fide.k_for_category(fide.Category(opts["category"]), rules)
+    if opts["games_played"] is not None or opts["birth_year"] is not None or opts["reached_2400"]:
+        category = fide.category_of(rules, rating=rating, games_played=opts["games_played"],
+                                    birth_year=opts["birth_year"],
+                                    reached_2400=opts["reached_2400"], year=on.year)
+        notes.append(f"K category: {category.value}")
+        return fide.k_for_category(category, rules)
+    hint = " (a player whose rating reached 2400 has K 10: --category master)" \
+        if rating >= rules.top_threshold else ""
+    notes.append(f"K {DEFAULT_K} assumed: give --k or --category for another{hint}")
+    return DEFAULT_K
+
+
+def _game_json(g: Any) -> dict[str, Any]:
+    return {"opponent_rating": g.opponent_rating, "score": float(g.score),
+            "expected": None if g.expected is None else float(g.expected),
+            "change": None if g.change is None else float(fmt.change(g.change)),
+            "rated": g.rated, "reason": g.reason}
+
+
+def run_calc(*, games: list[tuple[int | None, Decimal]], result: Decimal | None,
+             **opts: Any) -> dict[str, Any] | str:
+    """Run the calculator for the options of ``fiderate calc``; text or a JSON-ready dict."""
+    on: dt.date = opts["on"]
+    rating_list = RatingList(opts["rating_list"])
+    rules = rules_for(on, rating_list)
+    system: RatingSystem = (FideSystem(rules) if opts["system"] == "fide"
+                            else EloSystem(cap=opts["elo_cap"]))
+    period_rules = rules if opts["system"] == "fide" else None
+    rating = opts["rating"]
+    if rating is None:
+        if not opts["table"]:
+            raise click.UsageError("--rating is required (the player's rating)")
+        rating = 1500
+    try:
+        check_rating(rating)
+        notes: list[str] = []
+        k = _player_k(rules, rating, on, opts, notes)
+        if opts["table"]:
+            return _table(system, rules, rating, k)
+        if result is not None:
+            games = [(opts["opponent"], result)]
+        if not games:
+            raise click.UsageError("give --opponent and --result, or one --game per game, "
+                                   "or --table")
+        calc_a = calculate(system, rating, k, games, rules=period_rules)
+    except RatingError as exc:
+        raise click.BadParameter(str(exc)) from None
+    notes += calc_a.notes
+    head = {"system": system.name, "rating": rating, "k": calc_a.k, "date": on.isoformat(),
+            "list": rating_list.value}
+    single = result is not None
+    extra: dict[str, Any] = {}
+    opp_calc: Calculation | None = None
+    outcomes: list[tuple[str, Calculation]] = []
+    if single:
+        opp = opts["opponent"]
+        opp_k = opts["opponent_k"]
+        if opp_k is None:
+            opp_k = 10 if opp >= rules.top_threshold else DEFAULT_K
+            notes.append(f"opponent K {opp_k} assumed (--opponent-k)")
+        try:
+            opp_calc = calculate(system, opp, check_k(opp_k, "--opponent-k"),
+                                 [(rating, 1 - result)], rules=period_rules)
+        except RatingError as exc:
+            raise click.BadParameter(str(exc)) from None
+        outcomes = [(name, calculate(system, rating, k, [(opp, s)], rules=period_rules))
+                    for name, s in OUTCOMES]
+        extra = {
+            "outcomes": {name: float(fmt.change(c.change)) for name, c in outcomes},
+            "opponent": {"rating": opp, "k": opp_calc.k,
+                         "expected": _num(opp_calc.games[0].expected),
+                         "change": float(fmt.change(opp_calc.change)),
+                         "new_rating": opp_calc.new_rating},
+        }
+    if opts["as_json"]:
+        return {**head, "games": [_game_json(g) for g in calc_a.games],
+                "score": float(calc_a.score), "expected_total": float(calc_a.expected_total),
+                "change": float(fmt.change(calc_a.change)),
+                "rounded_change": calc_a.rounded_change, "new_rating": calc_a.new_rating,
+                "performance": calc_a.performance, **extra, "notes": notes}
+    title = (f"{system.label} rating calculation — {rating_list.value}, "
+             f"{'rules ' + rules.name if opts['system'] == 'fide' else 'logistic formula'}, "
+             f"{on.isoformat()}")
+    lines = [title, ""]
+    if single and opp_calc is not None:
+        lines += _single_text(calc_a, opp_calc, outcomes, rating)
+    else:
+        lines += _games_text(calc_a)
+    lines += [f"note: {n}" for n in notes]
+    return "\n".join(lines)
+
+
+def _num(value: Decimal | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _single_text(a: Calculation, b: Calculation, outcomes: list[tuple[str, Calculation]],
+                 rating: int) -> list[str]:
+    ga, gb = a.games[0], b.games[0]
+    rows = [("", "Rating", "K", "Expected", "Score", "Change", "New rating")]
+    for who, c, g in (("Player", a, ga), ("Opponent", b, gb)):
+        rows.append((who, str(c.rating), str(c.k), fmt.expected(g.expected),
+                     fmt.points(g.score), fmt.signed(c.change) if g.rated else g.reason,
+                     str(c.new_rating)))
+    lines = _columns(rows)
+    lines += ["", "Player's change by result:"]
+    for name, c in outcomes:
+        lines.append(f"  {name:<5} {fmt.signed(c.change):>8}  → {c.new_rating}")
+    return lines + [""]
+
+
+def _games_text(c: Calculation) -> list[str]:
+    rows = [("#", "Opponent", "Score", "Expected", "Change")]
+    for i, g in enumerate(c.games, start=1):
+        rows.append((str(i), str(g.opponent_rating or "unrated"), fmt.points(g.score),
+                     fmt.expected(g.expected),
+                     fmt.signed(g.change) if g.rated else f"not rated: {g.reason}"))
+    lines = _columns(rows)
+    lines += [
+        "",
+        f"Rated games     {c.rated_games}",
+        f"Score           {fmt.points(c.score)}",
+        f"Expected        {c.expected_total}",
+        f"K               {c.k}",
+        f"Change          {fmt.signed(c.change)}",
+        f"Rounded change  {fmt.signed(c.rounded_change)}",
+        f"New rating      {c.new_rating}",
+        f"Performance     {c.performance if c.performance is not None else '-'}",
+        "",
+    ]
+    return lines
+
+
+def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> str:
+    lines = [f"What a game brings a player rated {rating} with K {k} ({system.label}):", ""]
+    rows = [("Opponent", "Difference", "Expected", "Win", "Draw", "Loss")]
+    for diff in (-300, 0, 300):
+        opp = rating + diff
+        cells = [str(opp), f"{diff:+d}" if diff else "0"]
+        for i, (_, s) in enumerate(OUTCOMES):
+            c = calculate(system, rating, k, [(opp, s)])
+            if i == 0:
+                cells.append(fmt.expected(c.games[0].expected))
+            cells.append(fmt.signed(c.change))
+        rows.append(tuple(cells))
+    lines += _columns(rows)
+    lines += ["", f"The same game (equal ratings, {rating} v {rating}) in each FIDE category:", ""]
+    rows = [("Category", "K", "Win", "Draw", "Loss")]
+    for category in fide.Category:
+        kc = fide.k_for_category(category, rules)
+        changes = [fmt.signed(calculate(system, rating, kc, [(rating, s)]).change)
+                   for _, s in OUTCOMES]
+        rows.append((category.value, str(kc), *changes))
+    lines += _columns(rows)
+    return "\n".join(lines)
+
+
+def _columns(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+            for r in rows]

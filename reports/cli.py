@@ -1,0 +1,82 @@
+"""The ``fiderate`` command line: a thin click layer over the library.
+
+Each command lives in its own module (``reports/cmd_*.py``) and imports what it
+needs inside the command, so ``fiderate --help`` starts in a few milliseconds.
+Library errors are translated here, once: one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from reports.cmd_calc import calc
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(package_name="fiderate", prog_name="fiderate")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """fiderate: chess tournament results → exact FIDE (and national) rating changes.
+
+    \b
+    Examples:
+      fiderate calc --rating 1500 --opponent 1600 --result win --category junior
+      fiderate import fixtures/sample_open.trf --out out/
+      fiderate report https://chess-results.com/tnr1452107.aspx --player 12
+    """
+    ctx.obj = {"debug": debug}
+
+
+cli.add_command(calc)
+
+
+def _register_optional() -> None:
+    """Add the commands whose modules exist (they land one by one)."""
+    import importlib
+
+    for module, name in (("reports.cmd_import", "import_"), ("reports.cmd_report", "report"),
+                         ("reports.cmd_period", "period")):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        cli.add_command(getattr(mod, name))
+
+
+_register_optional()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: run the CLI, turning library errors into one line + exit 2."""
+    from reports.errors import user_facing_errors
+
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        cli.main(args=argv, prog_name="fiderate", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.UsageError as exc:
+        hint = f" (see 'fiderate {exc.ctx.info_name} --help')" if exc.ctx and exc.ctx.parent else ""
+        click.echo(f"fiderate: error: {exc.format_message()}{hint}", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except user_facing_errors() as exc:
+        if debug:
+            raise
+        click.echo(f"fiderate: error: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)

@@ -1,0 +1,40 @@
+"""Number formatting shared by every report: one place, so CSV, HTML and terminal agree."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+__all__ = ["change", "expected", "points", "signed"]
+
+_CENT = Decimal("0.01")
+
+
+def change(value: Decimal | None) -> str:
+    """A rating change to two decimals, '-' only when negative: Decimal('-3.2') → '-3.20'."""
+    if value is None:
+        return ""
+    return str(value.quantize(_CENT, rounding=ROUND_HALF_UP))
+
+
+def signed(value: Decimal | int | None) -> str:
+    """A change for people: '+25.60', '-14.40', '0.00'; whole numbers as '+3'."""
+    if value is None:
+        return ""
+    text = str(value) if isinstance(value, int) else change(value)
+    return "+" + text if value > 0 else text
+
+
+def expected(value: Decimal | None) -> str:
+    """An expected score as the system keeps it: '0.36' (FIDE), '0.849' (Elo)."""
+    return "" if value is None else str(value)
+
+
+def points(value: Decimal | float | None) -> str:
+    """Points for people: 1, ½, 0, 4½."""
+    if value is None:
+        return ""
+    whole = int(value)
+    half = Decimal(str(value)) - whole
+    if half == 0:
+        return str(whole)
+    return ("" if whole == 0 else str(whole)) + "½"

@@ -1,0 +1,61 @@
+"""Shared test fixtures: the real third-party data folder and the project's own fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+REALDATA = Path(os.environ.get("FIDERATE_REALDATA", ROOT.parent / "shared" / "realdata"))
+
+# Hypothesis profiles: the default keeps the suite quick; "ci" runs the full fuzzing budget.
+settings.register_profile("default", max_examples=100, deadline=None)
+settings.register_profile("ci", max_examples=1000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session")
+def realdata() -> Path:
+    """The ../shared/realdata folder (or $FIDERATE_REALDATA); skips the test when absent."""
+    if not REALDATA.is_dir():
+        pytest.skip(f"real data folder {REALDATA} is absent (set FIDERATE_REALDATA to point at it)")
+    return REALDATA
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    """The project's own small fixtures."""
+    return FIXTURES
+
+
+class CliResult:
+    """What one in-process ``fiderate`` run printed and returned."""
+
+    def __init__(self, code: int, stdout: str, stderr: str) -> None:
+        self.code, self.stdout, self.stderr = code, stdout, stderr
+
+    def __repr__(self) -> str:
+        return f"CliResult(code={self.code}, stderr={self.stderr!r})"
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run ``fiderate ARGS...`` in-process through the real entry point (error handling included)."""
+    from reports.cli import main
+
+    def run(*args: str) -> CliResult:
+        capsys.readouterr()
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        out = capsys.readouterr()
+        return CliResult(code, out.out, out.err)
+
+    return run
