@@ -137,7 +137,7 @@ def _single_text(a: Calculation, b: Calculation, outcomes: list[tuple[str, Calcu
     lines += ["", "Player's change by result:"]
     for name, c in outcomes:
         lines.append(f"  {name:<5} {fmt.signed(c.change):>8}  → {c.new_rating}")
-    return lines + [""]
+    return [*lines, ""]
 
 
 def _games_text(c: Calculation) -> list[str]:

@@ -42,7 +42,7 @@ def _parse_game(text: str) -> tuple[int | None, Decimal]:
 
 def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date:
     if value is None:
-        return dt.date.today()
+        return dt.datetime.now().astimezone().date()
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
