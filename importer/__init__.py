@@ -21,7 +21,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.sources import load
+from importer.sources import load, load_many
 
 __owner__ = "fiderate"
 __all__ = [
@@ -41,4 +41,5 @@ __all__ = [
     "TournamentInfo",
     "UnknownFormat",
     "load",
+    "load_many",
 ]

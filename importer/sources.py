@@ -1,25 +1,155 @@
-"""One entry point: a path, URL or tournament number → :class:`Tournament` (detected by content)."""
+"""One entry point: a path, URL or tournament number → :class:`Tournament`, detected by content.
+
+File names never decide the format: the bytes do (a zip that is a workbook, TRF
+record lines, a chess-results page, the Swiss-Manager CSV export, or our own
+normalized CSV folder).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from importer.errors import InputError, UnknownFormat
-from importer.model import Tournament
+from importer.model import Provenance, Tournament
 from importer.normalized import is_normalized_folder, read_folder
 
 if TYPE_CHECKING:
     import requests
 
-__all__ = ["load"]
+    from importer.chessresults import Page
+
+__all__ = ["load", "load_many"]
+
+MAX_FILE_BYTES = 200 * 1024 * 1024
+"""Larger inputs are refused: no tournament file comes near this."""
 
 
-def load(source: str | os.PathLike[str], *, session: requests.Session | None = None) -> Tournament:
-    """Import one tournament from a path (file or normalized folder), a URL or a number."""
-    path = os.fspath(source)
-    if is_normalized_folder(path):
-        return read_folder(path)
-    if not os.path.exists(path):
-        raise InputError("no such file or folder", source=path)
-    raise UnknownFormat("not a format fiderate reads", source=path)
+def _read_bytes(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"file of {size} bytes is larger than any tournament file",
+                             source=str(path))
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read ({exc.strerror or exc})", source=str(path)) from None
+
+
+def _decode_html(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _provenance(path: Path, data: bytes, kind: str) -> Provenance:
+    return Provenance(location=str(path), kind=kind, sha256=hashlib.sha256(data).hexdigest())
+
+
+def _chess_results_page(path: Path, data: bytes) -> Page | None:
+    from importer.chessresults import looks_like_chess_results, parse_page
+
+    text = _decode_html(data)
+    return parse_page(text, source=str(path)) if looks_like_chess_results(text) else None
+
+
+def _load_file(path: Path) -> Tournament:
+    data = _read_bytes(path)
+    source = str(path)
+    if not data.strip():
+        raise InputError("the file is empty", source=source)
+    if data.startswith(b"PK"):
+        from importer.excel import looks_like_xlsx, parse_xlsx
+
+        if looks_like_xlsx(data):
+            t = parse_xlsx(data, source=source)
+            return replace(t, provenance=(_provenance(path, data, "xlsx"),))
+        raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
+    page = _chess_results_page(path, data)
+    if page is not None:
+        from importer.chessresults import build_tournament
+
+        t = build_tournament([page], source=source)
+        return replace(t, provenance=(_provenance(path, data, f"chess-results:{page.kind}"),))
+    from importer.trf import decode_trf, looks_like_trf, parse_trf
+
+    text = decode_trf(data)
+    if looks_like_trf(text):
+        t = parse_trf(text, source=source)
+        return replace(t, provenance=(_provenance(path, data, "trf"),))
+    from importer.smcsv import looks_like_smcsv, parse_smcsv
+
+    if looks_like_smcsv(text):
+        t = parse_smcsv(text, source=source)
+        return replace(t, provenance=(_provenance(path, data, "swiss-manager-csv"),))
+    what = "binary data" if b"\x00" in data[:4096] else "content"
+    raise UnknownFormat(f"{what} that is not a chess-results page, Excel export, TRF file, "
+                        "Swiss-Manager CSV or normalized folder", source=source)
+
+
+def _load_url(text: str, session: requests.Session | None, base_url: str | None) -> Tournament:
+    from importer.chessresults import build_tournament, parse_page
+    from importer.fetch import fetch_tournament
+    from importer.http import make_session
+    from importer.urls import parse_ref
+
+    ref = parse_ref(text, base_url=base_url)
+    if ref is None:
+        raise InputError("no such file or folder, and not a chess-results URL or tournament "
+                         "number", source=text)
+    session = session or make_session(base_url=base_url)
+    fetched = fetch_tournament(ref, session, base_url=base_url)
+    pages = [parse_page(p.text, source=p.final_url or p.url) for p in fetched]
+    t = build_tournament(pages, source=text, focus=ref.snr)
+    prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
+                            fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)
+    return replace(t, provenance=prov)
+
+
+def load(source: str | os.PathLike[str], *, session: requests.Session | None = None,
+         base_url: str | None = None) -> Tournament:
+    """Import one tournament from a file, a normalized folder, a chess-results URL or a number.
+
+    *session* is the HTTP session to use for URLs (default: :func:`importer.http.make_session`);
+    *base_url* points URL imports at a mirror or a local test double.
+    """
+    path = Path(os.fspath(source))
+    if path.is_dir():
+        if is_normalized_folder(path):
+            return read_folder(path)
+        raise InputError("a folder without tournament.csv, players.csv, results.csv and "
+                         "games.csv", source=str(path))
+    if path.is_file():
+        return _load_file(path)
+    return _load_url(os.fspath(source), session, base_url)
+
+
+def load_many(sources: Sequence[str | os.PathLike[str]], *,
+              session: requests.Session | None = None,
+              base_url: str | None = None) -> Tournament:
+    """Several saved chess-results pages of one tournament, merged into one."""
+    if len(sources) == 1:
+        return load(sources[0], session=session, base_url=base_url)
+    from importer.chessresults import build_tournament
+
+    pages: list[Page] = []
+    prov: list[Provenance] = []
+    for s in sources:
+        path = Path(os.fspath(s))
+        if not path.is_file():
+            raise InputError("several sources must all be saved pages of one tournament; "
+                             "this is not a file", source=str(path))
+        data = _read_bytes(path)
+        page = _chess_results_page(path, data)
+        if page is None:
+            raise InputError("several sources must all be saved chess-results pages of one "
+                             "tournament; this one is not a chess-results page", source=str(path))
+        pages.append(page)
+        prov.append(_provenance(path, data, f"chess-results:{page.kind}"))
+    label = ", ".join(os.fspath(s) for s in sources)
+    return replace(build_tournament(pages, source=label), provenance=tuple(prov))

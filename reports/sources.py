@@ -1,0 +1,125 @@
+"""Options shared by every command that reads tournaments, and the one place that loads them.
+
+``@source_options`` adds the network and progress flags with the same spelling on
+``import``, ``report`` and ``period``; :func:`load_sources` turns SOURCE arguments
+(files, folders, URLs, tournament numbers) into tournaments, building the polite
+HTTP session only when a source needs the network.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    import requests
+
+    from importer.model import Tournament
+
+__all__ = ["LoadOptions", "Progress", "load_sources", "progress", "source_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def source_options(f: F) -> F:
+    """Add --timeout, --delay, --base-url, --no-cache, --refresh and --quiet to a command."""
+    decorators = [
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary on stderr."),
+        click.option("--refresh", is_flag=True, help="Fetch pages again even when cached."),
+        click.option("--no-cache", is_flag=True, help="Do not use the on-disk HTTP cache."),
+        click.option("--base-url", envvar="FIDERATE_BASE_URL", metavar="URL",
+                     help="Fetch chess-results pages from this mirror or test double "
+                          "(env FIDERATE_BASE_URL)."),
+        click.option("--delay", type=click.FloatRange(min=0), default=1.0, show_default=True,
+                     help="Minimum seconds between requests to chess-results."),
+        click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+                     help="Read timeout in seconds for each request."),
+    ]
+    for decorate in decorators:
+        f = decorate(f)
+    return f
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadOptions:
+    """The values of :func:`source_options`."""
+
+    timeout: float = 10.0
+    delay: float = 1.0
+    base_url: str | None = None
+    no_cache: bool = False
+    refresh: bool = False
+    quiet: bool = False
+
+    @classmethod
+    def pop_from(cls, opts: dict[str, Any]) -> LoadOptions:
+        """Take this class's fields out of a click options dict."""
+        return cls(**{name: opts.pop(name) for name in cls.__dataclass_fields__})
+
+
+class Progress:
+    """A progress bar on stderr, or nothing (quiet, or stderr is not a terminal)."""
+
+    def __init__(self, total: int, label: str, enabled: bool) -> None:
+        self._bar = (click.progressbar(length=total, label=label, file=sys.stderr)
+                     if enabled and total > 1 else None)
+        if self._bar is not None:
+            self._bar.__enter__()
+
+    def advance(self, n: int = 1) -> None:
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
+
+
+@contextmanager
+def progress(total: int, label: str, *, quiet: bool) -> Iterator[Progress]:
+    """A :class:`Progress` that is closed on exit; off when quiet or not a terminal."""
+    bar = Progress(total, label, enabled=not quiet and sys.stderr.isatty())
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def _needs_network(source: str) -> bool:
+    from importer.urls import parse_ref
+
+    return not os.path.exists(source) and parse_ref(source) is not None
+
+
+def make_session(opts: LoadOptions) -> requests.Session:
+    """The polite session for these options."""
+    from importer.http import make_session as build
+
+    return build(timeout=opts.timeout, delay=opts.delay, cache=not opts.no_cache,
+                 refresh=opts.refresh, base_url=opts.base_url)
+
+
+def load_sources(sources: Sequence[str], opts: LoadOptions, *,
+                 merge: bool = True) -> list[Tournament]:
+    """Load SOURCE arguments: with *merge*, several files of one tournament become one.
+
+    Without *merge* (``period``), each source is its own tournament.
+    """
+    import importer
+
+    session = make_session(opts) if any(_needs_network(s) for s in sources) else None
+    if merge and len(sources) > 1:
+        return [importer.load_many(sources, session=session, base_url=opts.base_url)]
+    out: list[Tournament] = []
+    with progress(len(sources), "Reading", quiet=opts.quiet) as bar:
+        for source in sources:
+            out.append(importer.load(source, session=session, base_url=opts.base_url))
+            bar.advance()
+    return out
