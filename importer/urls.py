@@ -1,0 +1,154 @@
+"""chess-results.com references: recognise what the user typed, and build the page URLs we fetch.
+
+A reference is a tournament number (``1452107``, ``tnr1452107``) or a chess-results URL, on the
+bare domain or a numbered node (``s2.chess-results.com``), with any ``lan``/``art``/``rd``/``snr``.
+Page URLs always ask for English (``lan=1``), the whole list (``zeilen=99999``, spec §4) and the
+details block (``turdet=YES``, spec §15).  Flags are left at the site default: they only add a
+cosmetic column (spec §1.2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+__all__ = ["CHESS_RESULTS_HOST", "Ref", "is_allowed_host", "page_url", "parse_ref"]
+
+CHESS_RESULTS_HOST = "chess-results.com"
+"""The bare domain; it redirects to a numbered node (spec §1.1)."""
+
+_NODE_HOST = re.compile(r"(?:s\d+\.)?chess-results\.com", re.IGNORECASE)
+_TNR_PATH = re.compile(r"/tnr(\d+)\.aspx", re.IGNORECASE)
+_TNR_WORD = re.compile(r"tnr(\d+)(?:\.aspx)?", re.IGNORECASE)
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A chess-results tournament section, optionally one view of it (``art``/``rd``/``snr``)."""
+
+    tnr: str
+    snr: int | None = None
+    art: int | None = None
+    rd: int | None = None
+    host: str = CHESS_RESULTS_HOST
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value is not None and value.strip().isdigit() else None
+
+
+def _is_chess_results(host: str) -> bool:
+    return _NODE_HOST.fullmatch(host) is not None
+
+
+def _origin(url: str) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port) of an http(s) URL, with the default port filled in."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    try:
+        port = parts.port or _DEFAULT_PORTS[scheme]
+    except ValueError:
+        return None
+    return scheme, parts.hostname.lower(), port
+
+
+def parse_ref(text: str, *, base_url: str | None = None) -> Ref | None:
+    """The chess-results reference in ``text``, or None if it is not one.
+
+    Accepts a bare number, ``tnr<N>`` (any case, optional ``.aspx``) and URLs on
+    ``chess-results.com``, ``www.``/``sN.chess-results.com`` or the configured ``base_url``
+    (scheme optional).  ``snr`` is kept only for a player card (``art=9``).
+
+    >>> parse_ref("https://s2.chess-results.com/Tnr1452107.aspx?lan=1&art=9&snr=81")
+    Ref(tnr='1452107', snr=81, art=9, rd=None, host='s2.chess-results.com')
+    >>> parse_ref("1452107").tnr
+    '1452107'
+    >>> parse_ref("https://example.com/tnr1.aspx") is None
+    True
+    """
+    text = text.strip()
+    if text.isdigit():
+        return Ref(tnr=str(int(text)))
+    word = _TNR_WORD.fullmatch(text)
+    if word:
+        return Ref(tnr=word.group(1))
+    url = text if "://" in text else f"https://{text}"
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in _DEFAULT_PORTS:
+        return None
+    host = (parts.hostname or "").lower()
+    if host == f"www.{CHESS_RESULTS_HOST}":
+        host = CHESS_RESULTS_HOST
+    if _is_chess_results(host):
+        netloc = host
+    elif base_url is not None and _origin(url) is not None and _origin(url) == _origin(base_url):
+        netloc = parts.netloc.lower()
+    else:
+        return None
+    query = {k.lower(): v for k, v in parse_qsl(parts.query)}
+    path = _TNR_PATH.search(parts.path)
+    tnr = path.group(1) if path else query.get("tnr", "")
+    if not tnr.isdigit():
+        return None
+    art = _int(query.get("art"))
+    return Ref(
+        tnr=str(int(tnr)),
+        snr=_int(query.get("snr")) if art == 9 else None,
+        art=art,
+        rd=_int(query.get("rd")),
+        host=netloc,
+    )
+
+
+def page_url(
+    ref_or_tnr: Ref | str | int,
+    *,
+    art: int,
+    rd: int | None = None,
+    snr: int | None = None,
+    base_url: str | None = None,
+) -> str:
+    """The URL of one view of a tournament, on ``base_url`` when given, else on the ref's host.
+
+    >>> page_url("1452107", art=2, rd=5)
+    'https://chess-results.com/tnr1452107.aspx?lan=1&art=2&rd=5&turdet=YES&zeilen=99999'
+    >>> page_url("7", art=9, snr=81, base_url="http://127.0.0.1:8000/")
+    'http://127.0.0.1:8000/tnr7.aspx?lan=1&art=9&snr=81&turdet=YES&zeilen=99999'
+    """
+    if isinstance(ref_or_tnr, Ref):
+        tnr, host = ref_or_tnr.tnr, ref_or_tnr.host
+    else:
+        tnr, host = str(ref_or_tnr), CHESS_RESULTS_HOST
+    if base_url:
+        root = base_url.rstrip("/")
+    else:
+        root = f"https://{host if _is_chess_results(host) else CHESS_RESULTS_HOST}"
+    params: list[tuple[str, str | int]] = [("lan", 1), ("art", art)]
+    if rd is not None:
+        params.append(("rd", rd))
+    if snr is not None:
+        params.append(("snr", snr))
+    params += [("turdet", "YES"), ("zeilen", 99999)]
+    return f"{root}/tnr{tnr}.aspx?{urlencode(params)}"
+
+
+def is_allowed_host(url: str, base_url: str | None) -> bool:
+    """True for http(s) URLs on chess-results.com, its ``sN.`` nodes, or ``base_url``'s host:port.
+
+    >>> is_allowed_host("https://s3.chess-results.com/tnr1.aspx", None)
+    True
+    >>> is_allowed_host("https://chess-results.com.evil.example/", None)
+    False
+    >>> is_allowed_host("http://127.0.0.1:8000/tnr1.aspx", "http://127.0.0.1:8000")
+    True
+    """
+    origin = _origin(url)
+    if origin is None:
+        return False
+    if _is_chess_results(origin[1]):
+        return True
+    return base_url is not None and origin == _origin(base_url)
