@@ -1,0 +1,253 @@
+"""The fetch plan (importer.fetch) with `responses`: which pages, in which order, how many.
+
+Bodies are the real pages in ../shared/realdata/chess-results (via the `realdata` fixture).
+Every mocked URL is matched with its full query, so `lan=1&…&turdet=YES&zeilen=99999` is checked
+on every request.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+import responses
+from responses import matchers
+
+from importer.errors import FetchError, NoSuchTournament
+from importer.fetch import fetch_tournament, gate_form, page_facts
+from importer.http import FINISHED_EXPIRY, LIVE_EXPIRY, make_session
+from importer.urls import Ref
+
+CR = "https://chess-results.com"
+S2 = "https://s2.chess-results.com"
+
+
+@pytest.fixture
+def pages(realdata: Path) -> Path:
+    return realdata / "chess-results"
+
+
+@pytest.fixture
+def mock() -> responses.RequestsMock:
+    with responses.RequestsMock(assert_all_requests_are_fired=True) as rsps:
+        yield rsps
+
+
+@pytest.fixture
+def plain() -> requests.Session:
+    return make_session(delay=0, cache=False)
+
+
+def body(pages: Path, name: str) -> bytes:
+    raw = (pages / name).read_bytes()
+    return raw[raw.find(b"<"):]
+
+
+def serve(mock: responses.RequestsMock, tnr: str, art: int, content: bytes | str, *,
+          root: str = CR, method: str = "GET", **extra: int) -> None:
+    """Mock one view, matching its complete query (strict)."""
+    query = {"lan": "1", "art": str(art), **{k: str(v) for k, v in extra.items()},
+             "turdet": "YES", "zeilen": "99999"}
+    mock.add(method, f"{root}/tnr{tnr}.aspx", body=content, content_type="text/html",
+             match=[matchers.query_param_matcher(query)])
+
+
+def arts(mock: responses.RequestsMock) -> list[tuple[str, str]]:
+    out = []
+    for call in mock.calls:
+        query = parse_qs(urlsplit(call.request.url).query)
+        assert query["zeilen"] == ["99999"]
+        assert query["lan"] == ["1"]
+        out.append((call.request.method, query["art"][0]))
+    return out
+
+
+def test_finished_swiss_takes_two_pages(mock: responses.RequestsMock, plain: requests.Session,
+                                        pages: Path) -> None:
+    serve(mock, "1452107", 0, body(pages, "british2026_champ_crosstable.html"))
+    serve(mock, "1452107", 5, body(pages, "en_swiss_crosstable_art5_final_british2026.html"))
+    got = fetch_tournament(Ref("1452107"), plain)
+    assert arts(mock) == [("GET", "0"), ("GET", "5")]
+    assert [p.status for p in got] == [200, 200]
+    assert "Starting rank crosstable" in got[1].text
+
+
+def test_running_swiss_adds_the_live_round(mock: responses.RequestsMock, plain: requests.Session,
+                                           pages: Path) -> None:
+    serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
+    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"))
+    serve(mock, "1452107", 2, body(pages, "en_swiss_pairings_art2_rd6_midround_byes_british2026"
+                                          ".html"), rd=6)
+    seen: list[str] = []
+    got = fetch_tournament(Ref("1452107"), plain, progress=seen.append)
+    assert arts(mock) == [("GET", "0"), ("GET", "5"), ("GET", "2")]
+    assert len(got) == 3
+    assert seen == [p.url for p in got]
+
+
+def test_round_robin_adds_the_all_rounds_pairings(mock: responses.RequestsMock,
+                                                  plain: requests.Session, pages: Path) -> None:
+    serve(mock, "1471902", 0, body(pages, "ussa2026_roundrobin_startingrank.html"))
+    serve(mock, "1471902", 5, body(pages, "en_roundrobin_crosstable_art5_ussa2026.html"))
+    serve(mock, "1471902", 2, body(pages, "en_roundrobin_pairings_art2_allrounds_ussa2026.html"))
+    assert len(fetch_tournament(Ref("1471902"), plain)) == 3
+    assert arts(mock) == [("GET", "0"), ("GET", "5"), ("GET", "2")]
+
+
+def test_team_event_takes_art20_instead_of_a_crosstable(mock: responses.RequestsMock,
+                                                        plain: requests.Session,
+                                                        pages: Path) -> None:
+    serve(mock, "1472122", 0, body(pages, "en_team_pairings_art2_rd1_cnyt2026.html"))
+    serve(mock, "1472122", 20, body(pages, "de_team_roundrobin_all_details_art20_tmm2026.html"))
+    assert len(fetch_tournament(Ref("1472122", snr=3, art=9), plain)) == 2
+    assert arts(mock) == [("GET", "0"), ("GET", "20")]
+
+
+def test_player_card_takes_the_third_slot(mock: responses.RequestsMock, plain: requests.Session,
+                                          pages: Path) -> None:
+    serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
+    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"))
+    serve(mock, "1452107", 9, body(pages, "ru_player_details_art9_2020.html"), snr=81)
+    got = fetch_tournament(Ref("1452107", snr=81, art=9), plain)
+    assert arts(mock) == [("GET", "0"), ("GET", "5"), ("GET", "9")]
+    assert "snr=81" in got[2].url
+
+
+def test_old_tournament_passes_the_gate_with_its_hidden_fields(
+        mock: responses.RequestsMock, plain: requests.Session, pages: Path) -> None:
+    gated = body(pages, "en_swiss_crosstable_art5_oldtournament_gated_halfbyes_frome2026.html")
+    form = gate_form(gated.decode("utf-8"), f"{S2}/tnr1393521.aspx?lan=1&art=0")
+    assert form is not None
+    assert set(form.fields) == {"__VIEWSTATE", "__VIEWSTATEGENERATOR", "__EVENTVALIDATION",
+                                "cb_alleDetails"}
+    assert form.fields["cb_alleDetails"] == "Show tournament details"
+    assert form.fields["__VIEWSTATEGENERATOR"] == "D5991272"
+    assert form.action == f"{S2}/tnr1393521.aspx?lan=1&art=5&flag=30&SNode=S0"
+
+    mock.get(f"{CR}/tnr1393521.aspx", status=302,
+             headers={"Location": f"{S2}/tnr1393521.aspx?lan=1&art=0&turdet=YES&zeilen=99999"})
+    serve(mock, "1393521", 0, gated, root=S2)
+    mock.post(f"{S2}/tnr1393521.aspx", body=body(pages, "british2026_champ_crosstable.html"),
+              match=[matchers.urlencoded_params_matcher(form.fields),
+                     matchers.query_param_matcher({"lan": "1", "art": "5", "flag": "30",
+                                                   "SNode": "S0"})])
+    serve(mock, "1393521", 5, gated, root=S2)
+    got = fetch_tournament(Ref("1393521"), plain)
+    assert [c.request.method for c in mock.calls] == ["GET", "GET", "POST", "GET"]
+    assert [p.url.split("?")[0] for p in got] == [f"{S2}/tnr1393521.aspx"] * 2
+    assert not page_facts(got[0].text).has_gate
+
+
+def test_later_pages_go_straight_to_the_node(mock: responses.RequestsMock,
+                                             plain: requests.Session, pages: Path) -> None:
+    start = f"{CR}/tnr1452107.aspx?lan=1&art=0&turdet=YES&zeilen=99999"
+    mock.get(start, status=302, headers={"Location": start.replace(CR, S2)},
+             match=[matchers.query_param_matcher({"lan": "1", "art": "0", "turdet": "YES",
+                                                  "zeilen": "99999"})])
+    serve(mock, "1452107", 0, body(pages, "british2026_champ_crosstable.html"), root=S2)
+    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"), root=S2)
+    got = fetch_tournament(Ref("1452107"), plain)
+    assert [urlsplit(c.request.url).hostname for c in mock.calls] == [
+        "chess-results.com", "s2.chess-results.com", "s2.chess-results.com"]
+    assert got[0].url.startswith(CR)
+    assert got[0].final_url.startswith(S2)
+
+
+def test_a_ref_on_a_node_is_fetched_from_that_node(mock: responses.RequestsMock,
+                                                   plain: requests.Session, pages: Path) -> None:
+    serve(mock, "1452107", 0, body(pages, "british2026_champ_crosstable.html"), root=S2)
+    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"), root=S2)
+    fetch_tournament(Ref("1452107", host="s2.chess-results.com"), plain)
+
+
+def test_base_url_builds_every_url_on_the_mirror(mock: responses.RequestsMock,
+                                                 pages: Path) -> None:
+    base = "http://127.0.0.1:8765"
+    serve(mock, "1452107", 0, body(pages, "british2026_champ_crosstable.html"), root=base)
+    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"), root=base)
+    session = make_session(delay=0, cache=False, base_url=base)
+    assert all(p.url.startswith(base) for p in fetch_tournament(Ref("1452107"), session))
+
+
+def test_cached_reimport_makes_no_request(mock: responses.RequestsMock, tmp_path: Path,
+                                          pages: Path) -> None:
+    start = f"{CR}/tnr1452107.aspx?lan=1&art=0&turdet=YES&zeilen=99999"
+    mock.get(start, status=302, headers={"Location": start.replace(CR, S2)})
+    serve(mock, "1452107", 0, body(pages, "british2026_champ_crosstable.html"), root=S2)
+    serve(mock, "1452107", 5, body(pages, "en_swiss_crosstable_art5_final_british2026.html"),
+          root=S2)
+    path = str(tmp_path / "cache.sqlite")
+    first = fetch_tournament(Ref("1452107"), make_session(delay=0, cache_path=path))
+    assert len(mock.calls) == 3
+    session = make_session(delay=0, cache_path=path)
+    again = fetch_tournament(Ref("1452107"), session)
+    assert len(mock.calls) == 3
+    assert all(p.from_cache for p in again)
+    assert [p.text for p in again] == [p.text for p in first]
+    now = datetime.now(UTC)
+    lifetimes = [(r.expires - now).total_seconds() for r in session.cache.responses.values()]
+    assert len(lifetimes) == 3
+    assert all(FINISHED_EXPIRY - 120 < s <= FINISHED_EXPIRY for s in lifetimes)
+
+
+def test_running_tournament_is_cached_briefly(mock: responses.RequestsMock, tmp_path: Path,
+                                              pages: Path) -> None:
+    serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
+    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"))
+    serve(mock, "1452107", 2, body(pages, "british2026_champ_r7_midround.html"), rd=6)
+    session = make_session(delay=0, cache_path=str(tmp_path / "cache.sqlite"))
+    fetch_tournament(Ref("1452107"), session)
+    now = datetime.now(UTC)
+    lifetimes = [(r.expires - now).total_seconds() for r in session.cache.responses.values()]
+    assert len(lifetimes) == 3
+    assert all(LIVE_EXPIRY - 60 < s <= LIVE_EXPIRY for s in lifetimes)
+
+
+def test_404_is_no_such_tournament(mock: responses.RequestsMock,
+                                   plain: requests.Session) -> None:
+    serve(mock, "999999999", 0, "")
+    mock.replace(responses.GET, f"{CR}/tnr999999999.aspx", status=404, body="Not found")
+    with pytest.raises(NoSuchTournament, match="no such tournament"):
+        fetch_tournament(Ref("999999999"), plain)
+    assert len(mock.calls) == 1
+
+
+def test_record_not_found_page_is_no_such_tournament(mock: responses.RequestsMock,
+                                                     plain: requests.Session) -> None:
+    page = ("<html><head><title>Chess-Results Server Chess-results.com - Base de dados de "
+            "torneio</title></head><body><div>Record not found</div></body></html>")
+    serve(mock, "12", 0, page)
+    with pytest.raises(NoSuchTournament, match="Record not found"):
+        fetch_tournament(Ref("12"), plain)
+
+
+def test_failures_surface_as_fetch_errors(mock: responses.RequestsMock, plain: requests.Session,
+                                          pages: Path) -> None:
+    serve(mock, "1452107", 0, body(pages, "british2026_champ_crosstable.html"))
+    mock.get(f"{CR}/tnr1452107.aspx", status=503,
+             match=[matchers.query_param_matcher({"art": "5"}, strict_match=False)])
+    with pytest.raises(FetchError, match="HTTP 503"):
+        fetch_tournament(Ref("1452107"), plain)
+
+
+def test_page_facts_on_real_pages(pages: Path) -> None:
+    def facts(name: str):  # type: ignore[no-untyped-def]
+        return page_facts(body(pages, name).decode("utf-8"))
+
+    british = facts("british2026_champ_crosstable.html")
+    assert (british.is_team_event, british.is_round_robin, british.has_gate) == (False,) * 3
+    assert british.newest_round == 7
+    assert str(british.end_date) == "2026-08-09"
+    assert facts("en_swiss_startingrank_art0_british2026.html").newest_round == 6
+    assert facts("ussa2026_roundrobin_startingrank.html").is_round_robin
+    assert facts("warsaw2026_notstarted_startingrank.html").is_round_robin
+    assert facts("cnyt2026_g14_playerrank.html").is_team_event
+    assert facts("de_team_roundrobin_all_details_art20_tmm2026.html").is_team_event
+    old = facts("frome2026_standard_crosstable.html")
+    assert old.has_gate
+    assert old.finished(datetime.now(UTC).date())
+    assert page_facts("") == page_facts("\x00 not html")
+    assert gate_form(body(pages, "british2026_champ_crosstable.html").decode("utf-8"), CR) is None
