@@ -54,9 +54,11 @@ RESULT_COLUMNS = ("start_no", "round", "opponent_no", "colour", "points", "statu
                   "rating_change")
 GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
 
-_NUMERIC = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_year", "points",
-            "rank", "k", "rating_change", "round", "opponent_no", "board", "white_no",
-            "black_no", "start_date", "end_date"}
+# Written verbatim: numbers, dates and closed vocabularies (only free text is neutralised).
+_PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_year", "points",
+          "rank", "k", "rating_change", "round", "opponent_no", "board", "white_no",
+          "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
+          "result"}
 
 
 def format_points(points: float | None) -> str:
@@ -97,10 +99,10 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "result": g.result.value,
     } for g in t.games)
     return {
-        "tournament.csv": render_csv(TOURNAMENT_COLUMNS, [info_row], _NUMERIC),
-        "players.csv": render_csv(PLAYER_COLUMNS, players, _NUMERIC),
-        "results.csv": render_csv(RESULT_COLUMNS, results, _NUMERIC),
-        "games.csv": render_csv(GAME_COLUMNS, games, _NUMERIC),
+        "tournament.csv": render_csv(TOURNAMENT_COLUMNS, [info_row], _PLAIN),
+        "players.csv": render_csv(PLAYER_COLUMNS, players, _PLAIN),
+        "results.csv": render_csv(RESULT_COLUMNS, results, _PLAIN),
+        "games.csv": render_csv(GAME_COLUMNS, games, _PLAIN),
     }
 
 

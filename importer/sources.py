@@ -70,6 +70,9 @@ def _load_file(path: Path) -> Tournament:
             t = parse_xlsx(data, source=source)
             return replace(t, provenance=(_provenance(path, data, "xlsx"),))
         raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
+    if b"\x00" in data[:4096]:
+        raise UnknownFormat("binary data, not a chess-results page, Excel export or TRF file",
+                            source=source)
     page = _chess_results_page(path, data)
     if page is not None:
         from importer.chessresults import build_tournament
@@ -87,9 +90,8 @@ def _load_file(path: Path) -> Tournament:
     if looks_like_smcsv(text):
         t = parse_smcsv(text, source=source)
         return replace(t, provenance=(_provenance(path, data, "swiss-manager-csv"),))
-    what = "binary data" if b"\x00" in data[:4096] else "content"
-    raise UnknownFormat(f"{what} that is not a chess-results page, Excel export, TRF file, "
-                        "Swiss-Manager CSV or normalized folder", source=source)
+    raise UnknownFormat("not a chess-results page, Excel export, TRF file, Swiss-Manager CSV "
+                        "or normalized folder", source=source)
 
 
 def _load_url(text: str, session: requests.Session | None, base_url: str | None) -> Tournament:

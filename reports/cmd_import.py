@@ -1,0 +1,60 @@
+"""``fiderate import``: any supported source → our normalized CSV folder, JSON or TRF."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from reports.sources import source_options
+
+__all__ = ["import_"]
+
+
+@click.command("import", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("sources", nargs=-1, required=True)
+@click.option("--out", "-o", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write here (csv: tournament/players/results/games.csv; json: "
+                   "tournament.json; trf: tournament.trf). Without it, print to stdout.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json", "trf"]), default="csv",
+              show_default=True, help="Output format.")
+@click.option("--table", type=click.Choice(["tournament", "players", "results", "games"]),
+              default="players", show_default=True,
+              help="With --format csv and no --out: which table to print.")
+@source_options
+def import_(sources: tuple[str, ...], out: str | None, fmt: str, table: str, **opts: Any) -> None:
+    """Import a tournament from SOURCE(s) into fiderate's normalized model.
+
+    SOURCE is a chess-results URL or tournament number (any page of it, or a player card),
+    one or several saved chess-results pages of one tournament, a chess-results Excel export
+    (.xlsx), a Swiss-Manager CSV export, a TRF file, or a folder this command wrote.
+    The format is detected from the content, not the file name.
+
+    \b
+    Examples:
+      fiderate import fixtures/sample_open.trf --out out/
+      fiderate import 1452107 --format trf > british.trf
+      fiderate import saved/art0.html saved/art5.html --out out/ --format json
+    """
+    from pathlib import Path
+
+    from importer.atomic import atomic_dir
+    from reports.exporting import render_tournament
+    from reports.sources import LoadOptions, load_sources
+    from reports.summary import summary_lines
+
+    load_opts = LoadOptions.pop_from(opts)
+    (t,) = load_sources(sources, load_opts)
+    files = render_tournament(t, fmt)
+    if out is None:
+        name = f"{table}.csv" if fmt == "csv" else next(iter(files))
+        click.echo(files[name], nl=False)
+    else:
+        with atomic_dir(out) as tmp:
+            for name, text in files.items():
+                (tmp / name).write_text(text, encoding="utf-8", newline="")
+    if not load_opts.quiet:
+        for line in summary_lines(t):
+            click.echo(line, err=True)
+        if out is not None:
+            click.echo(f"Wrote {', '.join(sorted(files))} to {Path(out)}", err=True)
