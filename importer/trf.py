@@ -1,0 +1,737 @@
+"""FIDE Tournament Report Files (TRF16, TRF26, TRF(x)) → :class:`Tournament`, and back to TRF16.
+
+The reader follows spec ``trf-and-fide-list.md`` Part A: fixed columns, a 10-column round
+stride from column 92, unknown records ignored, tolerant dates, and the ``001`` points
+column used to reconcile blank results (the ICU files write byes as blanks).
+
+Choices worth knowing:
+
+* Round results are kept for rounds 1 … the last round any player has data for; ``XXR``/``142``
+  (the planned number of rounds) only sets ``TournamentInfo.rounds``.
+* ``W``/``D``/``L`` (a game of less than one move) give the status ``unplayed`` (scored, never
+  rated); their :class:`Game` record carries the plain result (``1-0``, ``1/2-1/2``, ``0-1``).
+* An id of fewer than 6 digits in the FIDE-id column is a national id (ICU files; real FIDE
+  ids have at least 6 digits): it goes to ``Player.national_id``, with one warning per file.
+* Sex is normalised to ``m``/``w`` (``M``; ``W``/``F``/``f`` → ``w``); anything else → ''.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from importer.errors import InputError
+from importer.model import (
+    Colour,
+    Game,
+    GameResult,
+    Player,
+    RatingList,
+    RoundResult,
+    Status,
+    System,
+    Tournament,
+    TournamentInfo,
+)
+
+__all__ = [
+    "classify_time_control",
+    "decode_trf",
+    "looks_like_trf",
+    "parse_date",
+    "parse_trf",
+    "write_trf",
+]
+
+_TRF06_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM",
+                 "wf": "WFM", "wc": "WCM"}
+_SEX = {"m": "m", "M": "m", "w": "w", "W": "w", "f": "w", "F": "w"}
+_RESULT_CODES = frozenset("10=+-WDLHFUZ ")
+_NOT_NRS = frozenset({"DAT", "TNR", "ACC"})
+_MIN_FIDE_ID_DIGITS = 6
+_MONTHS = {m: i for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+
+
+def decode_trf(data: bytes) -> str:
+    """Bytes → text: UTF-8 (a BOM is dropped), else cp1252, else Latin-1; line ends → LF."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    return re.sub(r"\r\n|\r", "\n", text)
+
+
+_SNIFF = re.compile(r"^(?:001 [ \d]{3}\d|012 \S)", re.MULTILINE)
+
+
+def looks_like_trf(text: str) -> bool:
+    """True when the text has TRF ``001`` player or ``012`` name records."""
+    return _SNIFF.search(text.lstrip("\ufeff")[:200_000]) is not None
+
+
+# ---------------------------------------------------------------- dates and time controls
+
+
+def _year(y: int) -> int:
+    return y + (2000 if y < 70 else 1900) if y < 100 else y
+
+
+def _date_candidates(text: str) -> list[date]:
+    """Every reading of a date text, most likely first."""
+    t = " ".join(text.replace(",", " ").split())
+    out: list[tuple[int, int, int]] = []
+    m = re.fullmatch(r"(\d{4}) ?[/.-] ?(\d{1,2}) ?[/.-] ?(\d{1,2})", t)
+    if m:
+        out.append((int(m[1]), int(m[2]), int(m[3])))
+    m = re.fullmatch(r"(\d{1,2}) ?[/.-] ?(\d{1,2}) ?[/.-] ?(\d{4})", t)
+    if m:
+        out += [(int(m[3]), int(m[2]), int(m[1])), (int(m[3]), int(m[1]), int(m[2]))]
+    m = re.fullmatch(r"(\d{2})[/.-](\d{2})[/.-](\d{2})", t)
+    if m:
+        y = _year(int(m[1]))
+        out += [(y, int(m[2]), int(m[3])), (y, int(m[3]), int(m[2])),
+                (_year(int(m[3])), int(m[2]), int(m[1]))]
+    m = re.fullmatch(r"([A-Za-z]{3})[a-z]*\.? (\d{1,2}) (\d{4})", t)
+    if m and m[1].lower() in _MONTHS:
+        out.append((int(m[3]), _MONTHS[m[1].lower()], int(m[2])))
+    m = re.fullmatch(r"(\d{1,2})\.? ([A-Za-z]{3})[a-z]*\.? (\d{4})", t)
+    if m and m[2].lower() in _MONTHS:
+        out.append((int(m[3]), _MONTHS[m[2].lower()], int(m[1])))
+    dates = []
+    for y, mo, d in out:
+        try:
+            dates.append(date(y, mo, d))
+        except ValueError:
+            continue
+    return dates
+
+
+def parse_date(text: str, *, near: date | None = None) -> date | None:
+    """A date in any of the forms seen in TRF files, or None.
+
+    ``YYYY/MM/DD``, ``DD/MM/YYYY``, ``DD.MM.YYYY``, ``YY.MM.DD`` (or ``YY.DD.MM``), ``May 10,
+    2020``, ``10 May 2020``.  When several readings are valid, the one nearest *near* wins,
+    else the first of the list above.
+
+    >>> parse_date("24/09/2010"), parse_date("11.25.02")
+    (datetime.date(2010, 9, 24), datetime.date(2011, 2, 25))
+    """
+    dates = _date_candidates(text)
+    if not dates:
+        return None
+    if near is not None:
+        return min(dates, key=lambda d: abs((d - near).days))
+    return dates[0]
+
+
+_RATE_WORDS = (("blitz", RatingList.BLITZ), ("rapid", RatingList.RAPID),
+               ("standard", RatingList.STANDARD), ("classical", RatingList.STANDARD))
+
+
+def _classify_minutes(total: float) -> RatingList | None:
+    """FIDE rate of play from minutes for 60 moves (time + 60 × increment)."""
+    if total <= 0:
+        return None
+    if total >= 60:
+        return RatingList.STANDARD
+    return RatingList.RAPID if total > 10 else RatingList.BLITZ
+
+
+def _encoded_time_control(text: str) -> RatingList | None:
+    """TRF26 ``222``: ``5400+30``, ``40/6000+30:900+30`` (seconds)."""
+    first = text.strip().split(":")[0]
+    m = re.fullmatch(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?", first)
+    if m is None:
+        return None
+    base, inc = int(m[2]), int(m[3] or 0)
+    if m[1]:  # moves/seconds: the first control alone covers the moves it names
+        return _classify_minutes((base + 60 * inc) / 60 if int(m[1]) >= 60 else 60)
+    return _classify_minutes((base + 60 * inc) / 60)
+
+
+def classify_time_control(text: str) -> RatingList | None:
+    """The FIDE list a free-text time control points to, or None when it cannot tell.
+
+    >>> classify_time_control("90 min + 30 sec"), classify_time_control("15 minutes plus 10 sec")
+    (<RatingList.STANDARD: 'standard'>, <RatingList.RAPID: 'rapid'>)
+    """
+    low = text.lower()
+    for word, rl in _RATE_WORDS:
+        if word in low:
+            return rl
+    m = re.search(r"(\d+):(\d{2})(?!\d)", low)
+    base: float | None = None
+    if m:
+        base = int(m[1]) * 60 + int(m[2])
+        rest = low[m.end():]
+    else:
+        m = re.search(r"(\d+(?:\.\d+)?)\s*(h\b|hours?|min|'|m\b|minutes?|mn)?", low)
+        if m is None:
+            return None
+        base = float(m[1]) * (60 if m[2] and m[2].startswith("h") else 1)
+        rest = low[m.end():]
+    inc = re.search(r"(\d+)\s*(?:s\b|sec|seconds?|\"|'')", rest)
+    if inc is None:
+        inc = re.fullmatch(r"\s*\+\s*(\d+)\s*", rest)
+    return _classify_minutes(base + (int(inc[1]) if inc else 0))
+
+
+# ---------------------------------------------------------------- point systems
+
+
+_DEFAULT_POINTS = {"WW": 1.0, "BW": 1.0, "WD": 0.5, "BD": 0.5, "WL": 0.0, "BL": 0.0,
+                   "ZPB": 0.0, "HPB": 0.5, "FPB": 1.0, "PAB": 1.0, "FW": 1.0, "FL": 0.0}
+_SHORTCUTS = {"W": ("WW", "BW", "FW", "FPB"), "D": ("WD", "BD", "HPB"), "L": ("WL", "BL"),
+              "A": ("ZPB", "FL"), "Z": ("ZPB", "FL"), "P": ("PAB",)}
+_BB_CODES = {"BBW": ("WW", "BW", "FW", "FPB"), "BBD": ("WD", "BD", "HPB"), "BBL": ("WL", "BL"),
+             "BBZ": ("ZPB",), "BBF": ("FL",), "BBU": ("PAB",)}
+
+
+def _float(text: str) -> float | None:
+    try:
+        value = float(text.replace(",", "."))
+    except ValueError:
+        return None
+    return value if value == value and abs(value) < 1e6 else None
+
+
+# ---------------------------------------------------------------- reader
+
+
+@dataclass
+class _Round:
+    opponent: int | None
+    colour: str
+    code: str
+    column: int
+
+
+@dataclass
+class _Row:
+    line: int
+    player: Player
+    rounds: list[_Round]
+    national_rating: int | None = None
+    national_id: str = ""
+
+
+@dataclass
+class _State:
+    source: str
+    warnings: list[str] = field(default_factory=list)
+    header: dict[str, str] = field(default_factory=dict)
+    round_dates: list[str] = field(default_factory=list)
+    rows: dict[int, _Row] = field(default_factory=dict)
+    nrs: list[tuple[int, int | None, str]] = field(default_factory=list)
+    teams: list[tuple[str, list[int], int]] = field(default_factory=list)
+    teams310: list[tuple[str, list[int], int]] = field(default_factory=list)
+    points: dict[str, float] = field(default_factory=lambda: dict(_DEFAULT_POINTS))
+    planned_rounds: int | None = None
+    short_ids: int = 0
+
+    def warn(self, message: str, line: int | None = None) -> None:
+        where = self.source
+        if line is not None:
+            where = f"{where}:{line}" if where else f"line {line}"
+        self.warnings.append(f"{where}: {message}" if where else message)
+
+    def error(self, message: str, line: int) -> InputError:
+        return InputError(message, source=self.source, line=line)
+
+
+def _number(st: _State, text: str, what: str, cols: str, lineno: int) -> int | None:
+    t = text.strip()
+    if not t:
+        return None
+    if not (t.isascii() and t.isdigit()):
+        raise st.error(f"expected {what} (digits) in columns {cols}, found {t!r}", lineno)
+    return int(t)
+
+
+def _title(raw: str) -> str:
+    t = raw.strip()
+    return _TRF06_TITLES.get(t.lower(), t.upper()) if t else ""
+
+
+def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> Player:
+    line = line.ljust(91)
+    start_no = _number(st, line[4:8], "a starting rank", "5-8", lineno)
+    if not start_no:
+        raise st.error(f"expected a starting rank (1-9999) in columns 5-8, found "
+                       f"{line[4:8].strip()!r}", lineno)
+    rating = _number(st, line[48:52], "a rating", "49-52", lineno) or None
+    raw_id = line[57:68].strip()
+    if raw_id and not (raw_id.isascii() and raw_id.isdigit()):
+        raise st.error(f"expected an id (digits) in columns 58-68, found {raw_id!r}", lineno)
+    fide_id = "" if not raw_id or int(raw_id) == 0 else raw_id
+    national_id = ""
+    if fide_id and len(fide_id) < _MIN_FIDE_ID_DIGITS and not nrs:
+        national_id, fide_id = fide_id, ""
+        st.short_ids += 1
+    birth = line[69:79].strip()
+    birth_year = None
+    m = re.match(r"(\d{4})", birth)
+    if m and int(m[1]) > 0:
+        birth_year = int(m[1])
+    elif birth.strip(" ./-0"):
+        st.warn(f"unreadable birth date {birth!r} (columns 70-79) ignored", lineno)
+    points = None
+    raw_points = line[80:84].strip()
+    if raw_points:
+        points = _float(raw_points)
+        if points is None or points < 0:
+            raise st.error(f"expected points (e.g. ' 4.5') in columns 81-84, found "
+                           f"{raw_points!r}", lineno)
+    rank = _number(st, line[85:89], "a rank", "86-89", lineno)
+    return Player(start_no=start_no, name=" ".join(line[14:47].split()),
+                  title=_title(line[10:13]), sex=_SEX.get(line[9], ""),
+                  federation=line[53:56].strip(), fide_id=fide_id, national_id=national_id,
+                  rating=rating, birth_year=birth_year, points=points, rank=rank)
+
+
+def _read_001(st: _State, line: str, lineno: int) -> None:
+    player = _player_fields(st, line, lineno)
+    rounds: list[_Round] = []
+    body = line.rstrip()
+    for i, col in enumerate(range(91, len(body), 10)):
+        block = body[col:col + 8].ljust(8)
+        opp = _number(st, block[0:4], f"round {i + 1}'s opponent", f"{col + 1}-{col + 4}",
+                      lineno)
+        colour = block[5]
+        code = block[7].upper()
+        if code not in _RESULT_CODES:
+            raise st.error(f"round {i + 1}: unknown result code {block[7]!r} in column "
+                           f"{col + 8} (expected one of 1 0 = + - W D L H F U Z)", lineno)
+        if colour not in "wWbB- ":
+            st.warn(f"round {i + 1}: unknown colour {colour!r} in column {col + 6} ignored",
+                    lineno)
+        rounds.append(_Round(opp or None, colour.lower(), code, col + 1))
+    if player.start_no in st.rows:
+        raise st.error(f"starting rank {player.start_no} appears twice (broken file)", lineno)
+    st.rows[player.start_no] = _Row(lineno, player, rounds)
+
+
+def _read_team(st: _State, line: str, lineno: int, name_cols: tuple[int, int],
+               first_col: int, into: list[tuple[str, list[int], int]]) -> None:
+    name = line[name_cols[0]:name_cols[1]].strip()
+    members = []
+    for token in line[first_col:].split():
+        if not (token.isascii() and token.isdigit()):
+            raise st.error(f"expected team members' starting ranks (digits) from column "
+                           f"{first_col + 1}, found {token!r}", lineno)
+        if int(token):
+            members.append(int(token))
+    into.append((name, members, lineno))
+
+
+def _read_points_system(st: _State, code: str, rest: str, lineno: int) -> None:
+    if code == "XXS":
+        for token in rest.split():
+            key, _, value = token.partition("=")
+            v = _float(value)
+            keys = _SHORTCUTS.get(key.upper(), (key.upper(),))
+            if v is None or not all(k in _DEFAULT_POINTS for k in keys):
+                st.warn(f"XXS: unknown point code {token!r} ignored", lineno)
+                continue
+            st.points.update(dict.fromkeys(keys, v))
+    elif code == "162":
+        for m in re.finditer(r"([A-Za-z])\s*(\d+(?:[.,]\d+)?)", rest):
+            v = _float(m[2])
+            symbol = _SHORTCUTS.get(m[1].upper())
+            if symbol is not None and v is not None:
+                st.points.update(dict.fromkeys(symbol, v))
+    else:
+        v = _float(rest.strip())
+        if v is None:
+            st.warn(f"{code}: expected a points value, found {rest.strip()!r}", lineno)
+        else:
+            st.points.update(dict.fromkeys(_BB_CODES[code], v))
+
+
+def _read_line(st: _State, line: str, lineno: int) -> None:
+    code, rest = line[:3], line[4:]
+    if code == "001":
+        _read_001(st, line, lineno)
+    elif code == "012":
+        if "012" not in st.header and not line.startswith("0123456789"):  # not a ruler
+            st.header["012"] = rest.strip()
+    elif re.fullmatch(r"\d\d2", code):
+        if code == "132":
+            st.round_dates = [line[c:c + 8] for c in range(91, len(line), 10)]
+        elif code in ("142",):
+            st.planned_rounds = _rounds_value(st, rest, lineno) or st.planned_rounds
+        elif code == "162":
+            _read_points_system(st, code, line[5:], lineno)
+        st.header.setdefault(code, rest.strip())
+    elif code == "013":
+        _read_team(st, line, lineno, (4, 36), 36, st.teams)
+    elif code == "310":
+        _read_team(st, line, lineno, (8, 40), 73, st.teams310)
+    elif code == "XXR":
+        st.planned_rounds = _rounds_value(st, rest, lineno)
+    elif code == "XXS" or code in _BB_CODES:
+        _read_points_system(st, code, rest, lineno)
+    elif (re.fullmatch(r"[A-Z]{3}", code) and not code.startswith(("XX", "BB"))
+          and code not in _NOT_NRS and re.fullmatch(r" [ \d]{3}\d", line[3:8])):
+        p = _player_fields(st, line, lineno, nrs=True)
+        st.nrs.append((p.start_no, p.rating, p.fide_id))
+    # anything else: unknown records, comments, rulers and legends are ignored (spec A2)
+
+
+def _rounds_value(st: _State, rest: str, lineno: int) -> int | None:
+    t = rest.split()
+    if t and t[0].isascii() and t[0].isdigit() and 0 < int(t[0]) < 1000:
+        return int(t[0])
+    st.warn(f"number of rounds {rest.strip()!r} unreadable, ignored", lineno)
+    return None
+
+
+_PLAYED = {"1": (1.0, Status.PLAYED), "0": (0.0, Status.PLAYED), "=": (0.5, Status.PLAYED),
+           "W": (1.0, Status.UNPLAYED), "L": (0.0, Status.UNPLAYED),
+           "D": (0.5, Status.UNPLAYED), "+": (1.0, Status.FORFEIT_WIN),
+           "-": (0.0, Status.FORFEIT_LOSS)}
+_NO_GAME = {"H": (0.5, Status.HALF_BYE), "F": (1.0, Status.BYE), "U": (1.0, Status.BYE),
+            "Z": (0.0, Status.ABSENT), "-": (0.0, Status.ABSENT), " ": (0.0, Status.ABSENT),
+            "+": (1.0, Status.FORFEIT_WIN), "1": (1.0, Status.BYE), "W": (1.0, Status.BYE),
+            "=": (0.5, Status.HALF_BYE), "D": (0.5, Status.HALF_BYE),
+            "0": (0.0, Status.ABSENT), "L": (0.0, Status.ABSENT)}
+_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK}
+
+
+def _event_points(pts: dict[str, float], rnd: _Round, status: Status) -> float:
+    """The points one round scores under the event's point system (spec A5, A7)."""
+    side = "B" if rnd.colour == "b" else "W"
+    if status is Status.PLAYED or status is Status.UNPLAYED:
+        outcome = {"1": "W", "W": "W", "=": "D", "D": "D"}.get(rnd.code, "L")
+        return pts[side + outcome]
+    return {Status.FORFEIT_WIN: pts["FW"], Status.FORFEIT_LOSS: pts["FL"],
+            Status.HALF_BYE: pts["HPB"], Status.PENDING: 0.0,
+            Status.BYE: pts["PAB"] if rnd.code == "U" else pts["FPB"],
+            Status.ABSENT: pts["ZPB"] if rnd.code == "Z" else 0.0}[status]
+
+
+def _classify(st: _State, row: _Row, r: int, rnd: _Round, last_round: int) -> RoundResult:
+    no = row.player.start_no
+    if rnd.opponent is not None:
+        if rnd.opponent not in st.rows:
+            raise st.error(f"round {r}: opponent {rnd.opponent} of player {no} is not in the "
+                           f"tournament (broken or truncated file)", row.line)
+        if rnd.opponent == no:
+            raise st.error(f"round {r}: player {no} is paired with themselves (broken file)",
+                           row.line)
+        if rnd.code in _PLAYED:
+            points, status = _PLAYED[rnd.code]
+            return RoundResult(start_no=no, round=r, status=status, opponent_no=rnd.opponent,
+                               colour=_COLOURS.get(rnd.colour, Colour.NONE), points=points)
+        if rnd.code == " ":
+            if r != last_round:
+                st.warn(f"round {r}: player {no} is paired with {rnd.opponent} but has no "
+                        f"result (read as pending)", row.line)
+            return RoundResult(start_no=no, round=r, status=Status.PENDING,
+                               opponent_no=rnd.opponent,
+                               colour=_COLOURS.get(rnd.colour, Colour.NONE))
+        st.warn(f"round {r}: player {no} has code {rnd.code!r} with opponent {rnd.opponent} "
+                f"(opponent ignored)", row.line)
+    elif rnd.code in "10=WDL":
+        st.warn(f"round {r}: player {no} has result {rnd.code!r} without an opponent "
+                f"(read as a bye or absence)", row.line)
+    points, status = _NO_GAME[rnd.code]
+    return RoundResult(start_no=no, round=r, status=status, points=points)
+
+
+def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundResult]:
+    """Give blank results the value the points column needs (spec A9 item 9)."""
+    printed = row.player.points
+    if printed is None:
+        return results
+    blanks = [i for i, (res, rnd) in enumerate(zip(results, _padded(row, len(results)),
+                                                   strict=True))
+              if res.status is Status.ABSENT and rnd.code == " "]
+    total = sum(_event_points(st.points, rnd, res.status)
+                for res, rnd in zip(results, _padded(row, len(results)), strict=True))
+    diff = round(printed - total, 3)
+    if abs(diff) < 1e-6:
+        return results
+    no = row.player.start_no
+    half, full = st.points["HPB"], st.points["FPB"]
+    plan: list[tuple[int, int]] = []  # (full byes, half byes)
+    if blanks and diff > 0:
+        n = len(blanks)
+        plan = [(k, h) for h in range(n, -1, -1) for k in range(0, n - h + 1)
+                if abs(k * full + h * half - diff) < 1e-6]
+    if not plan:
+        st.warn(f"player {no}: points column says {printed:g} but the results give "
+                f"{total:g}", row.line)
+        return results
+    fulls, halves = min(plan, key=lambda kh: (len(blanks) - kh[0] - kh[1], kh[0]))
+    out = list(results)
+    changed = []
+    for j, i in enumerate(blanks[:fulls + halves]):
+        status, pts = (Status.BYE, 1.0) if j < fulls else (Status.HALF_BYE, 0.5)
+        out[i] = RoundResult(start_no=no, round=i + 1, status=status, points=pts)
+        changed.append(f"round {i + 1} → {'bye' if j < fulls else 'half-point bye'}")
+    st.warn(f"player {no}: blank result read from the points column ({printed:g}): "
+            f"{', '.join(changed)}", row.line)
+    return out
+
+
+def _padded(row: _Row, n: int) -> list[_Round]:
+    return row.rounds[:n] + [_Round(None, " ", " ", 0)] * (n - len(row.rounds))
+
+
+_MIRROR = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D",
+           " ": " "}
+
+
+def _games(st: _State, results: dict[int, list[RoundResult]]) -> list[Game]:
+    games: dict[tuple[int, int, int], Game] = {}
+    for no, rows in results.items():
+        for res in rows:
+            if not res.status.is_game or res.opponent_no is None:
+                continue
+            key = (res.round, min(no, res.opponent_no), max(no, res.opponent_no))
+            rnd = _padded(st.rows[no], res.round)[res.round - 1]
+            other = results[res.opponent_no][res.round - 1]
+            orr = _padded(st.rows[res.opponent_no], res.round)[res.round - 1]
+            if key in games:
+                continue
+            mirrored = _MIRROR.get(rnd.code) == orr.code or rnd.code == orr.code == "-"
+            if (other.opponent_no != no or not mirrored
+                    or (res.colour is not Colour.NONE and res.colour == other.colour)):
+                st.warn(f"round {res.round}: asymmetric pairing: player {no} has "
+                        f"'{res.opponent_no} {rnd.colour} {rnd.code}', player "
+                        f"{res.opponent_no} has '{orr.opponent or '0000'} {orr.colour} "
+                        f"{orr.code}'", st.rows[no].line)
+            white_first = res.colour is Colour.WHITE or (
+                res.colour is Colour.NONE and other.colour is not Colour.WHITE
+                and (other.colour is Colour.BLACK or no < res.opponent_no))
+            white, black = (no, res.opponent_no) if white_first else (res.opponent_no, no)
+            games[key] = Game(round=res.round, white_no=white, black_no=black,
+                              result=_game_result(rnd.code, orr.code, white_first))
+    return sorted(games.values(), key=lambda g: (g.round, min(g.white_no, g.black_no)))
+
+
+def _game_result(mine: str, theirs: str, i_am_white: bool) -> GameResult:
+    w, b = (mine, theirs) if i_am_white else (theirs, mine)
+    if w == "-" and b == "-":
+        return GameResult.DOUBLE_FORFEIT
+    code = w if w != " " else _MIRROR.get(b, " ")
+    return {"1": GameResult.WHITE_WIN, "W": GameResult.WHITE_WIN, "0": GameResult.BLACK_WIN,
+            "L": GameResult.BLACK_WIN, "=": GameResult.DRAW, "D": GameResult.DRAW,
+            "+": GameResult.WHITE_FORFEIT_WIN,
+            "-": GameResult.BLACK_FORFEIT_WIN}.get(code, GameResult.PENDING)
+
+
+def _system(st: _State) -> System:
+    kind = (st.header.get("092", "") + " " + st.header.get("192", "")).lower()
+    if "team" in kind or ((st.teams or st.teams310) and "individual" not in kind):
+        return System.TEAM
+    if re.search(r"round[- _]?robin|berger|\brr\b", kind):
+        return System.ROUND_ROBIN
+    return System.SWISS
+
+
+def _rating_list(st: _State) -> RatingList | None:
+    if st.header.get("222"):
+        rl = _encoded_time_control(st.header["222"])
+        if rl is not None:
+            return rl
+    for code in ("092", "122"):
+        low = st.header.get(code, "").lower()
+        for word, found in _RATE_WORDS:
+            if word in low:
+                return found
+    return classify_time_control(st.header.get("122", ""))
+
+
+def _dates(st: _State) -> tuple[date | None, date | None]:
+    start_raw, end_raw = st.header.get("042", ""), st.header.get("052", "")
+    start = parse_date(start_raw)
+    end = parse_date(end_raw, near=start)
+    rounds: list[date] = []
+    for raw in st.round_dates:
+        if raw.strip():
+            d = parse_date(raw.strip(), near=rounds[-1] if rounds else start)
+            if d is None:
+                st.warn(f"132: unreadable round date {raw.strip()!r} ignored")
+            else:
+                rounds.append(d)
+    for code, raw, value in (("042", start_raw, start), ("052", end_raw, end)):
+        if raw and value is None:
+            st.warn(f"{code}: unreadable date {raw!r}" +
+                    (" (round dates used)" if rounds else ""))
+    if start is None and rounds:
+        start = min(rounds)
+    if end is None and rounds:
+        end = max(rounds)
+    if start and end and end < start:
+        st.warn(f"042/052: end date {end} is before start date {start}" +
+                (" (round dates used)" if rounds else ""))
+        if rounds:
+            start, end = min(rounds), max(rounds)
+    return start, end
+
+
+def parse_trf(text: str, *, source: str = "") -> Tournament:
+    """Parse a TRF16/TRF26/TRF(x) text into a Tournament (InputError on broken input)."""
+    st = _State(source)
+    lines = re.split(r"\r\n|\r|\n", text.lstrip("\ufeff"))
+    for lineno, line in enumerate(lines, 1):
+        _read_line(st, line, lineno)
+    if not st.rows:
+        raise InputError("not a TRF file: no 001 player records found", source=source)
+    if st.short_ids:
+        st.warn(f"{st.short_ids} id(s) of fewer than {_MIN_FIDE_ID_DIGITS} digits in the "
+                f"FIDE-id column read as national ids")
+    last = max((i + 1 for row in st.rows.values() for i, rnd in enumerate(row.rounds)
+                if rnd.opponent is not None or rnd.code != " " or rnd.colour not in " "),
+               default=0)
+    pairing_rounds = {r for row in st.rows.values() for r, rnd in enumerate(row.rounds, 1)
+                      if rnd.opponent is not None}
+    last_pairing = max(pairing_rounds, default=0)
+    if 0 < last_pairing < last:
+        st.warn(f"rounds after round {last_pairing} have no pairings yet: their pre-entered "
+                f"byes and absences are ignored")
+        last = last_pairing
+    planned = st.planned_rounds
+    if planned is not None and planned < last:
+        st.warn(f"XXR/142 says {planned} rounds but results go up to round {last}")
+        planned = last
+    results: dict[int, list[RoundResult]] = {}
+    for no, row in sorted(st.rows.items()):
+        res = [_classify(st, row, r, rnd, last_pairing)
+               for r, rnd in enumerate(_padded(row, last), 1)]
+        results[no] = _reconcile(st, row, res)
+    games = _games(st, results)
+    team_of = _team_membership(st)
+    nrs = {no: (rating, nid) for no, rating, nid in st.nrs}
+    players = []
+    for no, row in sorted(st.rows.items()):
+        p = row.player
+        rating, nid = nrs.get(no, (None, ""))
+        if no in nrs or no in team_of:
+            p = replace(p, national_rating=rating, national_id=nid or p.national_id,
+                        team=team_of.get(no, ""))
+        players.append(p)
+    for no in nrs:
+        if no not in st.rows:
+            st.warn(f"national rating record for unknown player {no} ignored")
+    start, end = _dates(st)
+    h = st.header
+    info = TournamentInfo(
+        name=h.get("012", ""), source=source, start_date=start, end_date=end,
+        rounds=planned if planned is not None else last, system=_system(st),
+        rating_list=_rating_list(st), federation=h.get("032", ""),
+        time_control=h.get("122", "") or h.get("222", ""))
+    return Tournament(info=info, players=tuple(players),
+                      results=tuple(r for no in sorted(results) for r in results[no]),
+                      games=tuple(games), warnings=tuple(st.warnings))
+
+
+def _team_membership(st: _State) -> dict[int, str]:
+    team_of: dict[int, str] = {}
+    for name, members, lineno in st.teams or st.teams310:
+        for no in members:
+            if no not in st.rows:
+                st.warn(f"team {name!r}: member {no} is not in the tournament (ignored)",
+                        lineno)
+            elif team_of.setdefault(no, name) != name:
+                st.warn(f"player {no} is listed in two teams ({team_of[no]!r}, {name!r})",
+                        lineno)
+    return team_of
+
+
+# ---------------------------------------------------------------- writer
+
+
+_CODE = {(Status.PLAYED, 1.0): "1", (Status.PLAYED, 0.5): "=", (Status.PLAYED, 0.0): "0",
+         (Status.UNPLAYED, 1.0): "W", (Status.UNPLAYED, 0.5): "D",
+         (Status.UNPLAYED, 0.0): "L"}
+_SYSTEM_TEXT = {System.SWISS: "Individual: Swiss-System",
+                System.ROUND_ROBIN: "Individual: Round Robin",
+                System.TEAM: "Team Swiss System"}
+
+
+def _block(r: RoundResult | None) -> str:
+    if r is None:
+        return "          "
+    colour = {Colour.WHITE: "w", Colour.BLACK: "b"}.get(r.colour, "-")
+    opp = f"{r.opponent_no:4d}" if r.opponent_no else "0000"
+    if r.status is Status.PENDING:
+        code = " "
+    elif r.status in (Status.PLAYED, Status.UNPLAYED):
+        code = _CODE.get((r.status, r.points or 0.0), "0")
+    else:
+        code = {Status.FORFEIT_WIN: "+", Status.FORFEIT_LOSS: "-", Status.HALF_BYE: "H",
+                Status.BYE: "U", Status.ABSENT: "Z"}[r.status]
+    if not r.status.is_game:
+        opp, colour = "0000", "-"
+    return f"  {opp} {colour} {code}"
+
+
+def _short_national(p: Player) -> bool:
+    return (not p.fide_id and p.national_id.isascii() and p.national_id.isdigit()
+            and len(p.national_id) < _MIN_FIDE_ID_DIGITS and int(p.national_id) > 0)
+
+
+def _fmt_date(d: date | None) -> str:
+    return d.strftime("%Y/%m/%d") if d else ""
+
+
+def _player_line(code: str, p: Player, fide_col: str, rating: int | None) -> str:
+    title = p.title if len(p.title) <= 3 else ""
+    return (f"{code} {p.start_no:4d} {p.sex[:1] or ' '}{title:>3} {p.name[:33]:<33} "
+            f"{rating or 0:4d} {p.federation[:3]:<3} {fide_col[-11:]:>11} "
+            f"{str(p.birth_year) + '/00/00' if p.birth_year else '':<10} "
+            f"{'' if p.points is None else f'{p.points:4.1f}':>4} "
+            f"{'' if p.rank is None else p.rank:>4}")
+
+
+def write_trf(t: Tournament) -> str:
+    """The tournament as a TRF16 text (``XXR`` and ``013`` teams included; LF line ends).
+
+    National ratings, and national ids that cannot share the FIDE-id column, are written as
+    TRF26 NRS lines (``NAT …``), which TRF16 readers skip as unknown records.
+    """
+    i = t.info
+    rated = sum(1 for p in t.players if p.rating)
+    system_text = _SYSTEM_TEXT[i.system]
+    if i.rating_list is not None and classify_time_control(i.time_control) != i.rating_list:
+        system_text += f" ({i.rating_list.value})"
+    lines = [f"012 {i.name}", f"032 {i.federation}", f"042 {_fmt_date(i.start_date)}",
+             f"052 {_fmt_date(i.end_date)}", f"062 {len(t.players)}", f"072 {rated}",
+             f"092 {system_text}", f"122 {i.time_control}"]
+    rounds = max(i.rounds or 0, t.rounds_seen)
+    if rounds:
+        lines.append(f"XXR {rounds}")
+    by_player: dict[int, dict[int, RoundResult]] = {}
+    for r in t.results:
+        by_player.setdefault(r.start_no, {})[r.round] = r
+    nrs_lines = []
+    for p in sorted(t.players, key=lambda p: p.start_no):
+        short = _short_national(p) and p.national_rating is None
+        fide_col = p.fide_id or (p.national_id if short else "")
+        line = _player_line("001", p, fide_col, p.rating)
+        mine = by_player.get(p.start_no, {})
+        line += "".join(_block(mine.get(r)) for r in range(1, t.rounds_seen + 1))
+        lines.append(line.rstrip())
+        if p.national_rating is not None or (p.national_id and not short):
+            code = i.federation if re.fullmatch(r"[A-Z]{3}", i.federation) else "NAT"
+            if code.startswith(("XX", "BB")) or code in _NOT_NRS:
+                code = "NAT"
+            nrs_lines.append(_player_line(code, p, p.national_id, p.national_rating).rstrip())
+    lines += nrs_lines
+    teams: dict[str, list[int]] = {}
+    for p in t.players:
+        if p.team:
+            teams.setdefault(p.team, []).append(p.start_no)
+    lines += [f"013 {name[:32]:<32}" + "".join(f"{no:4d} " for no in sorted(members)).rstrip()
+              for name, members in teams.items()]
+    return "\n".join(lines) + "\n"
