@@ -1,0 +1,151 @@
+"""Header words and labels per UI language (spec §5.2, §13.1, §15; ukd.md §4.4) → canonical keys.
+
+Lookups are case-insensitive and ignore surrounding spaces, ``&nbsp;`` and trailing dots.
+Each word also names its language, so a page's language can be guessed from its headers.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "BYE_WORDS",
+    "NOT_PAIRED_WORDS",
+    "card_key",
+    "detail_key",
+    "header_key",
+    "norm",
+    "numbered_column",
+    "round_column",
+    "tiebreak_column",
+]
+
+
+def norm(text: str) -> str:
+    """Lookup form of a label: &nbsp; → space, spaces collapsed, casefolded, trailing dots and
+    colons dropped."""
+    return " ".join(text.replace("\xa0", " ").split()).casefold().rstrip(".: ")
+
+
+def _table(rows: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for key, words in rows.items():
+        for word in words:
+            lang, _, text = word.partition(":")
+            out.setdefault(norm(text), (key, lang))
+    return out
+
+
+# Column headers of the CRs1 tables (spec §5.2; tr from ukd.md §4.4, pt from the xlsx export).
+_HEADERS = _table({
+    "no": ("en:No.", "en:SNo", "de:Snr", "ru:Ном.", "ru:Ст.ном.", "fi:Nr", "pt:Nº.", "de:Nr.",
+           "tr:SNo", "ru:Ст.ном"),
+    "rank": ("en:Rk.", "ru:Место", "en:Rank", "de:Rang", "tr:Sıra"),
+    "name": ("en:Name", "ru:Имя", "fi:Nimi", "pt:Nome", "tr:İsim", "de:Name"),
+    "white": ("en:White", "de:Weiß", "ru:Белые", "tr:Beyaz"),
+    "black": ("en:Black", "de:Schwarz", "ru:Черные", "tr:Siyah"),
+    "rating": ("en:Rtg", "de:Elo", "ru:Рейт.", "fi:Rtg", "tr:ELO"),
+    "rating_intl": ("en:RtgI",),
+    "rating_nat": ("en:RtgN", "tr:UKD"),
+    "fed": ("en:FED", "de:Land", "ru:ФЕД.", "fi:FED"),
+    "fide_id": ("en:FideID", "ru:код FIDE", "pt:ID FIDE", "en:Fide-ID"),
+    "national_id": ("en:ID", "ru:ИН", "ru:Идент.Номер"),
+    "sex": ("en:sex", "ru:пол"),
+    "typ": ("en:Typ", "pt:Tipo"),
+    "group": ("en:Gr",),
+    "club": ("en:Club/City", "ru:Клуб/Город", "pt:Clube/Cidade"),
+    "points": ("en:Pts.", "de:Pkt.", "ru:Очки", "fi:p.", "tr:Puan", "en:Pts"),
+    "board": ("en:Bo.", "de:Br.", "tr:Masa"),
+    "result": ("en:Result", "en:Res.", "de:Erg.", "ru:Результат", "ru:Рез.", "tr:Sonuç"),
+    "round": ("en:Rd.", "ru:Тур", "tr:Tur"),
+    "team": ("en:Team", "de:Mannschaft"),
+    "mp": ("en:MP",),
+    "k": ("en:K",),
+    "rating_change": ("en:rtg+/-",),
+    "pgn": ("en:PGN",),
+    "games": ("de:Anz",),
+    "performance": ("en:Rp", "de:EloDS"),
+})
+
+# Key/value labels of the tournament-details block (spec §15).
+_DETAILS = _table({
+    "organizer": ("en:Organizer(s)", "de:Veranstalter"),
+    "federation": ("en:Federation", "de:Föderation", "pt:Federação", "ru:Федерация"),
+    "director": ("en:Tournament director", "de:Turnierdirektor"),
+    "chief_arbiter": ("en:Chief Arbiter", "de:Hauptschiedsrichter"),
+    "time_control": ("en:Time control", "de:Bedenkzeit", "pt:Tempo de reflexão"),
+    "location": ("en:Location", "de:Ort"),
+    "rounds": ("en:Number of rounds", "de:Rundenanzahl"),
+    "type": ("en:Tournament type", "de:Turniermodus"),
+    "rating_calculation": ("en:Rating calculation", "de:Elorechnung", "pt:Cálculo de Rating"),
+    "fide_event_id": ("en:FIDE-Event-ID",),
+    "date": ("en:Date", "de:Von", "pt:Data"),
+    "program": ("en:Pairing program", "de:Auslosungsprogramm"),
+})
+
+# Key/value labels of the player card (spec §13.1; ukd.md §4.3).
+_CARD = _table({
+    "name": ("en:Name", "ru:Имя", "tr:İsim", "de:Name"),
+    "title": ("en:Title", "de:Titel"),
+    "start_no": ("en:Starting rank", "ru:Стартовое место", "de:Startnummer"),
+    "rating": ("en:Rating", "ru:Рейтинг", "de:Elo"),
+    "rating_nat": ("en:Rating national", "ru:Нац.рейтинг", "tr:Ulusal rating",
+                   "de:Elo national"),
+    "rating_intl": ("en:Rating international", "ru:Междун. рейтинг", "tr:Uluslararası rating",
+                    "de:Elo international"),
+    "rating_change": ("en:FIDE rtg +/-",),
+    "points": ("en:Points", "ru:Очки", "de:Punkte"),
+    "rank": ("en:Rank", "ru:Место", "de:Rang"),
+    "federation": ("en:Federation", "ru:Федерация", "de:Föderation"),
+    "club": ("en:Club/City", "ru:Клуб/Город", "de:Verein/Ort"),
+    "national_id": ("en:Ident-Number", "ru:Идент.Номер", "de:Ident-Nummer"),
+    "fide_id": ("en:Fide-ID", "ru:код FIDE", "de:Fide-ID"),
+    "birth_year": ("en:Year of birth", "ru:Год рождения", "de:Geburtsjahr"),
+})
+
+BYE_WORDS = frozenset({"bye", "spielfrei", "bay", "свободен"})
+"""The black-side name of a pairing-allocated bye row (spec §10.1)."""
+NOT_PAIRED_WORDS = frozenset({"not paired", "nicht ausgelost", "не спарен", "eşlenmedi"})
+"""The black-side name of a not-paired row (spec §10.1)."""
+
+_ROUND_COL = re.compile(r"(\d+)\s*\.?\s*(?:rd|runde|тур|tur|kierros)?", re.IGNORECASE)
+_TIEBREAK = re.compile(r"(?:tb|wtg|доп)\s*(\d+)", re.IGNORECASE)
+
+
+def header_key(text: str) -> tuple[str, str] | None:
+    """(canonical key, language) of a column header, or None when unknown."""
+    return _HEADERS.get(norm(text))
+
+
+def detail_key(text: str) -> str | None:
+    """Canonical key of a details-block label; '(Standard)'-style suffixes are ignored."""
+    label = norm(text)
+    hit = _DETAILS.get(label) or _DETAILS.get(norm(label.split("(")[0]))
+    return hit[0] if hit else None
+
+
+def card_key(text: str) -> str | None:
+    """Canonical key of a player-card label."""
+    hit = _CARD.get(norm(text))
+    return hit[0] if hit else None
+
+
+def round_column(text: str) -> int | None:
+    """N for a Swiss round column header ``N.Rd`` (also ``N. Runde``), else None."""
+    t = norm(text)
+    m = _ROUND_COL.fullmatch(t)
+    if m is None or t.isdigit():
+        return None
+    return int(m[1])
+
+
+def numbered_column(text: str) -> int | None:
+    """N for a bare numbered column (round-robin opponents, team-composition rounds)."""
+    t = norm(text)
+    return int(t) if t.isdigit() and t.isascii() else None
+
+
+def tiebreak_column(text: str) -> int | None:
+    """N for a tie-break column ``TBn`` / ``Wtgn`` / ``Допn``."""
+    m = _TIEBREAK.fullmatch(norm(text))
+    return int(m[1]) if m else None

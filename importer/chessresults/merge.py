@@ -1,0 +1,283 @@
+"""Several pages of one tournament → one :class:`Tournament` (spec §9, §18), with checks.
+
+The crosstable is the base for results; pairings pages add boards, colours and the rounds
+the crosstable does not have (or has only as pending); the starting rank adds ids, ratings
+and titles; a player card sets the focus and its published K and rtg+/- per game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+
+from importer.chessresults.pages import Page
+from importer.chessresults.records import games_from_results, mirror
+from importer.errors import InputError
+from importer.model import (
+    Colour,
+    Player,
+    RoundResult,
+    Status,
+    System,
+    Tournament,
+    TournamentInfo,
+)
+
+__all__ = ["build_tournament"]
+
+# Lower is more authoritative (spec §9).
+_PLAYER_PRIORITY = {"starting_rank": 0, "player_list": 0, "team_all_details": 1,
+                    "crosstable_start": 2, "crosstable_rank": 2, "crosstable_rr": 2,
+                    "player_card": 3, "pairings": 4, "pairings_rr": 4,
+                    "team_board_pairings": 4, "notpaired": 5, "no_data": 6, "team_pairings": 6}
+_RESULT_PRIORITY = {"crosstable_start": 0, "crosstable_rank": 0, "crosstable_rr": 0,
+                    "pairings": 1, "pairings_rr": 1, "team_board_pairings": 1,
+                    "team_all_details": 1, "player_card": 2, "notpaired": 3}
+_PLAYER_FIELDS = [f.name for f in dataclasses.fields(Player) if f.name != "start_no"]
+_INFO_FIELDS = [f.name for f in dataclasses.fields(TournamentInfo)]
+
+
+def _empty(value: object) -> bool:
+    return value is None or value == ""
+
+
+def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, int]]:
+    """Players field by field from the most authoritative page that fills the field, and the
+    last round the printed points cover (the last round of the page that printed them)."""
+    merged: dict[int, dict[str, object]] = {}
+    through: dict[int, int] = {}
+    for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
+        last = max((r.round for r in page.results), default=0)
+        for p in page.players:
+            fields = merged.setdefault(p.start_no, {})
+            if p.points is not None and fields.get("points") is None:
+                through[p.start_no] = last
+            for name in _PLAYER_FIELDS:
+                value = getattr(p, name)
+                if not _empty(value) and _empty(fields.get(name)):
+                    fields[name] = value
+    players = {no: Player(start_no=no, **f) for no, f in sorted(merged.items())}  # type: ignore[arg-type]
+    return players, through
+
+
+def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[str]) -> Page:
+    """A gated art=4 page: map rank numbers to starting numbers by name and rating (§8.1)."""
+    def key(p: Player) -> tuple[str, int | None]:
+        return " ".join(p.name.replace(",", " ").casefold().split()), p.rating
+
+    index = {key(p): p.start_no for p in starts.values()}
+    rank_to_no = {}
+    for p in page.players:
+        no = index.get(key(p))
+        if no is None:
+            raise InputError(f"ranking crosstable: player {p.name!r} (rank {p.start_no}) is not "
+                             "in the starting list; cannot map ranks to starting numbers",
+                             source=page.source)
+        rank_to_no[p.start_no] = no
+    warnings.append(f"{page.source or page.kind}: ranking crosstable without links: ranks "
+                    "mapped to starting numbers by name and rating")
+    players = tuple(dataclasses.replace(p, start_no=rank_to_no[p.start_no], rank=p.start_no)
+                    for p in page.players)
+    results = []
+    for r in page.results:
+        opp = r.opponent_no
+        if opp is not None and opp not in rank_to_no:
+            raise InputError(f"ranking crosstable: rank {opp} (opponent of rank {r.start_no}, "
+                             f"round {r.round}) is not in the table: broken or truncated page",
+                             source=page.source)
+        results.append(dataclasses.replace(r, start_no=rank_to_no[r.start_no],
+                                           opponent_no=rank_to_no.get(opp) if opp else None))
+    return dataclasses.replace(page, players=players, results=tuple(results), by_rank=False)
+
+
+def _merge_info(pages: Sequence[Page], source: str) -> TournamentInfo:
+    fields: dict[str, object] = {}
+    for page in pages:
+        for name in _INFO_FIELDS:
+            value = getattr(page.info, name)
+            if name != "system" and not _empty(value) and _empty(fields.get(name)):
+                fields[name] = value
+    kinds = {p.kind for p in pages}
+    if any(p.is_team_event for p in pages):
+        fields["system"] = System.TEAM
+    elif kinds & {"crosstable_rr", "pairings_rr"}:
+        fields["system"] = System.ROUND_ROBIN
+    else:
+        fields["system"] = next((p.info.system for p in pages if p.info.system is not
+                                 System.SWISS), System.SWISS)
+    if source:
+        fields["source"] = source
+    return TournamentInfo(**fields)  # type: ignore[arg-type]
+
+
+def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[int, int],
+                                                                        RoundResult]:
+    """Per (player, round): a finished result beats a pending one; then page priority."""
+    have_rr_pairings = any(p.kind == "pairings_rr" for p in pages)
+    chosen: dict[tuple[int, int], tuple[tuple[bool, int], RoundResult]] = {}
+    for page in pages:
+        if page.kind == "crosstable_rr" and have_rr_pairings:
+            continue  # its rounds are only assumed (Berger); the matrix is checked below
+        prio = _RESULT_PRIORITY.get(page.kind, 4)
+        for r in page.results:
+            rank = (r.status is Status.PENDING, prio)
+            key = (r.start_no, r.round)
+            if key not in chosen:
+                chosen[key] = (rank, r)
+                continue
+            old_rank, old = chosen[key]
+            if r.opponent_no is None and old.opponent_no is not None and (
+                    r.status is Status.FORFEIT_LOSS):  # art=40 '0F' names no opponent (§11)
+                r = dataclasses.replace(r, opponent_no=old.opponent_no, colour=old.colour)
+            if not rank[0] and not old_rank[0] and max(prio, old_rank[1]) < 3 and (
+                    (old.status, old.opponent_no, old.points)
+                    != (r.status, r.opponent_no, r.points)) and None not in (old.points, r.points):
+                warnings.append(f"player {r.start_no}, round {r.round}: pages disagree "
+                                f"({old.status.value} {old.opponent_no} {old.points} vs "
+                                f"{r.status.value} {r.opponent_no} {r.points} on "
+                                f"{page.source or page.kind})")
+            better, worse = (r, old) if rank < old_rank else (old, r)
+            if better.colour is Colour.NONE and better.opponent_no == worse.opponent_no:
+                better = dataclasses.replace(better, colour=worse.colour)
+            chosen[key] = (min(rank, old_rank), better)
+    results = {k: v for k, (_, v) in chosen.items()}
+    for (no, rd), r in list(results.items()):  # the winner of an art=40 forfeit
+        other = results.get((r.opponent_no, rd)) if r.opponent_no is not None else None
+        if r.status is Status.FORFEIT_LOSS and other is not None and (
+                other.status is Status.PENDING and other.opponent_no == no):
+            results[(other.start_no, rd)] = dataclasses.replace(
+                other, status=Status.FORFEIT_WIN, points=1.0)
+    return results
+
+
+def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
+                warnings: list[str]) -> None:
+    """Keep the card's published K and rtg+/- on the chosen results (fide-rules §4.4)."""
+    for page in pages:
+        if page.kind != "player_card":
+            continue
+        for r in page.results:
+            if r.k is None and r.rating_change is None:
+                continue
+            cur = results.get((r.start_no, r.round))
+            if cur is None or cur.opponent_no != r.opponent_no:
+                warnings.append(f"player card {r.start_no}, round {r.round}: opponent "
+                                f"{r.opponent_no} differs from the other pages; K and rtg+/- "
+                                "not attached")
+                continue
+            results[(r.start_no, r.round)] = dataclasses.replace(
+                cur, k=r.k, rating_change=r.rating_change)
+
+
+def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
+                 warnings: list[str]) -> None:
+    for (no, rd), r in sorted(results.items()):
+        if r.opponent_no is None:
+            continue
+        if r.opponent_no not in numbers:
+            raise InputError(f"player {no}, round {rd}: opponent {r.opponent_no} is not in the "
+                             "tournament: broken or truncated page")
+        other = results.get((r.opponent_no, rd))
+        if other is None:
+            continue
+        expected = mirror(r)
+        assert expected is not None
+        if other.opponent_no != no:
+            warnings.append(f"round {rd}: player {no} has opponent {r.opponent_no}, whose "
+                            f"opponent is {other.opponent_no}")
+        elif r.colour is not Colour.NONE and other.colour is not Colour.NONE and (
+                other.colour is r.colour):
+            warnings.append(f"round {rd}: players {no} and {r.opponent_no} both have colour "
+                            f"{r.colour.value}")
+        elif (r.points is not None and other.points is not None and r.status is Status.PLAYED
+              and r.points + other.points != 1.0) or (
+                r.status is not Status.PENDING and other.status is not expected.status
+                and other.status is not Status.PENDING):
+            warnings.append(f"round {rd}: players {no} and {r.opponent_no} disagree on the result"
+                            f" ({r.status.value} {r.points} vs {other.status.value} "
+                            f"{other.points})")
+
+
+def _check_rr(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
+              warnings: list[str]) -> None:
+    """The round-robin matrix against the rounds of the all-rounds pairings page."""
+    if not any(p.kind == "pairings_rr" for p in pages):
+        return
+    by_pair = {(r.start_no, r.opponent_no): r for r in results.values() if r.opponent_no}
+    for page in pages:
+        for me, opp, cell in page.rr_scores:
+            r = by_pair.get((me, opp))
+            if r is None or (r.status, r.points) != (cell.status, cell.points):
+                warnings.append(f"round-robin matrix: {me} vs {opp} is {cell.status.value} "
+                                f"{cell.points}, pairings say "
+                                f"{(r.status.value, r.points) if r else 'nothing'}")
+
+
+def build_tournament(pages: Sequence[Page], *, source: str = "",
+                     focus: int | None = None) -> Tournament:
+    """Merge pages of one tournament into a Tournament (InputError for mixed tournaments)."""
+    if not pages:
+        raise InputError("no chess-results pages to build a tournament from", source=source)
+    tnrs = sorted({p.tnr for p in pages if p.tnr})
+    if len(tnrs) > 1:
+        raise InputError(f"pages of different tournaments (tnr {', '.join(tnrs)}): expected "
+                         "pages of one tournament", source=source)
+    warnings = [f"{p.source or p.kind}: {w}" for p in pages for w in p.warnings]
+    starts = {pl.start_no: pl for p in pages if p.kind in ("starting_rank", "player_list",
+                                                           "crosstable_start")
+              for pl in p.players}
+    fixed = []
+    for page in pages:
+        if page.by_rank:
+            if not starts:
+                raise InputError("ranking crosstable without player links: add the starting "
+                                 "rank or the art=5 crosstable to map ranks to starting numbers",
+                                 source=page.source or source)
+            page = _map_ranks(page, starts, warnings)
+        fixed.append(page)
+    pages = fixed
+    players, through = _merge_players(pages)
+    results = _choose_results(pages, warnings)
+    _apply_card(pages, results, warnings)
+    numbers = set(players)
+    _check_pairs(results, numbers, warnings)
+    _check_rr(pages, results, warnings)
+    for r in list(results.values()):  # the other side of a game only one page shows
+        m = mirror(r)
+        if m is not None and (m.start_no, m.round) not in results:
+            results[(m.start_no, m.round)] = m
+    byes = [r.points for p in pages if p.kind.startswith("pairings") for r in p.results
+            if r.status is Status.BYE and r.points is not None]
+    bye_value = Counter(byes).most_common(1)[0][0] if byes else 1.0
+    last = max((rd for _, rd in results), default=0)
+    missing = 0
+    for no in numbers:
+        for rd in range(1, last + 1):
+            have = results.get((no, rd))
+            if have is None:
+                missing += 1
+                results[(no, rd)] = RoundResult(start_no=no, round=rd, status=Status.ABSENT,
+                                                points=0.0)
+            elif have.status is Status.BYE and (have.points is None or have.points == 1.0):
+                results[(no, rd)] = dataclasses.replace(have, points=bye_value)
+    if missing:
+        warnings.append(f"{missing} player-rounds are on no page: recorded as absent")
+    for no, p in list(players.items()):
+        upto = through.get(no, last)
+        total = sum(results[(no, rd)].points or 0.0 for rd in range(1, upto + 1))
+        if p.points is None:
+            players[no] = dataclasses.replace(p, points=total)
+        elif abs(p.points - total) > 1e-9:
+            warnings.append(f"player {no} ({p.name}): printed points {p.points:g}, the rounds "
+                            f"sum to {total:g}")
+    boards = {(rd, w, b): x for p in pages for rd, w, b, x in p.boards}
+    ordered = tuple(sorted(results.values(), key=lambda r: (r.start_no, r.round)))
+    info = _merge_info(pages, source)
+    if info.rounds is not None and info.rounds < last:
+        warnings.append(f"details say {info.rounds} rounds, the pages show {last}")
+        info = dataclasses.replace(info, rounds=last)
+    card = next((p.snr for p in pages if p.kind == "player_card"), None)
+    return Tournament(info=info, players=tuple(players.values()), results=ordered,
+                      games=tuple(games_from_results(ordered, boards)),
+                      focus=focus if focus is not None else card, warnings=tuple(warnings))

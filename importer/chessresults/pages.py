@@ -1,0 +1,1022 @@
+"""chess-results.com pages → :class:`Page` records: kind detection and one parser per kind.
+
+Pure functions of the decoded page text.  One lxml parse per page; the big ``CRs1`` tables
+are walked row by row with plain element iteration (spec §6.2).  Columns are mapped by
+header text (:mod:`importer.chessresults.lang`), with structural fallbacks and a warning
+when the header words are unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import cast
+from urllib.parse import parse_qs, urlsplit
+
+import lxml.etree
+import lxml.html
+
+from importer.chessresults.cells import (
+    Cell,
+    clean,
+    parse_int,
+    parse_points,
+    parse_rating,
+    parse_round_cell,
+)
+from importer.chessresults.details import Details, parse_details
+from importer.chessresults.lang import (
+    BYE_WORDS,
+    NOT_PAIRED_WORDS,
+    card_key,
+    header_key,
+    norm,
+    numbered_column,
+    round_column,
+    tiebreak_column,
+)
+from importer.chessresults.records import (
+    games_from_results,
+    parse_decimal,
+    parse_game_result,
+    sides,
+)
+from importer.errors import InputError
+from importer.model import Colour, Game, Player, RoundResult, Status, System, TournamentInfo
+
+__all__ = ["KINDS", "Page", "looks_like_chess_results", "parse_page"]
+
+KINDS = ("starting_rank", "crosstable_start", "crosstable_rank", "crosstable_rr", "pairings",
+         "pairings_rr", "notpaired", "player_card", "team_pairings", "team_board_pairings",
+         "team_all_details", "player_list", "no_data")
+
+_TNR = re.compile(r"tnr(\d+)\.aspx", re.IGNORECASE)
+_SNR = re.compile(r"[?&]snr=(\d+)", re.IGNORECASE)
+_FIRST_INT = re.compile(r"\d+")
+_MENU_ROUNDS = re.compile(r"Rd\.\s*(\d+)\s*/\s*(\d+)")
+_TB1_IS_POINTS = re.compile(r"(?:tie\s*break|wertung|доп)\S*\s*1\s*:\s*(?:points|punkte|очки)",
+                            re.IGNORECASE)
+_FED = re.compile(r"[A-Z]{3}")
+_BOARD = re.compile(r"(\d+)\.(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What one chess-results page says.
+
+    ``kind`` is one of :data:`KINDS`.  ``results`` number players by starting number, except
+    on a gated ``crosstable_rank`` page without player links (``by_rank``), where start
+    numbers and opponents are final ranks until :func:`build_tournament` maps them.
+    ``round`` is the round of a pairings page; ``live_round`` the first round paired but not
+    finished; ``has_gate`` the old-tournament gate (spec §3); ``snr`` the player-card player.
+    ``rr_scores`` holds a round-robin matrix as (player, opponent, cell).  ``boards`` maps
+    (round, white, black) to the board printed on a pairings page.
+    """
+
+    kind: str
+    info: TournamentInfo
+    players: tuple[Player, ...] = ()
+    results: tuple[RoundResult, ...] = ()
+    games: tuple[Game, ...] = ()
+    round: int | None = None
+    warnings: tuple[str, ...] = ()
+    is_team_event: bool = False
+    has_gate: bool = False
+    live_round: int | None = None
+    tnr: str = ""
+    snr: int | None = None
+    source: str = ""
+    language: str = ""
+    art: str = ""
+    by_rank: bool = False
+    rr_scores: tuple[tuple[int, int, Cell], ...] = ()
+    boards: tuple[tuple[int, int, int, int], ...] = field(default=())
+
+
+def looks_like_chess_results(text: str) -> bool:
+    """Cheap content sniff: an HTML page served by chess-results.com."""
+    head = text[:400_000].casefold()
+    return "chess-results" in head and ("defaultdialog" in head or "crs1" in head)
+
+
+# ---------------------------------------------------------------- low-level helpers
+
+
+def _cells(tr: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+    return [c for c in tr if c.tag == "td" or c.tag == "th"]
+
+
+def _content(el: lxml.etree._Element) -> str:
+    return "".join(cast("Iterator[str]", el.itertext()))
+
+
+def _text(cell: lxml.etree._Element) -> str:
+    return clean(_content(cell))
+
+
+def _rows(table: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
+    for child in table:
+        if child.tag == "tr":
+            yield child
+        elif child.tag in ("tbody", "thead"):
+            yield from (tr for tr in child if tr.tag == "tr")
+
+
+def _is_header(tr: lxml.html.HtmlElement, cells: list[lxml.html.HtmlElement]) -> bool:
+    cls = (tr.get("class") or "").split()
+    return bool(cls and cls[0].endswith("b")) or all(c.tag == "th" for c in cells)
+
+
+def _link_snr(cell: lxml.html.HtmlElement) -> int | None:
+    for a in cell.iter("a"):
+        m = _SNR.search(a.get("href") or "")
+        if m:
+            return int(m[1])
+    return None
+
+
+def _row_fed(tr: lxml.html.HtmlElement) -> str:
+    for token in (tr.get("class") or "").split()[1:]:
+        if _FED.fullmatch(token):
+            return token
+    return ""
+
+
+def _flag_fed(cell: lxml.html.HtmlElement) -> str:
+    for div in cell.iter("div"):
+        cls = div.get("class") or ""
+        if cls.startswith("tn_"):
+            return cls[3:]
+    return ""
+
+
+def _name(text: str) -> str:
+    """Player name without the fixed-board marker ' *)' (spec §7), spaces collapsed."""
+    text = text.removesuffix("*)").strip()
+    return " ".join(text.split())
+
+
+def _sex(text: str) -> str:
+    t = text.casefold()
+    return "f" if t in ("w", "f", "ж") else "m" if t in ("m", "м") else ""
+
+
+def _fide_id(text: str) -> str:
+    t = clean(text)
+    return "" if t in ("", "0") else t
+
+
+class _Ctx:
+    """Per-page parse state: source, warnings, the language guessed from header words."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.warnings: list[str] = []
+        self.languages: set[str] = set()
+        self.unknown: list[str] = []
+
+    def error(self, message: str) -> InputError:
+        return InputError(message, source=self.source)
+
+    def columns(self, texts: Sequence[str]) -> list[str]:
+        """Canonical keys of a header row ('' for an unknown or ignorable column)."""
+        keys: list[str] = []
+        for text in texts:
+            hit = header_key(text)
+            if hit:
+                keys.append(hit[0])
+                self.languages.add(hit[1])
+                continue
+            n = round_column(text)
+            if n is not None:
+                keys.append(f"rd:{n}")
+                continue
+            n = tiebreak_column(text)
+            if n is not None:
+                keys.append(f"tb:{n}")
+                continue
+            n = numbered_column(text)
+            if n is not None:
+                keys.append(f"n:{n}")
+                continue
+            if text and text not in ("-", ":"):
+                self.unknown.append(text)
+            keys.append("")
+        # the unlabelled column right before a name column is the title (spec §6.2)
+        for i in range(1, len(keys)):
+            if keys[i] in ("name", "white", "black") and keys[i - 1] == "":
+                keys[i - 1] = "title"
+        return keys
+
+    @property
+    def language(self) -> str:
+        others = sorted(self.languages - {"en"})
+        return others[0] if others else ("en" if self.languages else "")
+
+
+@dataclass
+class _Table:
+    header: list[str]
+    keys: list[str]
+    rows: list[tuple[lxml.html.HtmlElement, list[lxml.html.HtmlElement]]]
+    captions: list[tuple[int, str]]
+    """(index into rows where the caption starts, caption text)."""
+
+
+def _split(table: lxml.html.HtmlElement, ctx: _Ctx) -> _Table:
+    """The first header row, the data rows after it and the caption rows (spec §6.2)."""
+    header: list[str] = []
+    rows: list[tuple[lxml.html.HtmlElement, list[lxml.html.HtmlElement]]] = []
+    captions: list[tuple[int, str]] = []
+    for tr in _rows(table):
+        cells = _cells(tr)
+        if not cells:
+            continue
+        if len(cells) == 1:
+            captions.append((len(rows), _text(cells[0])))
+        elif _is_header(tr, cells):
+            if not header:
+                header = [_text(c) for c in cells]
+        elif header:
+            rows.append((tr, cells))
+    return _Table(header, ctx.columns(header) if header else [], rows, captions)
+
+
+def _col(keys: list[str], key: str, start: int = 0, stop: int | None = None) -> int | None:
+    stop = len(keys) if stop is None else stop
+    for i in range(start, stop):
+        if keys[i] == key:
+            return i
+    return None
+
+
+def _get(cells: list[lxml.html.HtmlElement], i: int | None) -> str:
+    return _text(cells[i]) if i is not None and i < len(cells) else ""
+
+
+def _num(ctx: _Ctx, text: str, what: str, row: int) -> int | None:
+    try:
+        return parse_int(text)
+    except InputError:
+        raise ctx.error(f"row {row}: {what} {text!r} is not a number") from None
+
+
+def _ratings(keys: list[str], cells: list[lxml.html.HtmlElement]) -> tuple[int | None, int | None]:
+    """(FIDE rating, national rating): RtgI wins over Rtg; RtgN is national (spec §7)."""
+    intl = _col(keys, "rating_intl")
+    rating = parse_rating(_get(cells, intl if intl is not None else _col(keys, "rating")))
+    return rating, parse_rating(_get(cells, _col(keys, "rating_nat")))
+
+
+def _player_from_row(ctx: _Ctx, keys: list[str], tr: lxml.html.HtmlElement,
+                     cells: list[lxml.html.HtmlElement], row: int, *,
+                     link: bool = True) -> Player:
+    """A player from a list or crosstable row (start number from the snr= link, else No.)."""
+    name_i = _col(keys, "name")
+    snr = _link_snr(cells[name_i]) if link and name_i is not None and name_i < len(cells) else None
+    no = snr if snr is not None else _num(ctx, _get(cells, _col(keys, "no")), "No.", row)
+    if no is None:
+        raise ctx.error(f"row {row}: no starting number (no No. cell and no player link)")
+    rating, national = _ratings(keys, cells)
+    fed = _get(cells, _col(keys, "fed")) or _row_fed(tr)
+    if not fed:
+        fed = next((f for c in cells if (f := _flag_fed(c))), "")
+    try:
+        points = parse_points(_get(cells, _col(keys, "points")))
+    except InputError as e:
+        raise ctx.error(f"row {row} (player {no}): {e}") from None
+    return Player(
+        start_no=no, name=_name(_get(cells, name_i)), title=_get(cells, _col(keys, "title")),
+        federation=fed, fide_id=_fide_id(_get(cells, _col(keys, "fide_id"))), rating=rating,
+        national_rating=national, national_id=_fide_id(_get(cells, _col(keys, "national_id"))),
+        sex=_sex(_get(cells, _col(keys, "sex"))), club=_get(cells, _col(keys, "club")),
+        team=_get(cells, _col(keys, "team")), points=points,
+        rank=_num(ctx, _get(cells, _col(keys, "rank")), "Rk.", row),
+    )
+
+
+# ---------------------------------------------------------------- page-level facts
+
+
+@dataclass
+class _Doc:
+    root: lxml.html.HtmlElement
+    tnr: str
+    art: str
+    rd: int | None
+    snr: int | None
+    gate: bool
+    name: str
+    details: Details
+    menu_rounds: tuple[int, int] | None
+    menu_text: str
+    tb1_is_points: bool
+
+
+def _load(text: str, ctx: _Ctx) -> _Doc:
+    if not text or not text.strip():
+        raise ctx.error("empty page: expected a chess-results.com HTML page")
+    if "\x00" in text[:4096] or text[:4096].count("\ufffd") > 8:
+        raise ctx.error("binary data: expected a chess-results.com HTML page (decoded text)")
+    start = text.find("<")
+    if start < 0:
+        raise ctx.error("no HTML markup: expected a chess-results.com HTML page")
+    text = text[start:]  # saved pages may start with HTTP response headers (spec §17)
+    if not looks_like_chess_results(text):
+        raise ctx.error("not a chess-results.com page (no 'chess-results' marker, no CRs1 table)")
+    try:
+        root = lxml.html.fromstring(text)
+    except (lxml.etree.ParserError, ValueError) as e:
+        raise ctx.error(f"unreadable HTML ({e}): expected a chess-results.com page") from None
+    form = next(root.iter("form"), None)
+    action = (form.get("action") or "") if form is not None else ""
+    m = _TNR.search(action)
+    if m is None:
+        hrefs = (a.get("href") or "" for a in root.iter("a"))
+        m = next((mm for h in hrefs if (mm := _TNR.search(h))), None)
+    query = parse_qs(urlsplit(action).query)
+
+    def _q(name: str) -> str:
+        return next(iter(query.get(name, [])), "")
+
+    rd, snr = _q("rd"), _q("snr")
+    gate = any("cb_alleDetails" in (i.get("id"), i.get("name")) for i in root.iter("input"))
+    h2 = next((h for div in root.iter("div") if "defaultDialog" in (div.get("class") or "")
+               for h in div.iter("h2")), None)
+    if h2 is None:
+        h2 = next(root.iter("h2"), None)
+    name = " ".join(_content(h2).split()) if h2 is not None else ""
+    detail_rows: list[tuple[str, str]] = []
+    menu: list[str] = []
+    for div in root.iter("div"):
+        if "defaultDialog" not in (div.get("class") or "").split() or any(
+                (t.get("class") or "").casefold() == "crs1" for t in div.iter("table")):
+            continue
+        for tr in div.iter("tr"):
+            cells = _cells(tr)
+            if len(cells) != 2:
+                continue
+            label, value = _text(cells[0]), _content(cells[1])
+            if "CRnowrap" in (cells[0].get("class") or ""):
+                menu.append(f"{label}: {' '.join(value.split())}")
+            else:
+                detail_rows.append((label, value))
+    menu_text = "\n".join(menu)
+    mr = _MENU_ROUNDS.search(menu_text)
+    notes = " ".join(_content(p) for p in root.iter("p"))
+    return _Doc(
+        root=root, tnr=m[1] if m else "", art=_q("art"),
+        rd=int(rd) if rd.isdigit() and rd.isascii() else None,
+        snr=int(snr) if snr.isdigit() and snr.isascii() else None, gate=gate, name=name,
+        details=parse_details(detail_rows), menu_rounds=(int(mr[1]), int(mr[2])) if mr else None,
+        menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(notes)),
+    )
+
+
+def _data_tables(root: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+    return [t for t in root.iter("table") if (t.get("class") or "").casefold() == "crs1"]
+
+
+# ---------------------------------------------------------------- parsers per kind
+
+
+def _starting_rank(ctx: _Ctx, t: _Table) -> list[Player]:
+    return [_player_from_row(ctx, t.keys, tr, cells, i + 1) for i, (tr, cells) in enumerate(t.rows)]
+
+
+def _guess_crosstable(ctx: _Ctx, t: _Table) -> None:
+    """Unknown header words: find No., name and round columns by content (spec §5.2)."""
+    if not t.rows:
+        return
+    width = min(len(c) for _, c in t.rows)
+    rd = 0
+    for i in range(width):
+        texts = [_text(cells[i]) for _, cells in t.rows]
+        if t.keys[i] == "" and i == 0 and all(x.isdigit() for x in texts):
+            t.keys[i] = "no"
+            continue
+        if t.keys[i] or not any(texts):
+            continue
+        try:
+            parsed = [parse_round_cell(x) for x in texts]
+        except InputError:
+            continue
+        if any(c.opponent_no is not None for c in parsed):
+            rd += 1
+            t.keys[i] = f"rd:{rd}"
+    if "name" not in t.keys:
+        lengths = [(sum(len(_text(c[i])) for _, c in t.rows), i) for i in range(width)
+                   if t.keys[i] in ("", "title")]
+        if lengths:
+            t.keys[max(lengths)[1]] = "name"
+    ctx.warnings.append("unknown language: columns " + ", ".join(repr(u) for u in ctx.unknown[:8])
+                        + " not recognised; read the crosstable by structure")
+
+
+def _crosstable(ctx: _Ctx, doc: _Doc, t: _Table, *, by_rank_cells: bool,
+                ) -> tuple[list[Player], list[RoundResult], bool]:
+    """A Swiss crosstable (art=5, or art=4 when ``by_rank_cells``) → players, results."""
+    round_cols = [(int(k[3:]), i) for i, k in enumerate(t.keys) if k.startswith("rd:")]
+    points_i = _col(t.keys, "points")
+    tb1 = _col(t.keys, "tb:1")
+    use_tb1 = points_i is None and tb1 is not None and doc.tb1_is_points
+    if points_i is None and not use_tb1:
+        ctx.warnings.append("no Pts. column and no 'Tie Break1: points' legend: "
+                            "points computed from the round cells (spec §8.2)")
+    players: list[Player] = []
+    raw: list[tuple[int, str, list[tuple[int, Cell]]]] = []
+    rank_to_no: dict[int, int] = {}
+    by_rank = False
+    for n, (tr, cells) in enumerate(t.rows, start=1):
+        if len(cells) < len(t.header):
+            raise ctx.error(f"crosstable row {n} has {len(cells)} cells, the header "
+                            f"{len(t.header)}: broken or truncated page")
+        link = _link_snr(cells[_col(t.keys, "name") or 0])
+        if by_rank_cells and link is None and _col(t.keys, "no") is None:
+            by_rank = True
+            keys = [("no" if k == "rank" else k) for k in t.keys]
+        else:
+            keys = t.keys
+        p = _player_from_row(ctx, keys, tr, cells, n)
+        if use_tb1:
+            try:
+                p = replace(p, points=parse_points(_get(cells, tb1)))
+            except InputError as e:
+                raise ctx.error(f"crosstable row {n} (player {p.start_no}): {e}") from None
+        players.append(p)
+        rank_to_no[p.rank if p.rank is not None and not by_rank else n] = p.start_no
+        row_cells = []
+        for rd, i in round_cols:
+            text = _text(cells[i])
+            if not text:
+                continue
+            try:
+                row_cells.append((rd, parse_round_cell(text)))
+            except InputError:
+                raise ctx.error(f"crosstable row {n} (player {p.start_no} {p.name}), round {rd}: "
+                                f"unknown round cell {text!r}; expected e.g. ' 54b1', ' 9w+', "
+                                "'-1', '-½' or '-0'") from None
+        raw.append((p.start_no, p.name, row_cells))
+    numbers = {p.start_no for p in players}
+    results = []
+    for no, name, row_cells in raw:
+        for rd, c in row_cells:
+            opp = c.opponent_no
+            if opp is not None and by_rank_cells and not by_rank:
+                opp = rank_to_no.get(opp)  # art=4: the cell numbers the opponent's rank (§8.1)
+            if c.opponent_no is not None and (opp is None or opp not in numbers or opp == no):
+                raise ctx.error(f"player {no} ({name}), round {rd}: opponent "
+                                f"{c.opponent_no} is not in the table: broken or truncated page")
+            results.append(RoundResult(start_no=no, round=rd, status=c.status, opponent_no=opp,
+                                       colour=c.colour, points=c.points))
+    if use_tb1:
+        rounds = max((rd for rd, _ in round_cols), default=0)
+        if any(p.points is not None and p.points > rounds for p in players):
+            ctx.warnings.append("TB1 exceeds the number of rounds: it is not the score")
+            players = [replace(p, points=None) for p in players]
+    return players, results, by_rank
+
+
+def _berger(n: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """FIDE Berger tables: (white, black) → round, for n players (a dummy when odd)."""
+    m = n + n % 2
+    half = m // 2
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for rd in range(1, m):
+        shift = (rd - 1) * half
+
+        def label(x: int, shift: int = shift) -> int:
+            return m if x == m else (x - 1 + shift) % (m - 1) + 1
+        for i in range(1, half + 1):
+            a, b = label(i), label(m + 1 - i)
+            if i == 1 and rd % 2 == 0:
+                a, b = b, a
+            out[(a, b)] = (rd, 0)
+    return out
+
+
+def _crosstable_rr(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult],
+                                                  list[tuple[int, int, Cell]]]:
+    """Round-robin matrix (spec §8.4); rounds and colours assumed from Berger tables."""
+    opp_cols = [(int(k[2:]), i) for i, k in enumerate(t.keys) if k.startswith("n:")]
+    players = []
+    matrix = []
+    for n, (tr, cells) in enumerate(t.rows, start=1):
+        if len(cells) < len(t.header):
+            raise ctx.error(f"crosstable row {n} has {len(cells)} cells, the header "
+                            f"{len(t.header)}: broken or truncated page")
+        p = _player_from_row(ctx, t.keys, tr, cells, n)
+        players.append(p)
+        for opp, i in opp_cols:
+            text = _text(cells[i])
+            if opp == p.start_no or text in ("*", ""):
+                continue
+            try:
+                c = parse_round_cell(text)
+            except InputError:
+                raise ctx.error(f"crosstable row {n} (player {p.start_no}), column {opp}: "
+                                f"unknown cell {text!r}; expected 1, 0, ½, +, - or *") from None
+            if c.opponent_no is not None or c.status in (Status.BYE, Status.HALF_BYE):
+                raise ctx.error(f"crosstable row {n}, column {opp}: {text!r} is not a "
+                                "round-robin result")
+            matrix.append((p.start_no, opp, c))
+    numbers = {p.start_no for p in players}
+    if any(opp not in numbers for _, opp, _ in matrix):
+        raise ctx.error("round-robin column numbers do not match the players: broken page")
+    berger = _berger(len(players))
+    played = {(a, b): c for a, b, c in matrix}
+    results = []
+    for (w, b), (rd, _) in berger.items():
+        for me, opp, colour in ((w, b, Colour.WHITE), (b, w, Colour.BLACK)):
+            if me not in numbers:
+                continue
+            if opp not in numbers:
+                results.append(RoundResult(start_no=me, round=rd, status=Status.ABSENT,
+                                           points=0.0))
+                continue
+            cell = played.get((me, opp))
+            status, points = (cell.status, cell.points) if cell else (Status.PENDING, None)
+            results.append(RoundResult(start_no=me, round=rd, status=status, opponent_no=opp,
+                                       colour=colour, points=points))
+    ctx.warnings.append("round-robin crosstable: rounds and colours assumed from the Berger "
+                        "tables (add the all-rounds pairings page for the real ones)")
+    return players, results, matrix
+
+
+@dataclass
+class _Side:
+    no: int | None
+    name: str
+    title: str
+    rating: int | None
+    fed: str
+    word: str
+
+
+def _pairing_side(ctx: _Ctx, keys: list[str], cells: list[lxml.html.HtmlElement],
+                  lo: int, hi: int, row: int) -> _Side:
+    name_i = next((i for i in range(lo, min(hi, len(keys)))
+                   if keys[i] in ("white", "black", "name")), None)
+    if name_i is None or name_i >= len(cells):
+        raise ctx.error(f"pairings row {row}: no player cell")
+    text = _text(cells[name_i])
+    word = norm(text)
+    no = _link_snr(cells[name_i])
+    if no is None:
+        no_text = _get(cells, _col(keys, "no", lo, hi))
+        no = None if no_text in ("", "-1", "-2", "-") else _num(ctx, no_text, "No.", row)
+    fed = (cells[name_i].get("class") or "").strip()
+    intl = _col(keys, "rating_intl", lo, hi)
+    return _Side(no=no, name=_name(text), title=_get(cells, _col(keys, "title", lo, hi)),
+                 rating=parse_rating(_get(cells, intl if intl is not None
+                                          else _col(keys, "rating", lo, hi))),
+                 fed=fed if _FED.fullmatch(fed) else "", word=word)
+
+
+def _pairings(ctx: _Ctx, t: _Table, default_round: int | None,
+              ) -> tuple[list[Player], list[RoundResult], list[tuple[int, int, int, int]], int]:
+    """Swiss (one round) or round-robin (all rounds, caption rows) pairings (spec §10)."""
+    res_i = _col(t.keys, "result")
+    if res_i is None:
+        raise ctx.error("pairings table without a Result column")
+    players: dict[int, Player] = {}
+    results: list[RoundResult] = []
+    boards: list[tuple[int, int, int, int]] = []
+    caption_at = dict(t.captions)
+    rd = default_round
+    game_rows = 0
+    for n, (_tr, cells) in enumerate(t.rows):
+        if n in caption_at:
+            m = _FIRST_INT.search(caption_at[n])
+            rd = int(m[0]) if m else rd
+        if rd is None:
+            raise ctx.error("pairings page without a round number (no 'Round N' caption)")
+        row = n + 1
+        white = _pairing_side(ctx, t.keys, cells, 0, res_i, row)
+        black = _pairing_side(ctx, t.keys, cells, res_i + 1, len(t.keys), row)
+        text = _get(cells, res_i)
+        board = _num(ctx, _get(cells, _col(t.keys, "board", 0, res_i)), "Bo.", row)
+        for s in (white, black):
+            if s.no is not None and s.no not in players:
+                players[s.no] = Player(start_no=s.no, name=s.name, title=s.title,
+                                       rating=s.rating, federation=s.fed)
+        if white.no is None:
+            raise ctx.error(f"pairings row {row}: no starting number for {white.name!r} "
+                            "(no player link and no No. column)")
+        if black.word in BYE_WORDS or black.word in NOT_PAIRED_WORDS or black.no is None:
+            try:
+                pts = parse_points(text)
+            except InputError:
+                raise ctx.error(f"pairings row {row} ({white.name}): unknown bye result "
+                                f"{text!r}; expected 1, ½, 0 or empty") from None
+            if black.word in BYE_WORDS:
+                status = Status.BYE if pts is None or pts > 0 else Status.ABSENT
+            else:
+                status = {1.0: Status.BYE, 0.5: Status.HALF_BYE}.get(pts or 0.0, Status.ABSENT)
+            results.append(RoundResult(start_no=white.no, round=rd, status=status, points=pts))
+            continue
+        try:
+            gr = parse_game_result(text)
+        except InputError as e:
+            raise ctx.error(f"pairings row {row} ({white.name} - {black.name}): {e}") from None
+        game_rows += 1
+        (ws, wp), (bs, bp) = sides(gr)
+        results.append(RoundResult(start_no=white.no, round=rd, status=ws, opponent_no=black.no,
+                                   colour=Colour.WHITE, points=wp))
+        results.append(RoundResult(start_no=black.no, round=rd, status=bs, opponent_no=white.no,
+                                   colour=Colour.BLACK, points=bp))
+        if board is not None:
+            boards.append((rd, white.no, black.no, board))
+    return list(players.values()), results, boards, game_rows
+
+
+def _notpaired(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult]]:
+    """art=40: '*' not paired (absent or requested ½ bye), 'bye', '0F' forfeit loss (§11)."""
+    round_cols = [(int(k[3:]), i) for i, k in enumerate(t.keys) if k.startswith("rd:")]
+    players, results = [], []
+    for n, (tr, cells) in enumerate(t.rows, start=1):
+        p = _player_from_row(ctx, t.keys, tr, cells, n)
+        players.append(p)
+        for rd, i in round_cols:
+            mark = norm(_get(cells, i))
+            if not mark:
+                continue
+            if mark == "*":
+                status, points = Status.ABSENT, 0.0
+            elif mark in BYE_WORDS:
+                status, points = Status.BYE, 1.0
+            elif mark == "0f":
+                status, points = Status.FORFEIT_LOSS, 0.0
+            else:
+                raise ctx.error(f"not-paired row {n} (player {p.start_no}), round {rd}: "
+                                f"unknown mark {mark!r}; expected '*', 'bye' or '0F'")
+            results.append(RoundResult(start_no=p.start_no, round=rd, status=status,
+                                       points=points))
+    return players, results
+
+
+_CARD_RESULTS = {"1": (Status.PLAYED, 1.0), "0": (Status.PLAYED, 0.0), "½": (Status.PLAYED, 0.5),
+                 "+": (Status.FORFEIT_WIN, 1.0), "-": (Status.FORFEIT_LOSS, 0.0),
+                 "1k": (Status.FORFEIT_WIN, 1.0), "0k": (Status.FORFEIT_LOSS, 0.0), "": (
+                     Status.PENDING, None)}
+
+
+def _card_colour(letter: str, language: str) -> Colour:
+    """w/s on player cards in every UI; Turkish b = beyaz = white (spec §5.2)."""
+    if letter == "w" or (letter == "b" and language == "tr"):
+        return Colour.WHITE
+    if letter == "s" or (letter == "b" and language in ("en", "fi")):
+        return Colour.BLACK
+    return Colour.NONE
+
+
+def _card_result(ctx: _Ctx, cell: lxml.html.HtmlElement, row: int) -> tuple[Colour, str]:
+    """(colour, result token) from 'w 1' text or a colour square + result (spec §13.4)."""
+    square = next((d.get("class") for d in cell.iter("div")
+                   if (d.get("class") or "").startswith("Farbe")), None)
+    tokens = _text(cell).replace("&frac12;", "½").split()
+    if square:
+        colour = Colour.WHITE if square == "FarbewT" else Colour.BLACK
+        return colour, "".join(tokens)
+    if len(tokens) == 2:
+        letter, res = tokens[0].casefold(), tokens[1]
+        if letter == "-":
+            return Colour.NONE, res
+        colour = _card_colour(letter, ctx.language)
+        if colour is Colour.NONE and letter in "wbs":
+            ctx.warnings.append(f"player card row {row}: colour letter {letter!r} is ambiguous "
+                                "in an unknown language; colour recorded as unknown")
+        return colour, res
+    return Colour.NONE, "".join(tokens)
+
+
+def _player_card(ctx: _Ctx, doc: _Doc, tables: list[lxml.html.HtmlElement],
+                 ) -> tuple[list[Player], list[RoundResult], int]:
+    """art=9: the key/value block and the games table with K and rtg+/- (spec §13)."""
+    info: dict[str, str] = {}
+    games_table: _Table | None = None
+    for table in tables:
+        t = _split(table, ctx)
+        if "round" in t.keys and "result" in t.keys:
+            games_table = t
+            continue
+        for tr in _rows(table):
+            cells = _cells(tr)
+            if len(cells) == 2:
+                key = card_key(_text(cells[0]))
+                if key and key not in info:
+                    info[key] = _text(cells[1])
+    snr = parse_int(info.get("start_no", "")) if info.get("start_no", "").isdigit() else doc.snr
+    if snr is None:
+        raise ctx.error("player card without a starting number ('Starting rank' row or snr=)")
+    try:
+        intl, display = parse_rating(info.get("rating_intl", "")), parse_rating(
+            info.get("rating", ""))
+        me = Player(
+            start_no=snr, name=_name(info.get("name", "")), title=info.get("title", ""),
+            federation=info.get("federation", ""), fide_id=_fide_id(info.get("fide_id", "")),
+            rating=intl if "rating_intl" in info else display,
+            national_rating=parse_rating(info.get("rating_nat", "")),
+            national_id=_fide_id(info.get("national_id", "")),
+            birth_year=parse_int(info.get("birth_year", "")), club=info.get("club", ""),
+            points=parse_points(info.get("points", "")),
+            rank=parse_int(info.get("rank", "")),
+            rating_change=parse_decimal(info.get("rating_change", "")),
+        )
+    except InputError as e:
+        raise ctx.error(f"player card {snr}: {e}") from None
+    players = [me]
+    results: list[RoundResult] = []
+    if games_table is None:
+        return players, results, snr
+    t = games_table
+    k_i, rc_i = _col(t.keys, "k"), _col(t.keys, "rating_change")
+    res_i = _col(t.keys, "result")
+    assert res_i is not None
+    for n, (tr, cells) in enumerate(t.rows, start=1):
+        rd = _num(ctx, _get(cells, _col(t.keys, "round")), "round", n)
+        if rd is None:
+            raise ctx.error(f"player card row {n}: no round number")
+        opp_cell = _col(t.keys, "name")
+        opp = _link_snr(cells[opp_cell]) if opp_cell is not None and opp_cell < len(cells) else None
+        opp_text = _get(cells, _col(t.keys, "no"))
+        if opp is None and opp_text not in ("", "-", "-1", "-2"):
+            opp = _num(ctx, opp_text, "SNo", n)
+        colour, token = _card_result(ctx, cells[res_i], n) if res_i < len(cells) else (
+            Colour.NONE, "")
+        if token.casefold() not in _CARD_RESULTS:
+            raise ctx.error(f"player card row {n} (round {rd}): unknown result {token!r}; "
+                            "expected 1, 0, ½, +, - (after a colour letter) or empty")
+        status, points = _CARD_RESULTS[token.casefold()]
+        try:
+            k = parse_int(_get(cells, k_i))
+            change = parse_decimal(_get(cells, rc_i))
+        except InputError as e:
+            raise ctx.error(f"player card row {n} (round {rd}): {e}") from None
+        if opp is None:
+            status = {1.0: Status.BYE, 0.5: Status.HALF_BYE}.get(points or 0.0, Status.ABSENT)
+            colour = Colour.NONE
+            points = 0.0 if points is None else points
+        else:
+            rating, _ = _ratings(t.keys, cells)
+            players.append(Player(start_no=opp, name=_name(_get(cells, opp_cell)),
+                                  title=_get(cells, _col(t.keys, "title")), rating=rating,
+                                  federation=_get(cells, _col(t.keys, "fed")) or _row_fed(tr),
+                                  club=_get(cells, _col(t.keys, "club"))))
+        results.append(RoundResult(start_no=snr, round=rd, status=status, opponent_no=opp,
+                                   colour=colour, points=points, k=k, rating_change=change))
+    return players, results, snr
+
+
+def _board_pairings(ctx: _Ctx, table: lxml.html.HtmlElement, default_round: int | None,
+                    ) -> tuple[list[Player], list[RoundResult], list[tuple[int, int, int, int]]]:
+    """Team board pairings (art=3, art=20 'Spielerpaarungen'): squares give colours (§14)."""
+    players: dict[int, Player] = {}
+    results: list[RoundResult] = []
+    boards: list[tuple[int, int, int, int]] = []
+    rd = default_round
+    teams: list[str] = []
+    for tr in _rows(table):
+        cells = _cells(tr)
+        if len(cells) == 1:
+            m = _FIRST_INT.search(_text(cells[0]))
+            rd = int(m[0]) if m else rd
+            continue
+        if not cells:
+            continue
+        if _is_header(tr, cells):
+            texts = [_text(c) for c in cells]
+            teams = [x for x in texts[1:] if x and not x.replace(" ", "").replace(":", "")
+                     .replace("½", "").replace(",", "").isdigit() and header_key(x) is None
+                     and x != "-"]
+            continue
+        m = _BOARD.fullmatch(_text(cells[0]))
+        if m is None:
+            continue
+        side_cells = [i for i, c in enumerate(cells) if _link_snr(c) is not None
+                      or any((d.get("class") or "").startswith("Farbe") for d in c.iter("div"))]
+        if len(side_cells) != 2 or rd is None:
+            continue
+        sides_: list[tuple[int, Colour]] = []
+        for k, i in enumerate(side_cells):
+            snr = _link_snr(cells[i])
+            if snr is None:
+                break
+            square = next((d.get("class") for d in cells[i].iter("div")
+                           if (d.get("class") or "").startswith("Farbe")), "")
+            colour = Colour.WHITE if square == "FarbewT" else Colour.BLACK
+            if snr not in players:
+                players[snr] = Player(start_no=snr, name=_name(_text(cells[i])),
+                                      title=_text(cells[i - 1]) if i else "",
+                                      rating=parse_rating(_get(cells, i + 1)),
+                                      team=teams[k] if k < len(teams) else "")
+            sides_.append((snr, colour))
+        text = _text(cells[-1])
+        if len(sides_) != 2:
+            if text:
+                ctx.warnings.append(f"board {m[0]} round {rd}: result {text!r} without two "
+                                    "players; skipped")
+            continue
+        (a, ca), (b, _) = sides_
+        try:
+            gr = parse_game_result(text)
+        except InputError as e:
+            raise ctx.error(f"board {m[0]} round {rd}: {e}") from None
+        (ws, wp), (bs, bp) = sides(gr)  # the result reads home (left) first, not White (§14)
+        white, black = a, b
+        if ca is not Colour.WHITE:
+            white, black, (ws, wp), (bs, bp) = b, a, (bs, bp), (ws, wp)
+        results.append(RoundResult(start_no=white, round=rd, status=ws, opponent_no=black,
+                                   colour=Colour.WHITE, points=wp))
+        results.append(RoundResult(start_no=black, round=rd, status=bs, opponent_no=white,
+                                   colour=Colour.BLACK, points=bp))
+        boards.append((rd, white, black, int(m[2])))
+    return list(players.values()), results, boards
+
+
+def _team_composition(ctx: _Ctx, table: lxml.html.HtmlElement) -> list[Player]:
+    """art=20 'Teamaufstellung': caption per team, then its players with snr= links."""
+    players = []
+    team = ""
+    keys: list[str] = []
+    for n, tr in enumerate(_rows(table), start=1):
+        cells = _cells(tr)
+        if len(cells) == 1:
+            caption = _text(cells[0])
+            team = re.sub(r"^\d+\.\s*", "", caption).split(" (")[0].strip()
+        elif cells and _is_header(tr, cells):
+            keys = ctx.columns([_text(c) for c in cells])
+        elif cells and keys:
+            p = _player_from_row(ctx, [("" if k == "board" else k) for k in keys], tr, cells, n)
+            players.append(replace(p, team=team))
+    return players
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+def _first_pending(results: Sequence[RoundResult]) -> int | None:
+    return min((r.round for r in results if r.status is Status.PENDING), default=None)
+
+
+def parse_page(html: str, *, source: str = "") -> Page:
+    """Parse one saved or fetched chess-results page (decoded text).
+
+    Raises InputError (naming ``source`` and the row or player) for a page that is not a
+    chess-results page or cannot be used; recoverable oddities become ``Page.warnings``.
+    """
+    ctx = _Ctx(source)
+    try:
+        return _parse(html, ctx)
+    except InputError:
+        raise
+    except (ValueError, IndexError, KeyError, TypeError, AttributeError,
+            lxml.etree.LxmlError) as e:  # a malformed page the parsers did not foresee
+        raise ctx.error(f"unusable page ({type(e).__name__}: {e})") from None
+
+
+def _parse(html: str, ctx: _Ctx) -> Page:
+    doc = _load(html, ctx)
+    d = doc.details
+    ctx.warnings.extend(d.warnings)
+    tables = _data_tables(doc.root)
+    menu = doc.menu_text.casefold()
+    team = d.system is System.TEAM or "team pairings" in menu or "team-starting rank" in menu
+    rounds = d.rounds if d.rounds is not None else (doc.menu_rounds[1] if doc.menu_rounds else None)
+    base = {"tnr": doc.tnr, "has_gate": doc.gate, "source": ctx.source, "art": doc.art}
+
+    def info(system: System | None = None) -> TournamentInfo:
+        return TournamentInfo(
+            id=doc.tnr, name=doc.name, source=ctx.source, start_date=d.start_date,
+            end_date=d.end_date, rounds=rounds,
+            system=system or d.system or (System.TEAM if team else System.SWISS),
+            rating_list=d.rating_list, federation=d.federation, time_control=d.time_control,
+            rating_calculation=d.rating_calculation, fide_event_id=d.fide_event_id)
+
+    def page(kind: str, system: System | None = None, **kw: object) -> Page:
+        if ctx.unknown and kind not in ("team_board_pairings", "team_all_details") and not any(
+                w.startswith("unknown language") for w in ctx.warnings):
+            ctx.warnings.append("unknown header words: " + ", ".join(
+                repr(u) for u in ctx.unknown[:8]))
+        fields = {**base, **kw}
+        return Page(kind=kind, info=info(system), warnings=tuple(ctx.warnings),
+                    is_team_event=team or kind.startswith("team") or kind == "player_list",
+                    language=ctx.language, **fields)  # type: ignore[arg-type]
+
+    if not tables:
+        if doc.name or doc.tnr:
+            ctx.warnings.append("no data table on the page: not started or not paired yet")
+            return page("no_data", round=doc.rd)
+        raise ctx.error("no CRs1 table and no tournament name: not a usable chess-results page")
+
+    if doc.art == "20" or (len(tables) >= 3 and any(
+            _BOARD.fullmatch(_text(c[0])) for tr in _rows(tables[-1]) if (c := _cells(tr)))):
+        players: list[Player] = []
+        results: list[RoundResult] = []
+        boards: list[tuple[int, int, int, int]] = []
+        for table in tables:
+            rows = list(_rows(table))
+            first = _cells(rows[0]) if rows else []
+            second = _cells(rows[1]) if len(rows) > 1 else []
+            if any(_BOARD.fullmatch(_text(c[0])) for tr in rows[:4] if (c := _cells(tr))):
+                ps, rs, bs = _board_pairings(ctx, table, doc.rd)
+                known = {p.start_no for p in players}
+                players += [p for p in ps if p.start_no not in known]
+                results += rs
+                boards += bs
+            elif len(first) == 1 and any(_text(c) in ("Br.", "Bo.") for c in second):
+                players = _team_composition(ctx, table) + players
+        games = games_from_results(results, {(r, w, b): x for r, w, b, x in boards})
+        return page("team_all_details", System.TEAM, players=tuple(_dedupe(players)),
+                    results=tuple(results), games=tuple(games), boards=tuple(boards),
+                    live_round=_first_pending(results))
+
+    t = _split(tables[0], ctx)
+    keys = set(t.keys)
+    if any(_BOARD.fullmatch(_text(c[0])) for _, c in t.rows[:3] if c) or (
+            doc.art == "3" and team):
+        ps, rs, bs = _board_pairings(ctx, tables[0], doc.rd)
+        games = games_from_results(rs, {(r, w, b): x for r, w, b, x in bs})
+        return page("team_board_pairings", System.TEAM, players=tuple(ps), results=tuple(rs),
+                    games=tuple(games), boards=tuple(bs), round=_round_of(t, doc),
+                    live_round=_first_pending(rs))
+    if "team" in keys and "mp" in keys:
+        return page("team_pairings", System.TEAM, round=_round_of(t, doc))
+    if ("round" in keys and "result" in keys) or doc.art == "9" or any(
+            card_key(_text(c[0])) == "start_no" for tr in _rows(tables[0])
+            if len(c := _cells(tr)) == 2):
+        ps, rs, snr = _player_card(ctx, doc, tables)
+        return page("player_card", players=tuple(_dedupe(ps)), results=tuple(rs), snr=snr,
+                    live_round=_first_pending(rs))
+    if "result" in keys:
+        rr = sum(1 for _, c in t.captions if _FIRST_INT.search(c)) > 1 or d.system is (
+            System.ROUND_ROBIN)
+        ps, rs, bs, game_rows = _pairings(ctx, t, _round_of(t, doc))
+        rd = _round_of(t, doc)
+        if game_rows == 0:
+            ctx.warnings.append(f"round {rd}: only not-paired rows, the round is not paired yet")
+            return page("no_data", round=rd, players=tuple(ps))
+        games = games_from_results(rs, {(r, w, b): x for r, w, b, x in bs})
+        kind = "pairings_rr" if rr else "pairings"
+        return page(kind, System.ROUND_ROBIN if rr else None, players=tuple(ps),
+                    results=tuple(rs), games=tuple(games), boards=tuple(bs),
+                    round=None if rr else rd, live_round=_first_pending(rs))
+    if any(k.startswith("n:") for k in keys) and "name" in keys and not any(
+            k.startswith("rd:") for k in keys):
+        ps, rs, matrix = _crosstable_rr(ctx, t)
+        return page("crosstable_rr", System.ROUND_ROBIN, players=tuple(ps), results=tuple(rs),
+                    games=tuple(games_from_results(rs)), rr_scores=tuple(matrix),
+                    live_round=None)
+    is_notpaired = doc.art == "40" or (
+        any(k.startswith("rd:") for k in keys) and "rank" not in keys and "points" not in keys
+        and not any(k.startswith("tb:") for k in keys))
+    if is_notpaired:
+        ps, rs = _notpaired(ctx, t)
+        ctx.warnings.append("not-paired grid: '*' may be an absence or a requested half-point "
+                            "bye (spec §11)")
+        return page("notpaired", players=tuple(ps), results=tuple(rs))
+    if not any(k.startswith("rd:") for k in keys) and ("name" in keys and "no" in keys):
+        ps = _starting_rank(ctx, t)
+        kind = "player_list" if "team" in keys else "starting_rank"
+        if not ps:
+            return page("no_data")
+        if len(ps) == 150:
+            ctx.warnings.append("exactly 150 rows: the list may be cut (fetch with zeilen=99999)")
+        return page(kind, players=tuple(ps))
+    if not any(k.startswith("rd:") for k in keys):
+        _guess_crosstable(ctx, t)
+        if not any(k.startswith("rd:") for k in t.keys):
+            raise ctx.error("no table fiderate reads: expected a crosstable, pairings, starting "
+                            "rank, not-paired, player-card or team page")
+    by_rank_cells = doc.art == "4" or (t.keys[:1] == ["rank"])
+    ps, rs, by_rank = _crosstable(ctx, doc, t, by_rank_cells=by_rank_cells)
+    if by_rank:
+        ctx.warnings.append("ranking crosstable without player links: numbers are ranks until "
+                            "a starting list maps them (spec §8.1)")
+    if len(ps) == 150:
+        ctx.warnings.append("exactly 150 rows: the table may be cut (fetch with zeilen=99999)")
+    return page("crosstable_rank" if by_rank_cells else "crosstable_start", players=tuple(ps),
+                results=tuple(rs), games=tuple(games_from_results(rs)) if not by_rank else (),
+                by_rank=by_rank, live_round=_first_pending(rs))
+
+
+def _round_of(t: _Table, doc: _Doc) -> int | None:
+    """The round of a pairings page: its 'Round N on …' heading or caption, else rd=."""
+    for h3 in doc.root.iter("h3"):
+        text = " ".join(h3.text_content().split())
+        m = _FIRST_INT.search(text)
+        if m and not text.casefold().startswith("note"):
+            return int(m[0])
+    for _, caption in t.captions:
+        m = _FIRST_INT.search(caption)
+        if m:
+            return int(m[0])
+    return doc.rd
+
+
+def _dedupe(players: Sequence[Player]) -> list[Player]:
+    seen: dict[int, Player] = {}
+    for p in players:
+        seen.setdefault(p.start_no, p)
+    return list(seen.values())
