@@ -17,7 +17,7 @@ import responses
 from responses import matchers
 
 from importer.errors import FetchError, NoSuchTournament
-from importer.fetch import fetch_tournament, gate_form, page_facts
+from importer.fetch import PageFacts, fetch_tournament, gate_form, page_facts
 from importer.http import FINISHED_EXPIRY, LIVE_EXPIRY, make_session
 from importer.urls import Ref
 
@@ -234,7 +234,7 @@ def test_failures_surface_as_fetch_errors(mock: responses.RequestsMock, plain: r
 
 
 def test_page_facts_on_real_pages(pages: Path) -> None:
-    def facts(name: str):  # type: ignore[no-untyped-def]
+    def facts(name: str) -> PageFacts:
         return page_facts(body(pages, name).decode("utf-8"))
 
     british = facts("british2026_champ_crosstable.html")
