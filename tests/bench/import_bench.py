@@ -1,0 +1,66 @@
+"""Import speed: ``importer.load`` of a saved crosstable against a bare lxml walk of its rows.
+
+Target (issue 3): load ≤ 2× the bare walk, measured in one process.  Prints
+``load_s=… walk_s=… ratio=…`` as its last line; exits 1 when the ratio exceeds ``--max-ratio``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import lxml.html
+
+ROOT = Path(__file__).resolve().parents[2]
+REALDATA = Path(os.environ.get("FIDERATE_REALDATA", ROOT.parent / "shared" / "realdata"))
+PAGE = "chess-results/en_swiss_crosstable_art5_final_british2026.html"
+
+
+def bare_walk(data: bytes) -> int:
+    """What any importer must at least do: decode, build the tree, visit every CRs1 cell."""
+    doc = lxml.html.fromstring(data.decode("utf-8"))
+    cells = 0
+    for row in doc.xpath("//table[contains(@class,'CRs1')]/tr"):
+        for cell in row:
+            cell.text_content()
+            cells += 1
+    return cells
+
+
+def best_of(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--page", default=str(REALDATA / PAGE), help="a saved crosstable page")
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--max-ratio", type=float, default=2.0)
+    args = parser.parse_args()
+    path = Path(args.page)
+    if not path.is_file():
+        print(f"skip: {path} is absent")
+        return 0
+    import importer
+
+    data = path.read_bytes()
+    importer.load(path)  # warm up imports and caches
+    bare_walk(data)
+    load_s = best_of(lambda: importer.load(path), args.repeat)
+    walk_s = best_of(lambda: bare_walk(data), args.repeat)
+    ratio = load_s / walk_s
+    print(f"page={path.name} players={len(importer.load(path).players)}")
+    print(f"load_s={load_s:.4f} walk_s={walk_s:.4f} ratio={ratio:.2f}")
+    return 0 if ratio <= args.max_ratio else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""The README documents every command and every option, and every command has help."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+
+from reports.cli import cli
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+COMMANDS = sorted(cli.commands)
+
+
+def test_core_commands_exist():
+    assert {"calc", "import", "report", "period"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_command_has_help_and_is_documented(name, run_cli):
+    res = run_cli(name, "--help")
+    assert res.code == 0
+    assert "Usage: fiderate" in res.stdout
+    assert f"fiderate {name}" in README, f"README does not document `fiderate {name}`"
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_option_is_in_the_readme(name):
+    command = cli.commands[name]
+    missing = [opt for param in command.params if isinstance(param, click.Option)
+               for opt in param.opts if opt.startswith("--") and opt not in README]
+    assert missing == [], f"`fiderate {name}` options missing from README: {missing}"
+
+
+def test_readme_first_screen_has_the_two_commands():
+    first_screen = "\n".join(README.splitlines()[:30])
+    assert "pip install -e '.[test]'" in first_screen
+    assert "fixtures/" in first_screen
+    assert "python -m pytest" in first_screen
