@@ -239,21 +239,26 @@ def read_fide_list(source: str | os.PathLike[str] | bytes, *,
     with ExitStack() as stack:
         stream, name = _open(source, max_member_bytes, stack)
         builder = _Builder(name, fide_ids, on_warning)
-        head = stream.read(CHUNK_BYTES)
-        if head.startswith(b"\xef\xbb\xbf"):
-            head = head[3:]
-        if not head.strip():
-            raise InputError(f"empty file; expected {_EXPECTED}", source=name)
-        if b"\x00" in head[:4096]:
-            raise UnknownFormat(f"binary content; expected {_EXPECTED}", source=name)
         try:
-            if head.lstrip()[:1] == b"<":
-                _read_xml(head, stream, builder)
-            else:
-                _read_txt(head, stream, builder)
+            _read(stream, builder)
         except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
             raise InputError(f"corrupt zip member: {exc}", source=name) from None
         return builder.finish(kind, list_date)
+
+
+def _read(stream: _Stream, builder: _Builder) -> None:
+    """Detect the layout from the first bytes and read the whole stream into ``builder``."""
+    head = stream.read(CHUNK_BYTES)
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    if not head.strip():
+        raise InputError(f"empty file; expected {_EXPECTED}", source=builder.name)
+    if b"\x00" in head[:4096]:
+        raise UnknownFormat(f"binary content; expected {_EXPECTED}", source=builder.name)
+    if head.lstrip()[:1] == b"<":
+        _read_xml(head, stream, builder)
+    else:
+        _read_txt(head, stream, builder)
 
 
 # ---------------------------------------------------------------------------- input streams
@@ -585,26 +590,25 @@ class _TxtParser:
         for i, raw in enumerate(raw_lines):
             line = raw.rstrip(b"\r")
             if len(line) > w:
-                line = line.rstrip()
-            if len(line) <= w:
-                if not line.strip():
-                    continue
-                out.append(line.ljust(w))
-            else:
                 fixed = self._overflow(line)
                 if fixed is None:
                     self.builder.skip(lineno + i, f"line has {len(line)} characters, "
                                       f"expected at most {w}")
                     continue
                 line, patch = fixed
-                patches[len(out)] = patch
-                out.append(line)
+                if patch is not None:
+                    patches[len(out)] = patch
+            elif not line.strip():
+                continue
+            out.append(line.ljust(w))
             lines.append(lineno + i)
         matrix = np.frombuffer(b"".join(out), np.uint8).reshape(len(out), w)
         return matrix, np.array(lines, dtype=np.int64), patches
 
-    def _overflow(self, line: bytes) -> tuple[bytes, tuple[str, bytes]] | None:
-        """A line a text field overflows by a few characters (OTit): shifted back."""
+    def _overflow(self, line: bytes) -> tuple[bytes, tuple[str, bytes] | None] | None:
+        """An overlong line: a text field running into the next one (the OTit overflow) is
+        shifted back, with the field's whole value as a patch; trailing blanks are cut.
+        None when neither fixes it."""
         extra = len(line) - self.width
         for before, field in zip(self.fields, self.fields[1:], strict=False):
             b = field.start
@@ -613,7 +617,8 @@ class _TxtParser:
                     return None
                 value = line[before.start:b + extra].strip()
                 return line[:b] + line[b + extra:], (before.name, value)
-        return None
+        line = line.rstrip()
+        return (line, None) if len(line) <= self.width else None
 
     def _parse(self, m: Array, lines: Array, patches: dict[int, tuple[str, bytes]]) -> None:
         builder = self.builder
