@@ -4,21 +4,24 @@ At most three page requests per tournament (spec §19: one crosstable, never a p
 plus the gate postback for old tournaments:
 
 1. the starting rank, ``art=0`` (FIDE ids, ratings, titles, federations; with ``turdet=YES`` the
-   details block and the menu, from which the event type, live round and end date are read).
+   details block and the menu, from which the event type and end date are sniffed).
    When the page is gated (spec §3) it is replaced by the postback's answer: the same page with
    its menu and details.
 2. the crosstable, ``art=5``; for a team event ``art=20`` instead (every board of every round and
    every player card on one page).
 3. at most one more, by priority: the focus player's card ``art=9&snr=N`` for a player-card URL
    (published K and rtg+/-; it also shows that player's colours and live pairing); else, for a
-   round robin, the all-rounds pairings ``art=2`` (colours); else, for a running Swiss, the live
-   round's pairings ``art=2&rd=N`` (boards of the round in progress or just paired).  Team events
-   take no third page: ``art=20`` already holds all of it.
+   round robin, the all-rounds pairings ``art=2`` (colours); else, when the crosstable shows a
+   live round (paired, unfinished: :attr:`importer.chessresults.Page.live_round`), that round's
+   pairings ``art=2&rd=N`` (boards, for next-round scenarios).  Team events take no third page:
+   ``art=20`` already holds all of it.  A player card thus replaces the live round or the
+   round-robin colours, which matter to no rating: the budget stays three.
 
 After the first page, requests go straight to the node that answered it (``s2.…``), so only the
 first page pays the bare domain's redirect.  Pages of a finished tournament (end date past, or
-gated) are cached for a day, others for five minutes.  The page sniffing here is deliberately
-small: the parsers in :mod:`importer.chessresults` read the pages properly.
+gated) are cached for a day, others (and every live round) for five minutes; a finished
+tournament has no live round.  The page sniffing here is deliberately small: the parsers in
+:mod:`importer.chessresults` read the pages properly.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
-from importer.errors import NoSuchTournament
+from importer.errors import InputError, NoSuchTournament
 from importer.http import FINISHED_EXPIRY, LIVE_EXPIRY, FetchedPage, get_text, keep_cached
+from importer.model import System
 from importer.urls import Ref, is_allowed_host, page_url
 
 if TYPE_CHECKING:
@@ -61,8 +65,6 @@ class PageFacts:
     has_gate: bool = False
     is_team_event: bool = False
     is_round_robin: bool = False
-    newest_round: int | None = None
-    """The newest paired round (the highest ``rd`` of the menu's pairings links)."""
     end_date: date | None = None
     not_found: bool = False
     """The page is chess-results' 'Record not found' answer."""
@@ -118,7 +120,7 @@ def _details(doc: HtmlElement) -> dict[str, str]:
 
 
 def page_facts(html: str) -> PageFacts:
-    """Sniff the gate, event type, newest round and end date from a page's menu and details."""
+    """Sniff the gate, event type and end date from a page's menu and details."""
     doc = _document(html)
     if doc is None:
         return PageFacts()
@@ -131,7 +133,7 @@ def page_facts(html: str) -> PageFacts:
         if "tnr" in href.lower():
             arts.append({k.lower(): v for k, v in parse_qsl(urlsplit(href).query)})
     pairings = [q for q in arts if q.get("art") == "2"]
-    rounds = [int(q["rd"]) for q in pairings if q.get("rd", "").isdigit()]
+    numbered = any(q.get("rd", "").isdigit() for q in pairings)
     dates = [
         date(int(m[0]), int(m[1]), int(m[2])) if m[0] else date(int(m[5]), int(m[4]), int(m[3]))
         for m in _DATE.findall(details.get("Date", ""))
@@ -141,8 +143,7 @@ def page_facts(html: str) -> PageFacts:
     return PageFacts(
         has_gate=bool(doc.xpath(f'//input[@name="{GATE_BUTTON}" or @id="{GATE_BUTTON}"]')),
         is_team_event=team,
-        is_round_robin=not team and ("round robin" in kind or (bool(pairings) and not rounds)),
-        newest_round=max(rounds) if rounds else None,
+        is_round_robin=not team and ("round robin" in kind or (bool(pairings) and not numbered)),
         end_date=max(dates) if dates else None,
         not_found="Record not found" in text and not has_table,
     )
@@ -180,8 +181,9 @@ def fetch_tournament(
             first = get(form.action, FINISHED_EXPIRY, method="POST", data=form.fields)
             keep_cached(session, gated, FINISHED_EXPIRY)
             facts = replace(page_facts(first.text), has_gate=True)  # gated means old
-    expire = FINISHED_EXPIRY if facts.finished(datetime.now(UTC).date()) else LIVE_EXPIRY
-    if expire == FINISHED_EXPIRY:
+    finished = facts.finished(datetime.now(UTC).date())
+    expire = FINISHED_EXPIRY if finished else LIVE_EXPIRY
+    if finished:
         keep_cached(session, first, expire)
 
     node = urlsplit(first.final_url).hostname or ""
@@ -196,11 +198,24 @@ def fetch_tournament(
         pages.append(view(20))
         return pages
     pages.append(view(5))
-    live = not facts.finished(datetime.now(UTC).date()) and facts.newest_round is not None
     if ref.snr is not None:
         pages.append(view(9, snr=ref.snr))
-    elif facts.is_round_robin:
+        return pages
+    system, live_round = _crosstable_says(pages[1])
+    if facts.is_round_robin or system is System.ROUND_ROBIN:
         pages.append(view(2))
-    elif live:
-        pages.append(view(2, rd=facts.newest_round))
+    elif live_round is not None and not finished:
+        url = page_url(here, art=2, rd=live_round, base_url=base_url)
+        pages.append(get(url, LIVE_EXPIRY))
     return pages
+
+
+def _crosstable_says(page: FetchedPage) -> tuple[System | None, int | None]:
+    """The system and live round (first round paired but unfinished) the crosstable shows."""
+    from importer.chessresults import parse_page
+
+    try:
+        parsed = parse_page(page.text, source=page.final_url)
+    except InputError:
+        return None, None
+    return parsed.info.system, parsed.live_round

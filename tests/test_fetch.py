@@ -78,14 +78,30 @@ def test_finished_swiss_takes_two_pages(mock: responses.RequestsMock, plain: req
 def test_running_swiss_adds_the_live_round(mock: responses.RequestsMock, plain: requests.Session,
                                            pages: Path) -> None:
     serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
-    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"))
-    serve(mock, "1452107", 2, body(pages, "en_swiss_pairings_art2_rd6_midround_byes_british2026"
-                                          ".html"), rd=6)
+    serve(mock, "1452107", 5, body(pages, "en_swiss_crosstable_art5_final_british2026.html"))
+    serve(mock, "1452107", 2, body(pages, "british2026_champ_r9.html"), rd=9)
     seen: list[str] = []
     got = fetch_tournament(Ref("1452107"), plain, progress=seen.append)
     assert arts(mock) == [("GET", "0"), ("GET", "5"), ("GET", "2")]
     assert len(got) == 3
     assert seen == [p.url for p in got]
+
+
+def test_running_swiss_between_rounds_takes_two_pages(mock: responses.RequestsMock,
+                                                       plain: requests.Session,
+                                                       pages: Path) -> None:
+    serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
+    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"))
+    assert len(fetch_tournament(Ref("1452107"), plain)) == 2
+
+
+def test_unparseable_crosstable_takes_no_extra_page(mock: responses.RequestsMock,
+                                                    plain: requests.Session,
+                                                    pages: Path) -> None:
+    serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
+    serve(mock, "1452107", 5, "\x00\x01 garbage, not a page")
+    got = fetch_tournament(Ref("1452107"), plain)
+    assert got[1].text == "\x00\x01 garbage, not a page"  # left to the parser
 
 
 def test_round_robin_adds_the_all_rounds_pairings(mock: responses.RequestsMock,
@@ -196,8 +212,8 @@ def test_cached_reimport_makes_no_request(mock: responses.RequestsMock, tmp_path
 def test_running_tournament_is_cached_briefly(mock: responses.RequestsMock, tmp_path: Path,
                                               pages: Path) -> None:
     serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
-    serve(mock, "1452107", 5, body(pages, "british2026_champ_crosstable.html"))
-    serve(mock, "1452107", 2, body(pages, "british2026_champ_r7_midround.html"), rd=6)
+    serve(mock, "1452107", 5, body(pages, "en_swiss_crosstable_art5_final_british2026.html"))
+    serve(mock, "1452107", 2, body(pages, "british2026_champ_r9.html"), rd=9)
     session = make_session(delay=0, cache_path=str(tmp_path / "cache.sqlite"))
     fetch_tournament(Ref("1452107"), session)
     now = datetime.now(UTC)
@@ -239,9 +255,7 @@ def test_page_facts_on_real_pages(pages: Path) -> None:
 
     british = facts("british2026_champ_crosstable.html")
     assert (british.is_team_event, british.is_round_robin, british.has_gate) == (False,) * 3
-    assert british.newest_round == 7
     assert str(british.end_date) == "2026-08-09"
-    assert facts("en_swiss_startingrank_art0_british2026.html").newest_round == 6
     assert facts("ussa2026_roundrobin_startingrank.html").is_round_robin
     assert facts("warsaw2026_notstarted_startingrank.html").is_round_robin
     assert facts("cnyt2026_g14_playerrank.html").is_team_event
