@@ -1,0 +1,349 @@
+"""chess-results ``.xlsx`` exports (``chessResultsList.xlsx``) → :class:`Tournament` (spec §16.1).
+
+Starting-rank lists, starting-rank crosstables (``No.`` first: cells hold starting numbers)
+and ranking crosstables (``Rk.`` first).  A ranking crosstable has no starting numbers: its
+players are numbered by their row (rank order) and its cells name opponents by that row
+number (spec §8.1), so a ranking export cut at 150 rows whose cells name rows beyond the
+file cannot be paired and is refused (InputError), as is any opponent missing from a file.
+
+The preamble (database line, name, ``Key : Value`` details, 'Last update', list title) is
+read from column A above the header row, which is found by its words in any known language.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+
+from importer.chessresults.cells import parse_points, parse_rating, parse_round_cell
+from importer.chessresults.details import parse_details
+from importer.chessresults.lang import header_key, round_column
+from importer.errors import InputError
+from importer.model import (
+    Colour,
+    Game,
+    GameResult,
+    Player,
+    RoundResult,
+    Status,
+    Tournament,
+    TournamentInfo,
+)
+
+__all__ = ["MAX_UNPACKED_BYTES", "games_from_results", "looks_like_xlsx", "parse_xlsx"]
+
+MAX_UNPACKED_BYTES = 200 * 1024 * 1024
+"""A workbook whose members declare more than this, unpacked, is refused (zip bombs)."""
+_MAX_MEMBERS = 10_000
+_MAX_ROWS = 100_000
+_FOOTERS = ("annotation", "you find all details", "encontrará todos", "chess-tournament-results",
+            "servidor de resultados")
+_LAST_UPDATE = re.compile(
+    r"^(?:last update|última atualização|die seite wurde zuletzt aktualisiert am|"
+    r"последнее обновление|viimeisin päivitys)\s*\d", re.IGNORECASE)
+
+
+def looks_like_xlsx(data: bytes) -> bool:
+    """True when the bytes are a zip archive holding an Excel workbook."""
+    if not data.startswith(b"PK"):
+        return False
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            return "xl/workbook.xml" in z.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return False
+
+
+def _check_archive(data: bytes, source: str) -> None:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            infos = z.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise InputError("not an Excel workbook (not a zip archive)", source=source) from None
+    if len(infos) > _MAX_MEMBERS:
+        raise InputError(f"refused: the workbook has {len(infos)} members", source=source)
+    unpacked = sum(i.file_size for i in infos)
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise InputError(f"refused: the workbook would unpack to {unpacked} bytes (more than "
+                         f"{MAX_UNPACKED_BYTES}; a zip bomb?)", source=source)
+    if "xl/workbook.xml" not in {i.filename for i in infos}:
+        raise InputError("a zip archive that is not an Excel workbook (no xl/workbook.xml)",
+                         source=source)
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).replace("\xa0", " ").split())
+
+
+def _rows(data: bytes, source: str) -> list[list[str]]:
+    _check_archive(data, source)
+    import openpyxl
+
+    try:
+        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        try:
+            ws = wb.worksheets[0]
+            rows = []
+            for i, row in enumerate(ws.iter_rows(values_only=True)):
+                if i >= _MAX_ROWS:
+                    raise InputError(f"refused: more than {_MAX_ROWS} rows", source=source)
+                rows.append([_raw(v) for v in row])
+        finally:
+            wb.close()
+    except InputError:
+        raise
+    except Exception as exc:  # openpyxl raises many types on a damaged workbook
+        raise InputError(f"unreadable Excel workbook ({type(exc).__name__}: {exc})",
+                         source=source) from None
+    return rows
+
+
+def _raw(value: object) -> str:
+    """A cell as text, keeping inner spacing (round cells are right-aligned: ' 84b1')."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _find_header(rows: Sequence[Sequence[str]]) -> int | None:
+    for i, row in enumerate(rows):
+        keys = {k[0] for k in (header_key(c) for c in row if c.strip()) if k}
+        if "name" in keys and keys & {"no", "rank"}:
+            return i
+    return None
+
+
+def _preamble(lines: list[str]) -> tuple[str, list[tuple[str, str]]]:
+    """(name, detail rows) from the column-A lines above the header."""
+    name = ""
+    details: list[tuple[str, str]] = []
+    rest = [t for t in lines if t and "chess-results" not in t.casefold()]
+    for t in rest:
+        if " : " in t:
+            key, _, value = t.partition(" : ")
+            details.append((key.strip(), value.strip()))
+        elif _LAST_UPDATE.match(t):
+            continue
+        elif not name:
+            name = t
+    return name, details
+
+
+def _warner(source: str, out: list[str]) -> Callable[[str, int | None], None]:
+    def warn(message: str, row: int | None = None) -> None:
+        where = source if row is None else (f"{source}:{row}" if source else f"row {row}")
+        out.append(f"{where}: {message}" if where else message)
+    return warn
+
+
+def _cell_error(exc: InputError, source: str, row: int) -> InputError:
+    return InputError(str(exc), source=source, line=row)
+
+
+def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
+    """Parse a chess-results Excel export (starting rank list or crosstable)."""
+    rows = _rows(data, source)
+    h = _find_header(rows)
+    if h is None:
+        raise InputError("no chess-results header row (No./Rk. … Name …) in the first sheet",
+                         source=source)
+    warnings: list[str] = []
+    warn = _warner(source, warnings)
+    name, detail_rows = _preamble([_text(r[0]) if r else "" for r in rows[:h]])
+    det = parse_details(detail_rows)
+    warnings += [f"{source}: {w}" if source else w for w in det.warnings]
+    header = [c.strip() for c in rows[h]]
+    cols: dict[str, int] = {}
+    rounds: dict[int, int] = {}
+    for j, label in enumerate(header):
+        key = header_key(label) if label else None
+        if key and key[0] not in cols:
+            cols[key[0]] = j
+        elif label and (r := round_column(label)) is not None:
+            rounds[r] = j
+    name_col = cols["name"]
+    if name_col > 0 and not header[name_col - 1]:
+        cols["title"] = name_col - 1
+    by_rank = "no" not in cols
+    players: list[Player] = []
+    cells: dict[int, dict[int, tuple[str, int]]] = {}
+    last_rank: int | None = None
+    for i in range(h + 1, len(rows)):
+        row = rows[i] + [""] * (len(header) - len(rows[i]))
+        first = _text(row[0]).casefold()
+        if not any(_text(c) for c in row) or first.startswith(_FOOTERS):
+            break
+        lineno = i + 1
+
+        def get(key: str, row: list[str] = row) -> str:
+            return _text(row[cols[key]]) if key in cols else ""
+
+        try:
+            rank = _int(get("rank"))
+            start_no = len(players) + 1 if by_rank else _int(get("no"))
+            if start_no is None:
+                raise InputError("expected a starting number in the No. column")
+            rating = parse_rating(get("rating") or get("rating_intl"))
+            national_rating = parse_rating(get("rating_nat"))
+            points = parse_points(get("points"))
+        except InputError as exc:
+            raise _cell_error(exc, source, lineno) from None
+        if "rank" in cols:
+            rank = last_rank = rank if rank is not None else last_rank
+        fide_id = get("fide_id")
+        players.append(Player(
+            start_no=start_no, name=get("name"), title=get("title"), federation=get("fed"),
+            fide_id="" if fide_id in ("", "0") else fide_id, national_id=get("national_id"),
+            rating=rating, national_rating=national_rating, sex=get("sex"), club=get("club"),
+            team=get("team"), points=points, rank=rank))
+        cells[start_no] = {r: (row[j], lineno) for r, j in rounds.items()}
+    if not players:
+        raise InputError("the header row is followed by no player rows", source=source)
+    if len({p.start_no for p in players}) != len(players):
+        raise InputError("a starting number appears twice", source=source)
+    if len(players) == 150:
+        warn("exactly 150 players: chess-results cuts lists at 150 rows; the export may be "
+             "incomplete (export again with all rows)", None)
+    if by_rank and rounds:
+        warn("ranking crosstable: players are numbered by rank (the export has no starting "
+             "numbers)", None)
+    results = _results(cells, {p.start_no for p in players}, source, warn)
+    games = games_from_results(results, warn) if rounds else []
+    _check_points(players, results, warn)
+    info = TournamentInfo(
+        name=name, source=source, start_date=det.start_date, end_date=det.end_date,
+        rounds=det.rounds or (max(rounds) if rounds else None),
+        rating_list=det.rating_list, federation=det.federation, time_control=det.time_control,
+        rating_calculation=det.rating_calculation, fide_event_id=det.fide_event_id,
+        **({"system": det.system} if det.system else {}))
+    return Tournament(info=info, players=tuple(sorted(players, key=lambda p: p.start_no)),
+                      results=tuple(results), games=tuple(games), warnings=tuple(warnings))
+
+
+def _int(text: str) -> int | None:
+    t = text.strip()
+    if not t:
+        return None
+    if not (t.isascii() and t.isdigit()):
+        raise InputError(f"expected a whole number, found {t!r}")
+    return int(t)
+
+
+def _results(cells: dict[int, dict[int, tuple[str, int]]], known: set[int], source: str,
+             warn: Callable[[str, int | None], None]) -> list[RoundResult]:
+    out: list[RoundResult] = []
+    empty = 0
+    for no in sorted(cells):
+        for rnd in sorted(cells[no]):
+            text, lineno = cells[no][rnd]
+            if not text.strip():
+                empty += 1
+                out.append(RoundResult(start_no=no, round=rnd, status=Status.ABSENT,
+                                       points=0.0))
+                continue
+            # a workbook re-saved in Excel turns '-1' and '-0' into the numbers -1 and 0
+            text = _RESAVED.get(text.strip(), text)
+            try:
+                c = parse_round_cell(text)
+            except InputError as exc:
+                raise _cell_error(exc, source, lineno) from None
+            if c.opponent_no is not None and c.opponent_no not in known:
+                raise InputError(
+                    f"round {rnd}: opponent {c.opponent_no} is not in the file (broken or "
+                    f"truncated export: {len(known)} players; chess-results cuts lists at 150 "
+                    f"rows, export again with all rows)", source=source, line=lineno)
+            status = c.status
+            if c.opponent_no is None and status.is_game:  # a bare matrix result: no pairing
+                raise InputError(f"round {rnd}: cell {text.strip()!r} names no opponent",
+                                 source=source, line=lineno)
+            out.append(RoundResult(start_no=no, round=rnd, status=status,
+                                   opponent_no=c.opponent_no, colour=c.colour,
+                                   points=c.points))
+    if empty:
+        warn(f"{empty} empty round cell(s) read as absent", None)
+    return out
+
+
+_RESAVED = {"0": "-0", "-0.5": "-½"}
+_PAIRS = {(Status.PLAYED, Status.PLAYED), (Status.UNPLAYED, Status.UNPLAYED),
+          (Status.FORFEIT_WIN, Status.FORFEIT_LOSS), (Status.FORFEIT_LOSS, Status.FORFEIT_WIN),
+          (Status.FORFEIT_LOSS, Status.FORFEIT_LOSS), (Status.PENDING, Status.PENDING)}
+
+
+def _game_result(w: RoundResult, b: RoundResult | None) -> GameResult:
+    if w.status is Status.PENDING:
+        return GameResult.PENDING
+    if w.status is Status.FORFEIT_WIN:
+        return GameResult.WHITE_FORFEIT_WIN
+    if w.status is Status.FORFEIT_LOSS:
+        if b is not None and b.status is Status.FORFEIT_LOSS:
+            return GameResult.DOUBLE_FORFEIT
+        return GameResult.BLACK_FORFEIT_WIN
+    return {1.0: GameResult.WHITE_WIN, 0.5: GameResult.DRAW}.get(w.points or 0.0,
+                                                                 GameResult.BLACK_WIN)
+
+
+def games_from_results(results: Iterable[RoundResult],
+                       warn: Callable[[str, int | None], None]) -> list[Game]:
+    """One Game per pairing, from both players' round results; asymmetries are warned about.
+
+    White is the player whose result says white; when neither colour is known (forfeits in
+    the Swiss-Manager CSV), the lower starting number.
+    """
+    by = {(r.start_no, r.round): r for r in results}
+    games: dict[tuple[int, int, int], Game] = {}
+    for r in by.values():
+        if not r.status.is_game or r.opponent_no is None:
+            continue
+        key = (r.round, min(r.start_no, r.opponent_no), max(r.start_no, r.opponent_no))
+        if key in games:
+            continue
+        o = by.get((r.opponent_no, r.round))
+        sym = (o is not None and o.opponent_no == r.start_no and (r.status, o.status) in _PAIRS
+               and (r.points is None or o.points is None or r.points + o.points == 1.0
+                    or r.status is o.status is Status.FORFEIT_LOSS)
+               and (r.colour is Colour.NONE or r.colour != o.colour))
+        if not sym:
+            warn(f"round {r.round}: asymmetric pairing: player {r.start_no} vs "
+                 f"{r.opponent_no} ({r.status.value}), the opponent has "
+                 f"{'nothing' if o is None else f'{o.opponent_no} ({o.status.value})'}", None)
+        mine_white = r.colour is Colour.WHITE or (
+            r.colour is Colour.NONE and (o is None or o.colour is not Colour.WHITE)
+            and ((o is not None and o.colour is Colour.BLACK) or r.start_no < r.opponent_no))
+        w, b = (r, o) if mine_white else (o, r)
+        if w is None:  # only black's side is known: read the result from it
+            result = {GameResult.WHITE_WIN: GameResult.BLACK_WIN,
+                      GameResult.BLACK_WIN: GameResult.WHITE_WIN,
+                      GameResult.WHITE_FORFEIT_WIN: GameResult.BLACK_FORFEIT_WIN,
+                      GameResult.BLACK_FORFEIT_WIN: GameResult.WHITE_FORFEIT_WIN}.get(
+                _game_result(r, None), _game_result(r, None))
+        else:
+            result = _game_result(w, b)
+        white = r.start_no if mine_white else r.opponent_no
+        black = r.opponent_no if mine_white else r.start_no
+        games[key] = Game(round=r.round, white_no=white, black_no=black, result=result)
+    return sorted(games.values(), key=lambda g: (g.round, min(g.white_no, g.black_no)))
+
+
+def _check_points(players: Iterable[Player], results: Iterable[RoundResult],
+                  warn: Callable[[str, int | None], None]) -> None:
+    """Warn when a printed score differs from the sum of the round results."""
+    totals: dict[int, float] = {}
+    pending: set[int] = set()
+    for r in results:
+        totals[r.start_no] = totals.get(r.start_no, 0.0) + (r.points or 0.0)
+        if r.status is Status.PENDING:
+            pending.add(r.start_no)
+    for p in players:
+        if (p.points is not None and p.start_no in totals and p.start_no not in pending
+                and abs(p.points - totals[p.start_no]) > 1e-6):
+            warn(f"player {p.start_no}: printed points {p.points:g} but the round cells "
+                     f"give {totals[p.start_no]:g}", None)
