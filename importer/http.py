@@ -12,6 +12,7 @@ own host, decodes the body, and turns every failure into one-line :class:`FetchE
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Mapping
@@ -164,17 +165,18 @@ def make_session(
     (read timeouts are retried once: a stalled server is not asked again and again).  POST is
     retried too: the only POST is the gate postback, which changes nothing on the server.
     ``cache=False`` gives a plain session; ``refresh=True`` refetches every page (and overwrites
-    the cache).  ``cache_path`` is the SQLite file (default: the user cache dir).  ``base_url``
+    the cache).  ``cache_path`` is the SQLite file (default: ``http.sqlite`` in the user cache
+    dir, e.g. ``~/.cache/fiderate/``).  ``base_url``
     (a mirror or a local test double) is remembered for :func:`importer.fetch.fetch_tournament`.
     """
     session: requests.Session
     if cache:
+        from platformdirs import user_cache_dir
         from requests_cache import CachedSession
 
         session = CachedSession(
-            cache_path or "fiderate",
+            cache_path or os.path.join(user_cache_dir("fiderate"), "http.sqlite"),
             backend="sqlite",
-            use_cache_dir=cache_path is None,
             expire_after=LIVE_EXPIRY,
             allowable_codes=_CACHEABLE_CODES,
             allowable_methods=("GET", "HEAD", "POST"),

@@ -96,6 +96,14 @@ def test_cached_session_configuration(tmp_path: Path) -> None:
     assert not isinstance(make_session(cache=False), CachedSession)
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="XDG_CACHE_HOME is the Linux convention")
+def test_default_cache_lives_in_the_user_cache_dir(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    session = make_session()
+    assert Path(session.cache.db_path) == tmp_path / "fiderate" / "http.sqlite"  # type: ignore[attr-defined]
+
+
 def test_importing_http_stays_light() -> None:
     code = "import sys, importer.http; print('requests_cache' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
