@@ -278,13 +278,13 @@ _PAIRS = {(Status.PLAYED, Status.PLAYED), (Status.UNPLAYED, Status.UNPLAYED),
           (Status.FORFEIT_LOSS, Status.FORFEIT_LOSS), (Status.PENDING, Status.PENDING)}
 
 
-def _game_result(w: RoundResult, b: RoundResult | None) -> GameResult:
+def _game_result(w: RoundResult, b: RoundResult) -> GameResult:
     if w.status is Status.PENDING:
         return GameResult.PENDING
     if w.status is Status.FORFEIT_WIN:
         return GameResult.WHITE_FORFEIT_WIN
     if w.status is Status.FORFEIT_LOSS:
-        if b is not None and b.status is Status.FORFEIT_LOSS:
+        if b.status is Status.FORFEIT_LOSS:
             return GameResult.DOUBLE_FORFEIT
         return GameResult.BLACK_FORFEIT_WIN
     return {1.0: GameResult.WHITE_WIN, 0.5: GameResult.DRAW}.get(w.points or 0.0,
@@ -307,26 +307,23 @@ def games_from_results(results: Iterable[RoundResult],
         if key in games:
             continue
         o = by.get((r.opponent_no, r.round))
-        sym = (o is not None and o.opponent_no == r.start_no and (r.status, o.status) in _PAIRS
-               and (r.points is None or o.points is None or r.points + o.points == 1.0
-                    or r.status is o.status is Status.FORFEIT_LOSS)
-               and (r.colour is Colour.NONE or r.colour != o.colour))
-        if not sym:
-            warn(f"round {r.round}: asymmetric pairing: player {r.start_no} vs "
-                 f"{r.opponent_no} ({r.status.value}), the opponent has "
-                 f"{'nothing' if o is None else f'{o.opponent_no} ({o.status.value})'}", None)
+        if o is None or o.opponent_no != r.start_no:
+            warn(f"round {r.round}: asymmetric pairing: player {r.start_no} has "
+                 f"{r.opponent_no}, who has {'nothing' if o is None else o.opponent_no} "
+                 f"(no game recorded)", None)
+            continue
+        if not ((r.status, o.status) in _PAIRS
+                and (r.points is None or o.points is None or r.points + o.points == 1.0
+                     or r.status is o.status is Status.FORFEIT_LOSS)
+                and (r.colour is Colour.NONE or r.colour != o.colour)):
+            warn(f"round {r.round}: asymmetric pairing: player {r.start_no} "
+                 f"({r.status.value} {r.colour.value} {r.points}) vs {o.start_no} "
+                 f"({o.status.value} {o.colour.value} {o.points})", None)
         mine_white = r.colour is Colour.WHITE or (
-            r.colour is Colour.NONE and (o is None or o.colour is not Colour.WHITE)
-            and ((o is not None and o.colour is Colour.BLACK) or r.start_no < r.opponent_no))
+            r.colour is Colour.NONE and o.colour is not Colour.WHITE
+            and (o.colour is Colour.BLACK or r.start_no < o.start_no))
         w, b = (r, o) if mine_white else (o, r)
-        if w is None:  # only black's side is known: read the result from it
-            result = {GameResult.WHITE_WIN: GameResult.BLACK_WIN,
-                      GameResult.BLACK_WIN: GameResult.WHITE_WIN,
-                      GameResult.WHITE_FORFEIT_WIN: GameResult.BLACK_FORFEIT_WIN,
-                      GameResult.BLACK_FORFEIT_WIN: GameResult.WHITE_FORFEIT_WIN}.get(
-                _game_result(r, None), _game_result(r, None))
-        else:
-            result = _game_result(w, b)
+        result = _game_result(w, b)
         white = r.start_no if mine_white else r.opponent_no
         black = r.opponent_no if mine_white else r.start_no
         games[key] = Game(round=r.round, white_no=white, black_no=black, result=result)

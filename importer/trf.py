@@ -509,6 +509,8 @@ def _games(st: _State, results: dict[int, list[RoundResult]]) -> list[Game]:
                         f"'{res.opponent_no} {rnd.colour} {rnd.code}', player "
                         f"{res.opponent_no} has '{orr.opponent or '0000'} {orr.colour} "
                         f"{orr.code}'", st.rows[no].line)
+            if other.opponent_no != no:
+                continue  # no game: the two lines disagree on who played whom
             white_first = res.colour is Colour.WHITE or (
                 res.colour is Colour.NONE and other.colour is not Colour.WHITE
                 and (other.colour is Colour.BLACK or no < res.opponent_no))
