@@ -1,0 +1,406 @@
+"""The tournament view: each player's rating change over one tournament, round by round.
+
+This is what chess-results and Swiss-Manager publish (fide-rules.md §4.4): per game
+K × (S − PD) with the ratings of the tournament (the list in force at its start, §9)
+and the rule version of its start date (§2.3), summed unrounded per player; only the
+new rating is rounded (R24 §8.3.4).  No period-wide K × n ≤ 700 cap (R24 §8.3.3) and no
+other events: that is the rating-period engine's job.
+
+The rating system is a parameter (FIDE, generic Elo, a national system such as UKD);
+every player's games go through :func:`rating.system.rate_games` once.
+
+Result types: :class:`TournamentRating` → one :class:`PlayerRating` per player → one
+:class:`RoundLine` per round and one :class:`Scenario` per paired, unfinished game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+from typing import cast
+
+from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament
+from rating import fide
+from rating.errors import RatingError
+from rating.rules import FideRules, rules_for
+from rating.system import EloSystem, FideSystem, GameRating, PlayerFacts, RatingSystem, rate_games
+
+__all__ = [
+    "KLookup",
+    "KSource",
+    "PlayerRating",
+    "RoundLine",
+    "Scenario",
+    "TournamentRating",
+    "rate_tournament",
+]
+
+KLookup = Callable[[Player], "int | None"]
+"""K for a player from an outside source (e.g. the FIDE rating list in force), or None."""
+
+ZERO = Decimal("0.00")
+_OUTCOMES = (Decimal(1), Decimal("0.5"), Decimal(0))
+
+# R24 §5.1: forfeits, byes and games of less than one move are not rated.
+NOT_PLAYED_REASONS: dict[Status, str] = {
+    Status.FORFEIT_WIN: "forfeit (R24 5.1)",
+    Status.FORFEIT_LOSS: "forfeit (R24 5.1)",
+    Status.UNPLAYED: "less than one move (R24 5.1)",
+    Status.BYE: "bye (R24 5.1)",
+    Status.HALF_BYE: "half-point bye (R24 5.1)",
+    Status.ABSENT: "absent / not paired",
+    Status.PENDING: "pending",
+}
+
+_MASTER_TITLES = frozenset({"GM", "IM"})
+"""Titles that need a published rating of 2400+ (GM 2500, IM 2400): K 10 (R24 §8.3.3)."""
+
+
+class KSource(StrEnum):
+    """Where a player's K came from, in the order of precedence."""
+
+    CARD = "card"
+    """Published per game by the source (player card 'K' column)."""
+    SOURCE = "source"
+    """Published per player by the source (Player.k)."""
+    LIST = "list"
+    """The FIDE rating list given by the caller (k_lookup)."""
+    CATEGORY = "category"
+    """The K category from rating, title and birth year (R24 §8.3.3, fide-rules §3.2)."""
+    DEFAULT = "default"
+    """Nothing known: the caller's default K (a warning names the player)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundLine:
+    """One round of one player: the game (or bye) and, when rated, its change."""
+
+    round: int
+    status: Status
+    opponent_no: int | None
+    opponent_rating: int | None
+    colour: Colour
+    points: Decimal | None
+    """0, 0.5 or 1 as scored in the tournament (None while pending)."""
+    rated: bool
+    reason: str = ""
+    """Why the game is not rated ('' when it is)."""
+    k: int | None = None
+    expected: Decimal | None = None
+    change: Decimal | None = None
+    """K × (S − PD), exact and unrounded."""
+    cumulative: Decimal = ZERO
+    """The running total of changes up to and including this round."""
+    capped: bool = False
+    published_change: Decimal | None = None
+    """The source's own figure for this game, when it prints one."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scenario:
+    """What a paired, unfinished game would bring: win − loss = K, draw halfway."""
+
+    round: int
+    opponent_no: int
+    opponent_rating: int
+    k: int
+    expected: Decimal
+    win: Decimal
+    draw: Decimal
+    loss: Decimal
+    total_if_win: Decimal
+    total_if_draw: Decimal
+    total_if_loss: Decimal
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerRating:
+    """One player's tournament: totals exact until the single rounding of the new rating."""
+
+    start_no: int
+    rating: int | None
+    """The player's own rating used (the tournament's list)."""
+    k: int | None
+    k_source: KSource
+    rounds: tuple[RoundLine, ...]
+    rated_games: int
+    score: Decimal
+    """Points in rated games."""
+    points: Decimal
+    """Points in all rounds (games, forfeits and byes)."""
+    expected: Decimal
+    """Σ PD over rated games."""
+    change: Decimal
+    """Σ K × (S − PD), unrounded."""
+    new_rating: int | None
+    """rating + change rounded half away from zero (R24 §8.3.4); None when unrated."""
+    performance: int | None
+    """Rp over games against rated opponents (fide-rules.md §6.3)."""
+    initial: fide.InitialRating | None = None
+    """For an unrated player with 5+ games against rated opponents (R24 §7.1.4, §8.2)."""
+    scenarios: tuple[Scenario, ...] = ()
+    published_change: Decimal | None = None
+    """The source's own total ('FIDE rtg +/-'), as published."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentRating:
+    """Every player's rating in one tournament under one rating system."""
+
+    system: str
+    """The system's name: 'fide', 'elo', 'ukd', …"""
+    label: str
+    rules: str
+    """The rule version used (FIDE) or a description of the system."""
+    on: date
+    """The date that chose the rules (the tournament start, or the caller's date)."""
+    rating_list: RatingList
+    players: tuple[PlayerRating, ...]
+    notes: tuple[str, ...] = ()
+    default_k_players: tuple[int, ...] = field(default=())
+    """Start numbers of the players rated with the default K."""
+
+    def player(self, start_no: int) -> PlayerRating | None:
+        """The rating of the player with this start number, or None."""
+        for p in self.players:
+            if p.start_no == start_no:
+                return p
+        return None
+
+    @property
+    def has_scenarios(self) -> bool:
+        """True when some paired game is still unfinished."""
+        return any(p.scenarios for p in self.players)
+
+
+def _is_national(system: RatingSystem) -> bool:
+    """A national system (UKD) rates national ratings and never takes FIDE's K."""
+    return bool(getattr(system, "national", system.name == "ukd"))
+
+
+def _own_rating(system: RatingSystem, p: Player) -> int | None:
+    """The rating a system uses: the national rating for a national system, else Player.rating."""
+    return p.national_rating if _is_national(system) else p.rating
+
+
+def _player_k(system: RatingSystem, rules: FideRules | None, p: Player, rating: int | None,
+              year: int, k_lookup: KLookup | None, k_default: int,
+              card_ks: Sequence[int]) -> tuple[int, KSource]:
+    """K by precedence: card, source, list, category, default (the FIDE K sources count only
+    for FIDE-like systems; a national system takes its own K from the rating, ukd.md §3.5)."""
+    if not _is_national(system):
+        if card_ks:
+            return max(set(card_ks), key=card_ks.count), KSource.CARD
+        if p.k is not None:
+            return p.k, KSource.SOURCE
+        if k_lookup is not None and (listed := k_lookup(p)) is not None:
+            return listed, KSource.LIST
+    if isinstance(system, FideSystem) and rules is not None:
+        master = p.title.upper() in _MASTER_TITLES or (rating is not None
+                                                      and rating >= rules.top_threshold)
+        if master or p.birth_year is not None:
+            # R24 §8.3.3 with the precedence of fide-rules.md §3.2.
+            cat = fide.category_of(rules, rating=rating, birth_year=p.birth_year,
+                                   reached_2400=master, year=year)
+            return fide.k_for_category(cat, rules), KSource.CATEGORY
+        return k_default, KSource.DEFAULT
+    if isinstance(system, EloSystem) or rating is None:
+        return k_default, KSource.DEFAULT
+    return system.k(PlayerFacts(rating=rating, year=year)), KSource.CATEGORY
+
+
+def _points(r: RoundResult) -> Decimal | None:
+    """Points as an exact Decimal without a spurious '.0' (1.0 → 1, 0.5 → 0.5)."""
+    if r.points is None:
+        return None
+    d = Decimal(str(r.points))
+    return d.to_integral_value() if d == d.to_integral_value() else d
+
+
+def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | None],
+          scores: Sequence[Decimal], fides: Sequence[int | None]) -> list[GameRating]:
+    """One player's played games through the system: its own ``rate`` when it has one (UKD
+    rates games against opponents without a rating, ukd.md §3.9), else ``rate_games``."""
+    games = list(zip(opp, scores, strict=True))
+    own_rate: Callable[..., list[GameRating]] | None = getattr(system, "rate", None)
+    if own_rate is not None:
+        return own_rate(own, games, list(fides))
+    return rate_games(system, own, k, games)
+
+
+def _game_k(g: GameRating, k: int) -> int:
+    """The K a game was rated with: recovered from its change when S ≠ E (a system may use
+    another K for some games, e.g. UKD against an opponent without UKD), else *k*."""
+    if g.change is None or g.expected is None or g.score == g.expected:
+        return k
+    return int(g.change / (g.score - g.expected))
+
+
+def _new_rating(system: RatingSystem, own: int | None, change: Decimal) -> int | None:
+    """rating + change rounded half away from zero (R24 §8.3.4), or the system's own rule."""
+    if own is None:
+        return None
+    own_rule: Callable[[int, Decimal], int | None] | None = getattr(system, "new_rating", None)
+    if own_rule is not None:
+        return own_rule(own, change)
+    return own + fide.round_change(change)
+
+
+def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
+                 rows: Sequence[RoundResult], ratings: dict[int, int | None],
+                 fide_ratings: dict[int, int | None], year: int, k_lookup: KLookup | None,
+                 k_default: int) -> PlayerRating:
+    own = ratings.get(p.start_no)
+    published = [r.k for r in rows if r.k is not None and r.status is Status.PLAYED]
+    k, k_source = _player_k(system, rules, p, own, year, k_lookup, k_default, published)
+    played = [r for r in rows if r.status is Status.PLAYED]
+    opp = [ratings.get(r.opponent_no) if r.opponent_no is not None else None for r in played]
+    scores = [_points(r) or Decimal(0) for r in played]
+    fides = [fide_ratings.get(r.opponent_no) if r.opponent_no is not None else None
+             for r in played]
+    rated = _rate(system, own, k, opp, scores, fides)
+    card_ks = [r.k if k_source is KSource.CARD else None for r in played]
+    by_round = {r.round: (g, _game_k(g, k) if ck is None else ck)
+                for r, g, ck in zip(played, rated, card_ks, strict=True)}
+
+    lines: list[RoundLine] = []
+    cumulative = ZERO
+    for r in rows:
+        known = r.opponent_no is not None and r.opponent_no in ratings
+        line = RoundLine(round=r.round, status=r.status, opponent_no=r.opponent_no,
+                         opponent_rating=(ratings.get(r.opponent_no)
+                                          if r.opponent_no is not None else None),
+                         colour=r.colour, points=_points(r), rated=False,
+                         reason=NOT_PLAYED_REASONS.get(r.status, r.status.value),
+                         cumulative=cumulative, published_change=r.rating_change)
+        hit = by_round.get(r.round) if r.status is Status.PLAYED else None
+        if hit is not None:
+            g, gk = hit
+            if g.rated and g.expected is not None:
+                change = gk * (g.score - g.expected)
+                cumulative += change
+                line = replace(line, rated=True, reason=g.reason, k=gk, expected=g.expected,
+                               change=change, cumulative=cumulative, capped=g.capped)
+            else:
+                line = replace(line, reason=g.reason if known or r.opponent_no is None
+                               else "opponent not in the player list")
+        lines.append(line)
+
+    rated_lines = [ln for ln in lines if ln.rated]
+    vs_rated = [(o, s) for o, s in zip(opp, scores, strict=True) if o is not None]
+    score_h = int(sum(s for _, s in vs_rated) * 100)
+    performance = fide.performance([o for o, _ in vs_rated], score_h)
+    initial = None
+    fide_like = isinstance(system, FideSystem) and rules is not None
+    if own is None and len(vs_rated) >= 5 and fide_like and rules is not None:
+        # R24 §7.1.4, §8.2: an initial rating needs 5 games against rated opponents.
+        initial = fide.initial_rating([o for o, _ in vs_rated], score_h, rules)
+    return PlayerRating(
+        start_no=p.start_no, rating=own, k=k if own is not None else None, k_source=k_source,
+        rounds=tuple(lines), rated_games=len(rated_lines),
+        score=sum((ln.points or Decimal(0) for ln in rated_lines), Decimal(0)),
+        points=sum((ln.points or Decimal(0) for ln in lines), Decimal(0)),
+        expected=sum((ln.expected or ZERO for ln in rated_lines), ZERO), change=cumulative,
+        new_rating=_new_rating(system, own, cumulative), performance=performance,
+        initial=initial,
+        scenarios=_scenarios(system, own, k, rows, ratings, fide_ratings,
+                             (opp, scores, fides, card_ks), cumulative),
+        published_change=p.rating_change)
+
+
+def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[RoundResult],
+               ratings: dict[int, int | None], fide_ratings: dict[int, int | None],
+               played: tuple[list[int | None], list[Decimal], list[int | None],
+                             list[int | None]],
+               current: Decimal) -> tuple[Scenario, ...]:
+    """W/D/L for each pending game: the played games re-rated with that result added, so a
+    once-per-tournament cap (R22 §8.3.1) that moves to the new game is accounted for."""
+    if own is None:
+        return ()
+    opp, scores, fides, card_ks = played
+    out: list[Scenario] = []
+    for r in rows:
+        if r.status is not Status.PENDING or r.opponent_no is None:
+            continue
+        o = ratings.get(r.opponent_no)
+        if o is None or system.not_rated_reason(own, o) is not None:
+            continue
+        totals: list[Decimal] = []
+        last: GameRating | None = None
+        for s in _OUTCOMES:
+            games = _rate(system, own, k, [*opp, o], [*scores, s],
+                          [*fides, fide_ratings.get(r.opponent_no)])
+            totals.append(sum(((_game_k(g, k) if gk is None else gk) * (g.score - g.expected)
+                               for g, gk in zip(games, [*card_ks, None], strict=True)
+                               if g.rated and g.expected is not None), ZERO))
+            last = games[-1]
+        if last is None or last.expected is None:
+            continue
+        win, draw, loss = (x - current for x in totals)
+        out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
+                            k=_game_k(last, k), expected=last.expected, win=win, draw=draw,
+                            loss=loss, total_if_win=totals[0], total_if_draw=totals[1],
+                            total_if_loss=totals[2]))
+    return tuple(out)
+
+
+def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_default: int = 20,
+                    k_lookup: KLookup | None = None, on: date | None = None) -> TournamentRating:
+    """Rate every player of *t* under *system* (the tournament view; see the module docstring).
+
+    *system* is a :class:`RatingSystem` or 'fide' (the rules of the tournament's start date,
+    else *on*, on its rating list) or 'elo'.  *k_lookup* gives a player's K from an outside
+    list; *k_default* is used (with a note) when no K is known.  *on* stands in for a missing
+    start date (RatingError when both are missing).
+    """
+    notes: list[str] = []
+    start = t.info.start_date or on
+    if start is None:
+        raise RatingError("the tournament has no start date: give the date whose rules apply")
+    if t.info.start_date is None:
+        notes.append(f"the tournament has no start date: rules of {start.isoformat()} used")
+    rating_list = t.info.rating_list
+    if rating_list is None:
+        rating_list = RatingList.STANDARD
+        notes.append("the source does not say which list: rated as standard")
+    rules: FideRules = rules_for(start, rating_list)
+    chosen: RatingSystem
+    if isinstance(system, str):
+        # cast: the protocol declares settable name/label; the frozen systems are read-only.
+        if system == "fide":
+            chosen = cast(RatingSystem, FideSystem(rules))
+        elif system == "elo":
+            chosen = cast(RatingSystem, EloSystem(default_k=k_default))
+        else:
+            raise ValueError(f"unknown rating system {system!r}: give a RatingSystem")
+    else:
+        chosen = system
+    fide_rules = chosen.rules if isinstance(chosen, FideSystem) else rules
+    ratings = {p.start_no: _own_rating(chosen, p) for p in t.players}
+    rows: dict[int, list[RoundResult]] = {p.start_no: [] for p in t.players}
+    for r in sorted(t.results, key=lambda r: (r.start_no, r.round)):
+        rows.setdefault(r.start_no, []).append(r)
+    fide_ratings = {p.start_no: p.rating for p in t.players}
+    players = tuple(_rate_player(chosen, fide_rules, p, rows[p.start_no], ratings, fide_ratings,
+                                 start.year, k_lookup, k_default)
+                    for p in sorted(t.players, key=lambda p: p.start_no))
+    defaults = tuple(p.start_no for p in players
+                     if p.k_source is KSource.DEFAULT and p.rated_games > 0)
+    if defaults:
+        names = ", ".join(f"{n} {_name(t, n)}" for n in defaults[:10])
+        more = f" and {len(defaults) - 10} more" if len(defaults) > 10 else ""
+        notes.append(f"K {k_default} assumed (no K published, listed or derivable) for: "
+                     f"{names}{more}")
+    label = (fide_rules.name if isinstance(chosen, FideSystem)
+             else getattr(chosen, "label", chosen.name))
+    return TournamentRating(system=chosen.name, label=chosen.label, rules=label, on=start,
+                            rating_list=rating_list, players=players, notes=tuple(notes),
+                            default_k_players=defaults)
+
+
+def _name(t: Tournament, start_no: int) -> str:
+    p = t.player(start_no)
+    return p.name if p is not None else "?"
