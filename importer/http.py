@@ -325,14 +325,14 @@ def _describe(exc: requests.RequestException, session: requests.Session, url: st
         return f"connection broken while reading the page ({cause or reason}); nothing kept"
     if isinstance(exc, requests.exceptions.ReadTimeout) or isinstance(reason, ReadTimeoutError):
         return f"timed out {after} (read timeout {read_t:g} s)" if read_t else "read timed out"
+    if isinstance(reason, NewConnectionError):  # a ConnectTimeoutError subclass: test it first
+        return f"could not connect {after}: {str(reason).split(': ', 1)[-1]}"
     if isinstance(exc, requests.exceptions.ConnectTimeout) or isinstance(
             reason, ConnectTimeoutError):
         return f"could not connect {after} (connect timeout {connect_t:g} s)" if connect_t \
             else "connect timed out"
     if isinstance(exc, requests.exceptions.SSLError):
         return f"TLS error: {exc}"
-    if isinstance(reason, NewConnectionError):
-        return f"could not connect {after}: {reason}"
     return f"request failed {after}: {reason or exc}"
 
 

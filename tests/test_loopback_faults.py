@@ -41,6 +41,13 @@ TNR = "1452107"
 PATH = f"/tnr{TNR}.aspx"
 
 
+@pytest.fixture(autouse=True)
+def _no_proxy_for_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proxy configured in the environment must not intercept 127.0.0.1."""
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(name, "127.0.0.1,localhost")
+
+
 @pytest.fixture
 def site() -> Iterator[Any]:
     with loopback.ChessResults() as double:
@@ -201,3 +208,15 @@ def test_the_double_stops_promptly_even_while_stalling() -> None:
     start = time.monotonic()
     double.stop()
     assert time.monotonic() - start < 3
+
+
+def test_connection_refused_is_retried_then_a_fetch_error() -> None:
+    double = loopback.ChessResults().start()
+    url = f"{double.url}{PATH}?lan=1&art=0"
+    double.stop()  # nothing listens on that port any more
+    session = make_session(cache=False, delay=0, timeout=2, retries=1)
+    start = time.monotonic()
+    with pytest.raises(FetchError, match=r"could not connect after 2 tries: .*refused") as info:
+        get_text(session, url)
+    assert time.monotonic() - start < 3
+    assert "\n" not in str(info.value)
