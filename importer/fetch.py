@@ -119,6 +119,15 @@ def _details(doc: HtmlElement) -> dict[str, str]:
     return out
 
 
+def _date(match: tuple[str, ...]) -> date | None:
+    """A date from a ``YYYY/MM/DD`` or ``DD.MM.YYYY`` match; None when it is not a real date."""
+    year, month, day = match[:3] if match[0] else (match[5], match[4], match[3])
+    try:
+        return date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+
+
 def page_facts(html: str) -> PageFacts:
     """Sniff the gate, event type and end date from a page's menu and details."""
     doc = _document(html)
@@ -134,10 +143,7 @@ def page_facts(html: str) -> PageFacts:
             arts.append({k.lower(): v for k, v in parse_qsl(urlsplit(href).query)})
     pairings = [q for q in arts if q.get("art") == "2"]
     numbered = any(q.get("rd", "").isdigit() for q in pairings)
-    dates = [
-        date(int(m[0]), int(m[1]), int(m[2])) if m[0] else date(int(m[5]), int(m[4]), int(m[3]))
-        for m in _DATE.findall(details.get("Date", ""))
-    ]
+    dates = [d for m in _DATE.findall(details.get("Date", "")) if (d := _date(m))]
     team = ("team" in kind or "mannschaft" in kind or any(q.get("art") == "32" for q in arts)
             or "Team-Starting rank" in text)
     return PageFacts(

@@ -264,4 +264,6 @@ def test_page_facts_on_real_pages(pages: Path) -> None:
     assert old.has_gate
     assert old.finished(datetime.now(UTC).date())
     assert page_facts("") == page_facts("\x00 not html")
+    odd = "<table><tr><td>Date</td><td>2026/13/45 to 31.12.2026</td></tr></table>"
+    assert str(page_facts(odd).end_date) == "2026-12-31"
     assert gate_form(body(pages, "british2026_champ_crosstable.html").decode("utf-8"), CR) is None
