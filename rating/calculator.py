@@ -79,9 +79,12 @@ def calculate(system: RatingSystem, rating: int, k: int,
     change = sum((g.change for g in rated if g.change is not None), Decimal("0.00"))
     score = sum((g.score for g in rated), Decimal(0))
     expected_total = sum((g.expected for g in rated if g.expected is not None), Decimal("0.00"))
-    rounded = fide.round_change(change)
+    new_rating = system.new_rating(rating, change)
+    if new_rating is None:
+        raise RatingError(f"{system.label} gives no rating after a change of {change}")
     perf = fide.performance([g.opponent_rating for g in rated if g.opponent_rating is not None],
                             int(score * 100)) if rated else None
     return Calculation(rating=rating, k=used_k, games=first, score=score,
-                       expected_total=expected_total, change=change, rounded_change=rounded,
-                       new_rating=rating + rounded, performance=perf, notes=notes)
+                       expected_total=expected_total, change=change,
+                       rounded_change=new_rating - rating, new_rating=new_rating,
+                       performance=perf, notes=notes)

@@ -41,11 +41,23 @@ class PlayerFacts:
 class RatingSystem(Protocol):
     """What a rating system must provide to rate a tournament."""
 
-    name: str
-    label: str
+    @property
+    def name(self) -> str:
+        """Short id: 'fide', 'elo', 'ukd'."""
+
+    @property
+    def label(self) -> str:
+        """Display name: 'FIDE', 'Elo', 'UKD'."""
 
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         """Why a game played over the board is not rated for *own*, or None when it is."""
+
+    def unrated_opponent_game(self, own: int, k: int, score: Decimal) -> GameRating | None:
+        """A game against an opponent without a rating, rated the system's way, or None when
+        such games are not rated (FIDE, Elo)."""
+
+    def new_rating(self, own: int, change: Decimal) -> int | None:
+        """The rating after a tournament's exact *change*, rounded the system's way."""
 
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         """Which of a player's rated games in one tournament get the difference cap."""
@@ -77,6 +89,12 @@ class FideSystem:
             return "opponent unrated"  # R24 §8.3.1: only games against rated players
         return fide.excluded_reason(own, opponent, self.rules)
 
+    def unrated_opponent_game(self, own: int, k: int, score: Decimal) -> GameRating | None:
+        return None
+
+    def new_rating(self, own: int, change: Decimal) -> int | None:
+        return own + fide.round_change(change)  # R24 §8.3.4
+
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         return fide.cap_mask(own, opponents, self.rules)
 
@@ -103,6 +121,12 @@ class EloSystem:
             return "player unrated"
         return "opponent unrated" if opponent is None else None
 
+    def unrated_opponent_game(self, own: int, k: int, score: Decimal) -> GameRating | None:
+        return None
+
+    def new_rating(self, own: int, change: Decimal) -> int | None:
+        return own + fide.round_change(change)
+
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         return [self.cap is not None and abs(own - o) > self.cap for o in opponents]
 
@@ -125,6 +149,8 @@ class GameRating:
     expected: Decimal | None = None
     change: Decimal | None = None
     """K × (S − E), exact and unrounded."""
+    k: int | None = None
+    """The K this game was rated with (a system may use another K for some games)."""
 
 
 def rate_games(system: RatingSystem, own: int | None, k: int,
@@ -136,11 +162,15 @@ def rate_games(system: RatingSystem, own: int | None, k: int,
     mask = iter(system.cap_mask(own, rated_opps) if own is not None else [])
     out: list[GameRating] = []
     for (opp, score), why in zip(games, reasons, strict=True):
-        if own is None or opp is None or why is not None:
-            out.append(GameRating(opp, score, rated=False, reason=why or "not rated"))
-            continue
-        capped = next(mask)
-        exp = system.expected(own, opp, capped=capped)
-        out.append(GameRating(opp, score, rated=True, capped=capped,
-                              expected=exp, change=k * (score - exp)))
+        special = (system.unrated_opponent_game(own, k, score)
+                   if own is not None and opp is None and why is None else None)
+        if special is not None:
+            out.append(special)
+        elif own is None or opp is None or why is not None:
+            out.append(GameRating(opp, score, rated=False, reason=why or "opponent unrated"))
+        else:
+            capped = next(mask)
+            exp = system.expected(own, opp, capped=capped)
+            out.append(GameRating(opp, score, rated=True, capped=capped, expected=exp,
+                                  change=k * (score - exp), k=k))
     return out

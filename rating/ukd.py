@@ -18,12 +18,11 @@ from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
 from itertools import accumulate
-from typing import cast
 
 from importer.model import RatingList
 from rating.errors import RatingError
 from rating.fide import percent_h, round_half_up, to_decimal
-from rating.system import GameRating, PlayerFacts, RatingSystem, rate_games
+from rating.system import GameRating, PlayerFacts, rate_games
 from rating.tables import dp_for, pd_higher_h
 
 __all__ = [
@@ -324,40 +323,11 @@ class UkdSystem:
             return fide
         return found
 
-    def rate(self, own: int | None, games: Sequence[tuple[int | None, Decimal]],
-             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
-        """One player's played games (opponent UKD cell, score) of one tournament (§3.6).
-
-        Goes through :func:`rating.system.rate_games` with the pre-tournament K (§3.1), then
-        rates games against opponents without UKD by the §3.9 mode, which ``rate_games``
-        cannot do (it needs a per-game E and K).  Reasons carry §3.10 warnings.
-        """
-        fides = list(opponent_fide) if opponent_fide is not None else [None] * len(games)
-        resolved = [self.opponent_rating(u, f) for (u, _), f in zip(games, fides, strict=True)]
-        k = self.k(PlayerFacts(rating=own))
-        # cast: the protocol declares name/label settable; a frozen dataclass has them read-only.
-        base = rate_games(cast(RatingSystem, self), own, k,
-                          [(r, s) for r, (_, s) in zip(resolved, games, strict=True)])
-        out: list[GameRating] = []
-        for (cell, score), used, game in zip(games, resolved, base, strict=True):
-            warning = invalid_ukd_reason(cell)
-            if own is None:
-                out.append(game)
-            elif used is None:
-                out.append(self._without_ukd(own, k, score, warning))
-            elif used != cell:
-                why = f"opponent without UKD: FIDE rating {used} used (opponent_fide_fallback)"
-                out.append(replace(game, reason="; ".join(filter(None, (warning, why)))))
-            else:
-                out.append(game)
-        return out
-
-    def _without_ukd(self, own: int, k: int, score: Decimal, warning: str | None) -> GameRating:
-        """A game against an opponent without UKD under the §3.9 mode."""
-        prefix = f"{warning}; " if warning else ""
+    def unrated_opponent_game(self, own: int, k: int, score: Decimal) -> GameRating | None:
+        """§3.9: a game against an opponent without UKD under the configured mode (None: skip)."""
         mode = self.unrated_opponent
         if mode is UnratedOpponent.SKIP:
-            return GameRating(None, score, rated=False, reason=prefix + "opponent without UKD (skip)")
+            return None
         if mode is UnratedOpponent.FIXED:
             exp, used_k, capped = to_decimal(self.fixed_expected_h), self.fixed_k, False
             how = f"E {exp}, K {used_k}"
@@ -365,8 +335,28 @@ class UkdSystem:
             exp, used_k, capped = self.expected(own, 0, capped=True), k, self.cap is not None
             how = "opponent as 0, capped difference"
         return GameRating(None, score, rated=True, capped=capped, expected=exp,
-                          change=used_k * (score - exp),
-                          reason=f"{prefix}opponent without UKD: estimate (mode {mode}: {how})")
+                          change=used_k * (score - exp), k=used_k,
+                          reason=f"opponent without UKD: estimate (mode {mode}: {how})")
+
+    def rate(self, own: int | None, games: Sequence[tuple[int | None, Decimal]],
+             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
+        """One player's played games (opponent UKD cell, score) of one tournament (§3.6).
+
+        Resolves each opponent's rating (§3.10 suspicious cells, the U6 FIDE fallback), then
+        rates through :func:`rating.system.rate_games` with the pre-tournament K (§3.1).
+        """
+        fides = list(opponent_fide) if opponent_fide is not None else [None] * len(games)
+        resolved = [self.opponent_rating(u, f) for (u, _), f in zip(games, fides, strict=True)]
+        k = self.k(PlayerFacts(rating=own))
+        base = rate_games(self, own, k, [(r, s) for r, (_, s) in zip(resolved, games, strict=True)])
+        out: list[GameRating] = []
+        for (cell, _), used, game in zip(games, resolved, base, strict=True):
+            fallback = (f"opponent without UKD: FIDE rating {used} used (opponent_fide_fallback)"
+                        if used is not None and used != cell else None)
+            notes = [n for n in (invalid_ukd_reason(cell), game.reason, fallback) if n]
+            reason = "; ".join(dict.fromkeys(notes))
+            out.append(game if reason == game.reason else replace(game, reason=reason))
+        return out
 
     def new_rating(self, own: int, total: Decimal) -> int | None:
         """R_p + round(ΔR) (§3.6, §3.8), then the §3.12 rule (None only when reset removes it)."""
