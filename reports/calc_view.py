@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -79,11 +80,10 @@ def run_calc(*, games: list[tuple[int | None, Decimal]], result: Decimal | None,
     notes += calc_a.notes
     head = {"system": system.name, "rating": rating, "k": calc_a.k, "date": on.isoformat(),
             "list": rating_list.value}
-    single = result is not None
     extra: dict[str, Any] = {}
     opp_calc: Calculation | None = None
     outcomes: list[tuple[str, Calculation]] = []
-    if single:
+    if result is not None:
         opp = opts["opponent"]
         opp_k = opts["opponent_k"]
         if opp_k is None:
@@ -113,7 +113,7 @@ def run_calc(*, games: list[tuple[int | None, Decimal]], result: Decimal | None,
              f"{'rules ' + rules.name if opts['system'] == 'fide' else 'logistic formula'}, "
              f"{on.isoformat()}")
     lines = [title, ""]
-    if single and opp_calc is not None:
+    if opp_calc is not None:
         lines += _single_text(calc_a, opp_calc, outcomes, rating)
     else:
         lines += _games_text(calc_a)
@@ -128,7 +128,7 @@ def _num(value: Decimal | None) -> float | None:
 def _single_text(a: Calculation, b: Calculation, outcomes: list[tuple[str, Calculation]],
                  rating: int) -> list[str]:
     ga, gb = a.games[0], b.games[0]
-    rows = [("", "Rating", "K", "Expected", "Score", "Change", "New rating")]
+    rows: list[Sequence[str]] = [("", "Rating", "K", "Expected", "Score", "Change", "New rating")]
     for who, c, g in (("Player", a, ga), ("Opponent", b, gb)):
         rows.append((who, str(c.rating), str(c.k), fmt.expected(g.expected),
                      fmt.points(g.score), fmt.signed(c.change) if g.rated else g.reason,
@@ -141,7 +141,7 @@ def _single_text(a: Calculation, b: Calculation, outcomes: list[tuple[str, Calcu
 
 
 def _games_text(c: Calculation) -> list[str]:
-    rows = [("#", "Opponent", "Score", "Expected", "Change")]
+    rows: list[Sequence[str]] = [("#", "Opponent", "Score", "Expected", "Change")]
     for i, g in enumerate(c.games, start=1):
         rows.append((str(i), str(g.opponent_rating or "unrated"), fmt.points(g.score),
                      fmt.expected(g.expected),
@@ -164,7 +164,7 @@ def _games_text(c: Calculation) -> list[str]:
 
 def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> str:
     lines = [f"What a game brings a player rated {rating} with K {k} ({system.label}):", ""]
-    rows = [("Opponent", "Difference", "Expected", "Win", "Draw", "Loss")]
+    rows: list[Sequence[str]] = [("Opponent", "Difference", "Expected", "Win", "Draw", "Loss")]
     for diff in (-300, 0, 300):
         opp = rating + diff
         cells = [str(opp), f"{diff:+d}" if diff else "0"]
@@ -173,20 +173,20 @@ def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> str:
             if i == 0:
                 cells.append(fmt.expected(c.games[0].expected))
             cells.append(fmt.signed(c.change))
-        rows.append(tuple(cells))
+        rows.append(cells)
     lines += _columns(rows)
     lines += ["", f"The same game (equal ratings, {rating} v {rating}) in each FIDE category:", ""]
-    rows = [("Category", "K", "Win", "Draw", "Loss")]
+    rows = [["Category", "K", "Win", "Draw", "Loss"]]
     for category in fide.Category:
         kc = fide.k_for_category(category, rules)
         changes = [fmt.signed(calculate(system, rating, kc, [(rating, s)]).change)
                    for _, s in OUTCOMES]
-        rows.append((category.value, str(kc), *changes))
+        rows.append([category.value, str(kc), *changes])
     lines += _columns(rows)
     return "\n".join(lines)
 
 
-def _columns(rows: list[tuple[str, ...]]) -> list[str]:
+def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
                       for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
