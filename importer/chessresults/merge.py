@@ -50,7 +50,7 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
     for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
         last = max((r.round for r in page.results), default=0)
         for p in page.players:
-            fields = merged.setdefault(p.start_no, {})
+            fields = merged.setdefault(p.start_no, {"name": ""})
             if p.points is not None and fields.get("points") is None:
                 through[p.start_no] = last
             for name in _PLAYER_FIELDS:

@@ -9,6 +9,7 @@ when the header words are unknown.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
@@ -173,7 +174,7 @@ class _Ctx:
     def __init__(self, source: str) -> None:
         self.source = source
         self.warnings: list[str] = []
-        self.languages: set[str] = set()
+        self.languages: Counter[str] = Counter()
         self.unknown: list[str] = []
 
     def error(self, message: str) -> InputError:
@@ -186,7 +187,7 @@ class _Ctx:
             hit = header_key(text)
             if hit:
                 keys.append(hit[0])
-                self.languages.add(hit[1])
+                self.languages[hit[1]] += 1
                 continue
             n = round_column(text)
             if n is not None:
@@ -211,7 +212,7 @@ class _Ctx:
 
     @property
     def language(self) -> str:
-        others = sorted(self.languages - {"en"})
+        others = [lang for lang, _ in self.languages.most_common() if lang != "en"]
         return others[0] if others else ("en" if self.languages else "")
 
 
@@ -777,6 +778,7 @@ def _board_pairings(ctx: _Ctx, table: lxml.html.HtmlElement, default_round: int 
     boards: list[tuple[int, int, int, int]] = []
     rd = default_round
     teams: list[str] = []
+    boards_seen: dict[int | None, int] = {}
     for tr in _rows(table):
         cells = _cells(tr)
         if len(cells) == 1:
@@ -794,6 +796,7 @@ def _board_pairings(ctx: _Ctx, table: lxml.html.HtmlElement, default_round: int 
         m = _BOARD.fullmatch(_text(cells[0]))
         if m is None:
             continue
+        board_no = boards_seen[rd] = boards_seen.get(rd, 0) + 1  # 1.1, 1.2, 2.1 … → 1, 2, 3 …
         side_cells = [i for i, c in enumerate(cells) if _link_snr(c) is not None
                       or any((d.get("class") or "").startswith("Farbe") for d in c.iter("div"))]
         if len(side_cells) != 2 or rd is None:
@@ -831,7 +834,7 @@ def _board_pairings(ctx: _Ctx, table: lxml.html.HtmlElement, default_round: int 
                                    colour=Colour.WHITE, points=wp))
         results.append(RoundResult(start_no=black, round=rd, status=bs, opponent_no=white,
                                    colour=Colour.BLACK, points=bp))
-        boards.append((rd, white, black, int(m[2])))
+        boards.append((rd, white, black, board_no))
     return list(players.values()), results, boards
 
 
@@ -925,7 +928,8 @@ def _parse(html: str, ctx: _Ctx) -> Page:
                 players += [p for p in ps if p.start_no not in known]
                 results += rs
                 boards += bs
-            elif len(first) == 1 and any(_text(c) in ("Br.", "Bo.") for c in second):
+            elif len(first) == 1 and second and (header_key(_text(second[0])) or ("",))[0] == (
+                    "board"):  # team composition: a team caption, then 'Br. | … | Name
                 players = _team_composition(ctx, table) + players
         games = games_from_results(results, {(r, w, b): x for r, w, b, x in boards})
         return page("team_all_details", System.TEAM, players=tuple(_dedupe(players)),
