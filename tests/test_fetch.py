@@ -267,3 +267,22 @@ def test_page_facts_on_real_pages(pages: Path) -> None:
     odd = "<table><tr><td>Date</td><td>2026/13/45 to 31.12.2026</td></tr></table>"
     assert str(page_facts(odd).end_date) == "2026-12-31"
     assert gate_form(body(pages, "british2026_champ_crosstable.html").decode("utf-8"), CR) is None
+
+
+def test_cached_reimport_of_an_old_tournament_makes_no_request(
+        mock: responses.RequestsMock, tmp_path: Path, pages: Path) -> None:
+    gated = body(pages, "en_swiss_crosstable_art5_oldtournament_gated_halfbyes_frome2026.html")
+    serve(mock, "1393521", 0, gated)
+    mock.post(f"{CR}/tnr1393521.aspx", body=body(pages, "british2026_champ_crosstable.html"))
+    serve(mock, "1393521", 5, gated)
+    path = str(tmp_path / "cache.sqlite")
+    fetch_tournament(Ref("1393521"), make_session(delay=0, cache_path=path))
+    assert len(mock.calls) == 3
+    session = make_session(delay=0, cache_path=path)
+    again = fetch_tournament(Ref("1393521"), session)
+    assert len(mock.calls) == 3
+    assert all(p.from_cache for p in again)
+    now = datetime.now(UTC)
+    lifetimes = [(r.expires - now).total_seconds() for r in session.cache.responses.values()]
+    assert len(lifetimes) == 3
+    assert all(FINISHED_EXPIRY - 120 < s <= FINISHED_EXPIRY for s in lifetimes)
