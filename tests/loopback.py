@@ -14,7 +14,12 @@ exercised against a real socket (house style §2.4).  Usage::
 A route matches on path (case-insensitive), method and a subset of the query; the most specific
 match wins.  A list of replies is served in order, the last one repeating.  Unmatched requests get
 404.  Every fault is bounded in time, and :meth:`ChessResults.stop` (the context exit) interrupts
-stalls, so a test never hangs.  For the CLI: ``fiderate import N --base-url`` + ``site.url``.
+stalls, so a test never hangs.  For the CLI: ``fiderate import N --base-url`` + ``site.url``
+(with ``--no-cache`` or a temporary ``XDG_CACHE_HOME``, so the user's cache is left alone).
+
+``tests/`` is not on ``sys.path`` (``--import-mode=importlib``, no ``__init__.py``): load this
+module by path as ``test_loopback_faults._load_loopback`` does, or add ``pythonpath = ["tests"]``
+to ``[tool.pytest.ini_options]`` and write ``from loopback import ChessResults, Reply``.
 """
 
 from __future__ import annotations
