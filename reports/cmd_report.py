@@ -1,0 +1,88 @@
+"""``fiderate report``: round-by-round rating reports as CSV, HTML or a terminal table."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from typing import Any
+
+import click
+
+from reports.sources import source_options
+
+__all__ = ["report"]
+
+
+def _formats(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[str, ...]:
+    parts = tuple(dict.fromkeys(p.strip().lower() for p in value.split(",") if p.strip()))
+    bad = [p for p in parts if p not in ("csv", "html")]
+    if bad or not parts:
+        raise click.BadParameter(f"{value!r}: expected csv, html or csv,html")
+    return parts
+
+
+def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected a date YYYY-MM-DD") from None
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("sources", nargs=-1, required=True, metavar="SOURCE...")
+@click.option("--out", "-o", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write the report files into DIR (default: print a table).")
+@click.option("--format", "formats", default="csv,html", show_default=True, callback=_formats,
+              help="What to write into DIR: csv, html or both.")
+@click.option("--player", "-p", metavar="N|NAME|FIDEID",
+              help="Report one player (start number, name or FIDE id).")
+@click.option("--system", type=click.Choice(["fide", "elo", "ukd"]), default="fide",
+              show_default=True, help="Rating system: FIDE rules of the start date, generic "
+              "Elo, or the Turkish national rating (UKD).")
+@click.option("--k", "k_default", type=click.IntRange(1, 100), default=20, show_default=True,
+              help="K for players whose K is not published, listed or derivable.")
+@click.option("--ratings-list", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="A FIDE rating list download: players' K is taken from it.")
+@click.option("--date", "on", callback=_iso_date, metavar="YYYY-MM-DD",
+              help="The date whose rules apply when the source has no start date "
+                   "(default: today).")
+@click.option("--open", "open_", is_flag=True, help="Open index.html when done.")
+@source_options
+def report(sources: tuple[str, ...], **opts: Any) -> None:
+    """Rating changes round by round, as chess-results and Swiss-Manager show them.
+
+    Per player: K × Σ(S − E) over the rated games, with the tournament's ratings and
+    the FIDE rules of its start date; forfeits, byes and unrated opponents are listed
+    but not rated.  Paired, unfinished games get win/draw/loss scenarios.
+
+    \b
+    Examples:
+      fiderate report fixtures/sample_open.trf --out out/
+      fiderate report saved/*.html --player 12
+      fiderate report https://chess-results.com/tnr1452107.aspx --out out/ --open
+    """
+    from reports.report import build_report, save_report
+    from reports.sources import LoadOptions, load_sources
+    from reports.terminal import render_text
+
+    load = LoadOptions.pop_from(opts)
+    out = opts["out"]
+    if opts["open_"] and (out is None or "html" not in opts["formats"]):
+        raise click.UsageError("--open needs --out and the html format")
+    tournaments = load_sources(list(sources), load)
+    t = tournaments[0]
+    built = build_report(t, system=opts["system"], k_default=opts["k_default"],
+                         ratings_list=opts["ratings_list"], on=opts["on"],
+                         focus=opts["player"])
+    if out is None:
+        click.echo(render_text(built))
+        return
+    written = save_report(built, out, opts["formats"])
+    if not load.quiet:
+        for note in built.notes:
+            click.echo(f"note: {note}", err=True)
+        click.echo(f"wrote {len(written)} files to {out}", err=True)
+    if opts["open_"]:
+        click.launch(os.path.join(out, "index.html"))

@@ -1,0 +1,80 @@
+"""Plain-text tables for the terminal: one player's rounds, or every player's totals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reports import fmt
+from reports.report import Report
+
+__all__ = ["render_players", "render_rounds", "render_text"]
+
+
+def _columns(rows: Sequence[Sequence[str]], left: frozenset[int] = frozenset()) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) if i in left else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+            for r in rows]
+
+
+def _title(report: Report) -> list[str]:
+    i = report.tournament.info
+    r = report.rating
+    system = r.rules if r.rules.startswith(r.label) else f"{r.label} {r.rules}"
+    return [f"{i.name or 'Tournament'}: {system}, {r.rating_list.value}", ""]
+
+
+def render_rounds(report: Report, start_no: int) -> str:
+    """One player's round-by-round table with totals and next-round scenarios."""
+    pr = report.rating.player(start_no)
+    if pr is None:
+        return ""
+    p = report.player(start_no)
+    head = f"{p.start_no}. {(p.title + ' ') if p.title else ''}{p.name}"
+    rating = "unrated" if pr.rating is None else f"{pr.rating}, K {pr.k} ({pr.k_source.value})"
+    lines = [head + f" — {rating}", ""]
+    rows = [("Rd", "Opponent", "Rtg", "Res", "Exp", "K", "Change", "Cum", "Note")]
+    for ln in pr.rounds:
+        opp = report.player(ln.opponent_no).name if ln.opponent_no is not None else ""
+        rows.append((str(ln.round), opp, "" if ln.opponent_rating is None
+                     else f"{ln.opponent_rating}{'*' if ln.capped else ''}",
+                     fmt.points(ln.points), fmt.expected(ln.expected),
+                     "" if ln.k is None else str(ln.k), fmt.signed(ln.change),
+                     fmt.signed(ln.cumulative), "" if ln.rated else f"not rated: {ln.reason}"))
+    lines += _columns(rows, left=frozenset({1, 8}))
+    lines += ["", f"Rated games {pr.rated_games}, score {fmt.points(pr.score)}, expected "
+              f"{fmt.change(pr.expected)}"]
+    if pr.rating is not None:
+        lines.append(f"Change {fmt.signed(pr.change)} → new rating {pr.new_rating}")
+    if pr.performance is not None:
+        lines.append(f"Performance {pr.performance}")
+    if pr.initial is not None:
+        lines.append(f"Initial rating {pr.initial.value} (R24 8.2)" if pr.initial.published
+                     else f"No initial rating yet: {pr.initial.reason}")
+    for s in pr.scenarios:
+        lines.append(f"Round {s.round} v {report.player(s.opponent_no).name} "
+                     f"({s.opponent_rating}): win {fmt.signed(s.win)}, draw "
+                     f"{fmt.signed(s.draw)}, loss {fmt.signed(s.loss)}")
+    return "\n".join(lines)
+
+
+def render_players(report: Report) -> str:
+    """Every shown player's totals."""
+    rows = [("No", "Name", "Rtg", "K", "Pts", "Games", "Score", "Exp", "Change", "New", "Perf")]
+    for pr in report.shown:
+        p = report.player(pr.start_no)
+        rows.append((str(pr.start_no), p.name, "" if pr.rating is None else str(pr.rating),
+                     "" if pr.k is None else str(pr.k), fmt.points(pr.points),
+                     str(pr.rated_games), fmt.points(pr.score), fmt.change(pr.expected),
+                     fmt.signed(pr.change) if pr.rating is not None else "",
+                     "" if pr.new_rating is None else str(pr.new_rating),
+                     "" if pr.performance is None else str(pr.performance)))
+    return "\n".join(_columns(rows, left=frozenset({1})))
+
+
+def render_text(report: Report) -> str:
+    """What ``fiderate report`` prints without --out: the focus player, else everyone."""
+    body = (render_rounds(report, report.focus) if report.focus is not None
+            else render_players(report))
+    notes = [f"note: {n}" for n in report.notes]
+    return "\n".join([*_title(report), body, *([""] if notes else []), *notes])

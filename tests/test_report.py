@@ -1,0 +1,258 @@
+"""reports/report.py and reports/html.py: the CSV contract, the HTML pages, golden files.
+
+Regenerate the golden files deliberately with ``FIDERATE_UPDATE_GOLDEN=1 pytest
+tests/test_report.py`` and read the diff.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from importer.model import (
+    Colour,
+    Player,
+    RatingList,
+    RoundResult,
+    Status,
+    Tournament,
+    TournamentInfo,
+)
+from reports.errors import ReportError
+from reports.report import (
+    PLAYER_COLUMNS,
+    ROUND_COLUMNS,
+    SCENARIO_COLUMNS,
+    build_report,
+    render_report,
+    resolve_player,
+    write_report,
+)
+
+GOLDEN = Path(__file__).parent / "golden" / "report_small"
+UPDATE = os.environ.get("FIDERATE_UPDATE_GOLDEN") == "1"
+IMG = "<img src=x onerror=alert(1)>"
+SCRIPT = "<script>alert(1)</script>"
+
+
+def small() -> Tournament:
+    """Six players, three rounds played and round 4 paired; hostile names; every status."""
+    players = (
+        Player(start_no=1, name="Alpha, Anna", title="IM", federation="ENG", fide_id="1001",
+               rating=2405, birth_year=1990),
+        Player(start_no=2, name=IMG, federation="SCO", rating=2210, birth_year=1985),
+        Player(start_no=3, name=SCRIPT, rating=1990, birth_year=2011),
+        Player(start_no=4, name="=HYPERLINK(\"http://x\")", rating=1850, birth_year=1970),
+        Player(start_no=5, name="Newcomer, Nia", birth_year=1999),
+        Player(start_no=6, name="Default, Dan", rating=2000),
+    )
+    rows = {
+        1: [(2, 1, Status.PLAYED), (3, 0.5, Status.PLAYED), (6, 1, Status.FORFEIT_WIN),
+            (4, None, Status.PENDING)],
+        2: [(1, 0, Status.PLAYED), (5, 1, Status.PLAYED), (None, 1, Status.BYE),
+            (6, None, Status.PENDING)],
+        3: [(4, 1, Status.PLAYED), (1, 0.5, Status.PLAYED), (5, 0, Status.UNPLAYED),
+            (5, None, Status.PENDING)],
+        4: [(3, 0, Status.PLAYED), (6, 0.5, Status.PLAYED), (None, 0.5, Status.HALF_BYE),
+            (1, None, Status.PENDING)],
+        5: [(6, 1, Status.PLAYED), (2, 0, Status.PLAYED), (3, 1, Status.UNPLAYED),
+            (3, None, Status.PENDING)],
+        6: [(5, 0, Status.PLAYED), (4, 0.5, Status.PLAYED), (1, 0, Status.FORFEIT_LOSS),
+            (2, None, Status.PENDING)],
+    }
+    results = tuple(RoundResult(start_no=no, round=rnd, status=st, opponent_no=opp,
+                                colour=Colour.WHITE if (no + rnd) % 2 else Colour.BLACK,
+                                points=pts)
+                    for no, games in rows.items() for rnd, (opp, pts, st) in enumerate(games, 1))
+    info = TournamentInfo(name="Test <Open> & Co", start_date=date(2026, 10, 2),
+                          end_date=date(2026, 10, 4), rounds=5, rating_list=RatingList.STANDARD,
+                          federation="ENG")
+    return Tournament(info=info, players=players, results=results)
+
+
+def read(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_csv_contract_columns_and_values():
+    files = render_report(build_report(small()), ["csv"])
+    assert set(files) == {"rating_players.csv", "rating_rounds.csv", "scenarios.csv"}
+    players = read(files["rating_players.csv"])
+    assert tuple(players[0]) == PLAYER_COLUMNS
+    assert PLAYER_COLUMNS[:11] == ("start_no", "name", "fide_id", "rating", "k", "rated_games",
+                                   "score", "expected", "change", "new_rating", "performance")
+    by_no = {r["start_no"]: r for r in players}
+    # 1: IM 2405 (K 10) beats 2210 (E .75) and draws 1990 (capped? no: D 415 → .92 cap 400).
+    assert by_no["1"]["k"] == "10" and by_no["1"]["k_source"] == "category"
+    assert by_no["1"]["change"] == "-1.70" and by_no["1"]["new_rating"] == "2403"
+    assert by_no["1"]["points"] == "2.5" and by_no["1"]["score"] == "1.5"
+    # 4: a formula-like name is neutralised; its change stays a plain number.
+    assert by_no["4"]["name"] == "'=HYPERLINK(\"http://x\")"
+    assert by_no["4"]["change"].startswith("-") and not by_no["4"]["change"].startswith("'")
+    # 5: unrated, no change, no K.
+    assert by_no["5"]["rating"] == "" and by_no["5"]["change"] == "" and by_no["5"]["k_source"] == ""
+    assert by_no["5"]["new_rating"] == "" and by_no["5"]["k"] == ""
+    rounds = read(files["rating_rounds.csv"])
+    assert tuple(rounds[0]) == ROUND_COLUMNS
+    r1 = [r for r in rounds if r["start_no"] == "1"]
+    assert [r["rated"] for r in r1] == ["true", "true", "false", "false"]
+    assert [r["reason"] for r in r1[2:]] == ["forfeit (R24 5.1)", "pending"]
+    assert [r["cumulative_change"] for r in r1] == ["2.50", "-1.70", "-1.70", "-1.70"]
+    assert r1[0]["opponent_name"] == IMG
+
+
+def test_scenarios_csv_consistency():
+    files = render_report(build_report(small()), ["csv"])
+    rows = read(files["scenarios.csv"])
+    assert tuple(rows[0]) == SCENARIO_COLUMNS
+    players = {r["start_no"]: r for r in read(files["rating_players.csv"])}
+    assert {r["start_no"] for r in rows} == {"1", "2", "4", "6"}  # 5 is unrated; 3 plays 5
+    for r in rows:
+        win, draw, loss = (Decimal(r[c]) for c in ("win", "draw", "loss"))
+        assert win - loss == int(r["k"])
+        assert draw - loss == win - draw
+        total = Decimal(players[r["start_no"]]["change"])
+        assert Decimal(r["total_if_win"]) == total + win
+        assert Decimal(r["total_if_loss"]) == total + loss
+
+
+def test_no_scenarios_file_when_nothing_is_pending():
+    t = small()
+    done = Tournament(info=t.info, players=t.players,
+                      results=tuple(r for r in t.results if r.status is not Status.PENDING))
+    assert "scenarios.csv" not in render_report(build_report(done), ["csv"])
+
+
+def test_golden_files(tmp_path):
+    paths = write_report(small(), tmp_path / "out", focus=None)
+    names = sorted(p.name for p in paths)
+    assert names == sorted(["rating_players.csv", "rating_rounds.csv", "scenarios.csv",
+                            "index.html", *(f"player-{i}.html" for i in range(1, 7))])
+    if UPDATE:
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        for p in paths:
+            (GOLDEN / p.name).write_bytes(p.read_bytes())
+    for p in paths:
+        want = GOLDEN / p.name
+        assert want.is_file(), f"missing golden {want.name}: run with FIDERATE_UPDATE_GOLDEN=1"
+        assert p.read_bytes() == want.read_bytes(), f"{p.name} differs from its golden file"
+
+
+def test_html_escapes_untrusted_names_and_is_self_contained():
+    files = render_report(build_report(small()), ["html"])
+    index = files["index.html"]
+    assert IMG not in index and SCRIPT not in index
+    assert "&lt;img src=x onerror=alert(1)&gt;" in index
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index
+    assert "Test &lt;Open&gt; &amp; Co" in index
+    for text in files.values():
+        assert "http://" not in text.replace('HYPERLINK(&#34;http://x&#34;)', "")
+        assert "https://" not in text and "<link" not in text and "src=" not in text.replace(
+            "&lt;img src=x", "")
+        assert text.count("<script>") <= 1
+    page = files["player-1.html"]
+    assert "<svg" in page and "polyline" in page and "Next round" in page
+
+
+def test_html_is_deterministic():
+    a = render_report(build_report(small()), ["html"])
+    b = render_report(build_report(small()), ["html"])
+    assert a == b
+
+
+def test_focus_narrows_the_report():
+    report = build_report(small(), focus="Alpha")
+    files = render_report(report)
+    assert set(files) == {"rating_players.csv", "rating_rounds.csv", "scenarios.csv",
+                          "index.html", "player-1.html"}
+    assert [r["start_no"] for r in read(files["rating_players.csv"])] == ["1"]
+
+
+@pytest.mark.parametrize(("query", "start_no"), [("3", 3), ("1001", 1), ("alpha, anna", 1),
+                                                 ("newcomer", 5), (4, 4)])
+def test_resolve_player(query, start_no):
+    assert resolve_player(small(), query) == start_no
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("99", "no player has this start number"),
+    ("Newcommer, Nia", "close matches: Newcomer, Nia"),
+    ("a", "matches several players"),
+    ("", "empty"),
+])
+def test_resolve_player_errors(query, message):
+    with pytest.raises(ReportError, match=message):
+        resolve_player(small(), query)
+
+
+def test_bad_input_is_a_report_error_and_writes_nothing(tmp_path):
+    out = tmp_path / "out"
+    with pytest.raises(ReportError, match="unknown format"):
+        write_report(small(), out, formats=("pdf",))
+    with pytest.raises(ReportError, match="unknown rating system"):
+        write_report(small(), out, system="glicko")
+    with pytest.raises(ReportError, match="no players"):
+        write_report(Tournament(info=TournamentInfo(name="x")), out)
+    assert not out.exists()
+
+
+def test_no_half_written_output(tmp_path, monkeypatch):
+    import reports.html
+
+    out = tmp_path / "out"
+    write_report(small(), out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def boom(report):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(reports.html, "render_pages", boom)
+    with pytest.raises(RuntimeError):
+        write_report(small(), out, k_default=40)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_ratings_list_gives_k(realdata):
+    fide_list = realdata / "fide-list" / "players_list_foa_excerpt.txt"
+    t = small()
+    listed = Player(start_no=6, name="A La, Teng Hua", fide_id="8605360", rating=2000,
+                    birth_year=1993)
+    t = Tournament(info=t.info, players=(*t.players[:5], listed), results=t.results)
+    report = build_report(t, ratings_list=fide_list)
+    pr = report.rating.player(6)
+    assert (pr.k, pr.k_source.value) == (40, "list")  # the category alone would say 20
+
+
+def test_start_date_missing_uses_on():
+    t = small()
+    t = Tournament(info=TournamentInfo(name="No date"), players=t.players, results=t.results)
+    report = build_report(t, on=date(2024, 6, 1))
+    assert report.rating.rules.startswith("FIDE 2024-03")
+    assert any("no start date" in n for n in report.notes)
+    assert any("rated as standard" in n for n in report.notes)
+
+
+def test_ukd_columns_appear_for_turkish_national_rating():
+    pytest.importorskip("rating.ukd")
+    t = small()
+    info = TournamentInfo(name="TUR open", start_date=date(2026, 10, 2), federation="TUR",
+                          rating_calculation="Uluslararası ELO ve Ulusal rating",
+                          rating_list=RatingList.STANDARD)
+    players = tuple(Player(start_no=p.start_no, name=f"P{p.start_no}", rating=p.rating,
+                           national_rating=1500 + 10 * p.start_no) for p in t.players)
+    report = build_report(Tournament(info=info, players=players, results=t.results))
+    assert report.ukd is not None
+    files = render_report(report, ["csv"])
+    row = read(files["rating_players.csv"])[0]
+    assert row["national_rating"] == "1510" and row["ukd_k"] == "25"
+    assert {"ukd_expected", "ukd_change", "ukd_new_rating"} <= set(row)
+    rounds = read(files["rating_rounds.csv"])
+    assert {"ukd_rated", "ukd_change", "ukd_cumulative_change"} <= set(rounds[0])
+    assert "ukd_change" not in read(render_report(build_report(small()), ["csv"])
+                                    ["rating_players.csv"])[0]
