@@ -1,0 +1,165 @@
+"""``fiderate report`` end to end: TRF and normalized folders, real chess-results pages."""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from importer.model import Status
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "fixtures" / "sample_open.trf"
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text("utf-8"))))
+
+
+@pytest.fixture
+def sample() -> Path:
+    if not SAMPLE.is_file():
+        pytest.skip("fixtures/sample_open.trf is not there yet")
+    return SAMPLE
+
+
+def test_report_writes_csv_and_html(run_cli, sample, tmp_path):
+    out = tmp_path / "out"
+    res = run_cli("report", str(sample), "--out", str(out), "--quiet")
+    assert res.code == 0, res
+    players = rows(out / "rating_players.csv")
+    assert len(players) == 24
+    assert (out / "index.html").is_file() and (out / "player-24.html").is_file()
+    assert not (out / "scenarios.csv").exists()  # a finished event
+    p17 = next(r for r in rows(out / "rating_rounds.csv")
+               if r["start_no"] == "17" and r["round"] == "6")
+    assert (p17["rated"], p17["reason"]) == ("false", "less than one move (R24 5.1)")
+
+
+def test_report_formats_and_normalized_folder(run_cli, sample, tmp_path):
+    from importer.normalized import write_folder
+    from importer.trf import decode_trf, parse_trf
+
+    folder = write_folder(parse_trf(decode_trf(sample.read_bytes()), source="x"), tmp_path / "n")
+    out = tmp_path / "out"
+    assert run_cli("report", str(folder), "--out", str(out), "--format", "csv", "-q").code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["rating_players.csv", "rating_rounds.csv"]
+    assert run_cli("report", str(folder), "--out", str(out), "--format", "html", "-q").code == 0
+    assert (out / "index.html").is_file()
+
+
+def test_report_prints_a_table_without_out(run_cli, sample):
+    res = run_cli("report", str(sample), "--player", "Dumitrescu")
+    assert res.code == 0, res
+    assert "17. Dumitrescu, Radu — 1790, K 20 (category)" in res.stdout
+    assert "not rated: opponent unrated" in res.stdout
+    assert "Change -1.40 → new rating 1789" in res.stdout
+    everyone = run_cli("report", str(sample))
+    assert everyone.code == 0 and "Varga, Dominik" in everyone.stdout
+    assert "Ivanova, Daria" in everyone.stdout
+
+
+def test_unknown_player_is_one_line_exit_2(run_cli, sample, tmp_path):
+    res = run_cli("report", str(sample), "--player", "Dumitresku", "--out", str(tmp_path / "o"))
+    assert res.code == 2
+    assert res.stderr.strip().splitlines() == [
+        "fiderate: error: --player 'Dumitresku': no such player; close matches: "
+        "Dumitrescu, Radu"]
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("args", [("--format", "pdf"), ("--system", "glicko"), ("--k", "0"),
+                                  ("--date", "2026-13-01"), ("--open",)])
+def test_bad_options_exit_2(run_cli, sample, args):
+    res = run_cli("report", str(sample), *args)
+    assert res.code == 2 and "Traceback" not in res.stderr
+
+
+def test_missing_source_exit_2(run_cli, tmp_path):
+    res = run_cli("report", str(tmp_path / "nope.trf"), "--out", str(tmp_path / "o"))
+    assert res.code == 2 and res.stderr.startswith("fiderate: error:")
+
+
+def test_help_imports_only_click():
+    code = ("import sys, reports.cmd_report as m; "
+            "bad = [n for n in ('pandas', 'jinja2', 'numpy', 'lxml', 'requests') "
+            "if n in sys.modules]; print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
+def test_pending_trf_gives_scenarios(run_cli, fixtures_dir, tmp_path):
+    src = fixtures_dir / "trf" / "pending_last_round.trf"
+    if not src.is_file():
+        pytest.skip("fixtures/trf/pending_last_round.trf is absent")
+    out = tmp_path / "out"
+    res = run_cli("report", str(src), "--out", str(out), "-q", "--date", "2026-01-01")
+    assert res.code == 0, res
+    scen = rows(out / "scenarios.csv")
+    assert scen
+    for r in scen:
+        assert Decimal(r["win"]) - Decimal(r["loss"]) == int(r["k"])
+
+
+# --- real chess-results pages (skipped without ../shared/realdata) ---
+
+BRITISH = "british2026_champ_crosstable.html"
+
+
+def _hand(opponents: list[tuple[int, float, int]], k: int) -> Decimal:
+    """K × Σ(S − PD) by hand: (opponent rating, score, PD in hundredths from table 8.1.2)."""
+    return sum((k * (Decimal(str(s)) - Decimal(pd) / 100) for _, s, pd in opponents),
+               Decimal("0.00"))
+
+
+def test_british_championship_all_players(run_cli, realdata, tmp_path):
+    out = tmp_path / "british"
+    res = run_cli("report", str(realdata / "chess-results" / BRITISH), "--out", str(out), "-q")
+    assert res.code == 0, res
+    players = {r["start_no"]: r for r in rows(out / "rating_players.csv")}
+    assert len(players) == 108
+    assert len(list(out.glob("player-*.html"))) == 108
+    # Hand-computed from the page (ratings in the Rtg column; PD from table 8.1.2; K 10 for
+    # GM/IM titles, else the default 20 as the page gives no birth years or K).
+    mcshane = _hand([(2232, 1, 90), (2313, 0.5, 84), (2312, 0.5, 84), (2273, 1, 87),
+                     (2410, 1, 74), (2455, 1, 69), (2514, 0, 61)], 10)  # own 2597
+    golding = _hand([(2143, 0.5, 79), (2038, 1, 88), (2250, 0.5, 66), (2244, 0.5, 67),
+                     (2232, 0, 69), (2220, 0.5, 70)], 10)  # own 2370; round 7 absent
+    chapman = _hand([(2239, 0, 9), (2132, 0, 17), (2089, 0, 21), (1933, 0.5, 39),
+                     (2008, 0, 30), (2043, 0.5, 26)], 20)  # own 1856; round 6 bye
+    assert (mcshane, golding, chapman) == (Decimal("-4.90"), Decimal("-13.90"),
+                                           Decimal("-8.40"))
+    for no, change, new, k in (("1", mcshane, "2592", "10"), ("21", golding, "2356", "10"),
+                               ("106", chapman, "1848", "20")):
+        assert (players[no]["change"], players[no]["new_rating"], players[no]["k"]) == (
+            str(change), new, k)
+    assert players["106"]["k_source"] == "default"
+    r21 = [r for r in rows(out / "rating_rounds.csv") if r["start_no"] == "21"]
+    assert (r21[6]["rated"], r21[6]["reason"]) == ("false", "absent / not paired")
+    assert "K 20 assumed" in (out / "index.html").read_text("utf-8")
+
+
+def test_british_live_round_scenarios(realdata, tmp_path):
+    import importer
+    from reports.report import build_report, render_report
+
+    t = importer.load(realdata / "chess-results" / "en_swiss_crosstable_art5_final_british2026.html")
+    pending = {r.start_no for r in t.results if r.status is Status.PENDING}
+    files = render_report(build_report(t), ["csv"])
+    scen = list(csv.DictReader(io.StringIO(files["scenarios.csv"])))
+    assert len(pending) == 94 and {r["start_no"] for r in scen} <= {str(n) for n in pending}
+    for r in scen:
+        win, draw, loss = (Decimal(r[c]) for c in ("win", "draw", "loss"))
+        assert win - loss == int(r["k"]) and draw - loss == win - draw
+
+
+def test_british_player_terminal_table(run_cli, realdata):
+    res = run_cli("report", str(realdata / "chess-results" / BRITISH), "--player", "1")
+    assert res.code == 0, res
+    assert "Change -4.90 → new rating 2592" in res.stdout
