@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import operator
 import os
 import re
 import zipfile
@@ -721,9 +722,9 @@ def _old_titles_and_sex(block: dict[str, Array]) -> None:
 
 
 def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
+    """Stream ``<player>`` records with lxml (no DTD, no entity expansion, no network)."""
     from lxml import etree
 
-    guard = _XmlGuard(stream)
     if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
         raise InputError("entity declarations are not allowed (DOCTYPE/ENTITY found)",
                          source=builder.name)
@@ -732,79 +733,110 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
         found = f"<{root.group(1).decode('latin-1')}>" if root else "no element"
         raise UnknownFormat(f"XML root is {found}; expected <playerslist>", source=builder.name)
     stream.pending = head
-    records: list[dict[str, str]] = []
-    lines: list[int] = []
-    unknown: set[str] = set()
-    combined = False
+    batch = _XmlBatch(builder)
     wanted = builder.wanted
     try:
-        for _, elem in etree.iterparse(guard, events=("end",), tag="player",
+        for _, elem in etree.iterparse(_XmlGuard(stream), events=("end",), tag="player",
                                        resolve_entities=False, no_network=True,
                                        huge_tree=False, load_dtd=False):
-            keep = wanted is None or (elem.findtext("fideid") or "").strip().encode() in wanted
-            if keep:
-                rec = {str(c.tag): (c.text or "").strip() for c in elem
-                       if isinstance(c.tag, str)}
-                combined = combined or "rapid_rating" in rec or "blitz_rating" in rec
-                records.append(rec)
-                lines.append(elem.sourceline or 0)
+            if wanted is None or (elem.findtext("fideid") or "").strip().encode() in wanted:
+                batch.add(list(elem), elem.sourceline or 0)
             elem.clear(keep_tail=False)
-            parent = elem.getparent()
-            while parent is not None and elem.getprevious() is not None:
-                del parent[0]
-            if len(records) >= 50_000:
-                _xml_block(records, lines, builder, unknown)
-                records, lines = [], []
+            while elem.getprevious() is not None:
+                del elem.getparent()[0]
+            if batch.size >= 50_000:
+                batch.flush()
     except etree.XMLSyntaxError as exc:
         raise InputError(f"malformed XML: {exc.msg}", source=builder.name,
                          line=exc.lineno) from None
-    _xml_block(records, lines, builder, unknown)
-    builder.fmt = "xml-combined" if combined else "xml-single"
+    batch.flush()
+    builder.fmt = "xml-combined" if batch.combined else "xml-single"
 
 
-def _xml_block(records: list[dict[str, str]], lines: list[int], builder: _Builder,
-               unknown: set[str]) -> None:
-    """Validate a batch of ``<player>`` records and add them as a column block."""
-    strings: dict[str, list[bytes]] = {f: [] for f in STRING_FIELDS}
-    ints: dict[str, list[int]] = {f: [] for f in INT_FIELDS}
-    keys: list[int] = []
-    kept: list[int] = []
-    for rec, line in zip(records, lines, strict=True):
-        row: dict[str, str] = {}
-        for tag, value in rec.items():
-            field = _XML_TAGS.get(tag)
-            if field is None:
-                if tag not in unknown:
-                    unknown.add(tag)
-                    builder.warn(f"unknown element <{tag}> ignored", line)
+_TAG: Final = operator.attrgetter("tag")
+_TEXT: Final = operator.attrgetter("text")
+
+
+class _XmlBatch:
+    """``<player>`` records grouped by their child-tag layout, converted column-wise."""
+
+    def __init__(self, builder: _Builder) -> None:
+        self.builder = builder
+        self.groups: dict[tuple[object, ...], tuple[list[list[str | None]], list[int]]] = {}
+        self.size = 0
+        self.combined = False
+        self.unknown: set[str] = set()
+
+    def add(self, children: list[Any], line: int) -> None:
+        tags = tuple(map(_TAG, children))
+        group = self.groups.get(tags)
+        if group is None:
+            group = self.groups[tags] = ([], [])
+            self._check_layout(tags, line)
+        group[0].append(list(map(_TEXT, children)))
+        group[1].append(line)
+        self.size += 1
+
+    def _check_layout(self, tags: tuple[object, ...], line: int) -> None:
+        for tag in tags:
+            if not isinstance(tag, str):
+                continue
+            if tag in ("rapid_rating", "blitz_rating"):
+                self.combined = True
+            if tag not in _XML_TAGS and tag not in self.unknown:
+                self.unknown.add(tag)
+                self.builder.warn(f"unknown element <{tag}> ignored", line)
+
+    def flush(self) -> None:
+        blocks = [self._convert(tags, rows, lines)
+                  for tags, (rows, lines) in self.groups.items()]
+        self.groups.clear()
+        self.size = 0
+        if len(blocks) > 1:  # records of mixed layouts: back into file order
+            block = {k: np.concatenate([b[k] for b in blocks]) for k in blocks[0]}
+            order = np.argsort(block["_line"], kind="stable")
+            blocks = [{k: v[order] for k, v in block.items()}]
+        for block in blocks:
+            self.builder.add(block)
+
+    def _convert(self, tags: tuple[object, ...], rows: list[list[str | None]],
+                 lines: list[int]) -> dict[str, Array]:
+        n = len(rows)
+        texts: dict[str, Array] = {}
+        for tag, column in zip(tags, zip(*rows, strict=True), strict=True):
+            if isinstance(tag, str) and tag in _XML_TAGS:
+                raw = np.array([v.encode() if v else b"" for v in column], dtype="S")
+                texts[tag] = np.strings.strip(raw) if n else np.zeros(0, "S1")
+        line_no = np.array(lines, dtype=np.int32)
+        fid = texts.get("fideid", np.zeros(n, "S1"))
+        id_len = np.strings.str_len(fid)
+        checks: list[tuple[Array, str]] = [
+            (~np.strings.isdigit(fid) | (id_len > 18), "fideid")]
+        block: dict[str, Array] = {"_line": line_no}
+        for tag, field in _XML_TAGS.items():
+            values = texts.get(tag)
+            if values is None:
+                empty = "S1" if field in STRING_FIELDS else np.int16
+                block[field] = np.zeros(n, empty) if field in STRING_FIELDS else np.full(
+                    n, -1, empty)
+            elif field in STRING_FIELDS:
+                block[field] = values
             else:
-                row[field] = value
-        problem = _xml_problem(rec)
-        if problem:
-            builder.skip(line, problem)
-            continue
-        for f in STRING_FIELDS:
-            strings[f].append(row.get(f, "").encode())
-        for f in INT_FIELDS:
-            v = int(row.get(f) or -1)
-            ints[f].append(-1 if v == 0 and f in _ZERO_IS_NA else v)
-        keys.append(int(row["fide_id"]))
-        kept.append(line)
-    block: dict[str, Array] = {f: np.array(v, dtype="S") if v else np.zeros(0, "S1")
-                               for f, v in strings.items()}
-    block.update({f: np.array(v, dtype=np.int16) for f, v in ints.items()})
-    block["_key"] = np.array(keys, dtype=np.int64)
-    block["_line"] = np.array(kept, dtype=np.int32)
-    builder.add(block)
-
-
-def _xml_problem(rec: dict[str, str]) -> str:
-    """Why a ``<player>`` record is unusable ('' when it is fine)."""
-    fid = rec.get("fideid", "")
-    if not (fid.isascii() and fid.isdigit()) or len(fid) > 18:
-        return f"<fideid> is {fid!r}, expected digits"
-    for tag, v in rec.items():
-        if v and _XML_TAGS.get(tag) in INT_FIELDS and not (
-                v.isascii() and v.isdigit() and len(v) <= _MAX_DIGITS):
-            return f"<{tag}> is {v!r}, expected a number of at most {_MAX_DIGITS} digits"
-    return ""
+                length = np.strings.str_len(values)
+                checks.append(((length > 0) & ~np.strings.isdigit(values)
+                               | (length > _MAX_DIGITS), tag))
+                number = np.where(checks[-1][0] | (length == 0), b"0", values).astype(np.int16)
+                na = (length == 0) | ((number == 0) & (field in _ZERO_IS_NA))
+                block[field] = np.where(na, -1, number).astype(np.int16)
+        bad = np.zeros(n, dtype=bool)
+        for mask, _ in checks:
+            bad |= mask
+        for row in np.flatnonzero(bad):
+            tag = next(t for mask, t in checks if mask[row])
+            text = _decode(bytes(texts[tag][row])) if tag in texts else ""
+            expected = ("digits" if tag == "fideid"
+                        else f"a number of at most {_MAX_DIGITS} digits")
+            self.builder.skip(int(line_no[row]), f"<{tag}> is {text!r}, expected {expected}")
+        keep = ~bad
+        block["_key"] = np.where(bad, b"0", fid).astype(np.int64)
+        return {k: v[keep] for k, v in block.items()}
