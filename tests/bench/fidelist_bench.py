@@ -3,8 +3,9 @@
     python tests/bench/fidelist_bench.py [--lines N] [--quick] [--xml]
 
 Writes a realistic 162-character FOA list (CRLF, the real header, varied ids, names,
-ratings and flags; ~60 % unrated) to a temp dir, times a full load and a load filtered to
-500 ids, and ends with ``lines=<n> seconds=<float> peak_rss_mb=<float>`` (the full load).
+ratings and flags; ~60 % unrated), or with ``--xml`` the same players as
+``players_list_xml_foa.xml``, to a temp dir; times a load filtered to 500 ids and a full
+load, and ends with ``lines=<n> seconds=<float> peak_rss_mb=<float>`` (the full load).
 """
 
 from __future__ import annotations
@@ -28,34 +29,51 @@ FIRST = ["Magnus", "Liren", "Hikaru", "Christian", "Patrick", "Dmitry", "Anna", 
 FEDS = ["NOR", "CHN", "USA", "DEN", "UGA", "RUS", "IND", "GER", "ESP", "FRA", "NON", "   "]
 
 
-def _rating(rng: random.Random) -> str:
+XML_TAGS = ("fideid", "name", "country", "sex", "title", "w_title", "o_title", "foa_title",
+            "rating", "games", "k", "rapid_rating", "rapid_games", "rapid_k", "blitz_rating",
+            "blitz_games", "blitz_k", "birthday", "flag")
+
+
+def _rating(rng: random.Random) -> tuple[str, str, str]:
     if rng.random() < 0.6:
-        return " " * 13
-    return f"{rng.randint(1400, 2850):<6}{rng.randint(0, 30):<4}{rng.choice((10, 20, 40)):<3}"
+        return "", "", ""
+    return str(rng.randint(1400, 2850)), str(rng.randint(0, 30)), str(rng.choice((10, 20, 40)))
 
 
-def write_list(path: Path, lines: int, seed: int = 1) -> list[str]:
-    """Write a synthetic FOA list of ``lines`` players; return 500 of its ids."""
+def _player(rng: random.Random, fid: int) -> list[str]:
+    """The 19 fields of one synthetic player, in the XML order."""
+    woman = rng.random() < 0.2
+    title = rng.choice(("GM", "IM", "FM", "", "", "", "", "", "", ""))
+    flags = ("w" if woman else "") + ("i" if rng.random() < 0.3 else "")
+    born = str(rng.randint(1930, 2020)) if rng.random() < 0.95 else "0"
+    return [str(fid), f"{rng.choice(LAST)}{rng.randint(0, 999)}, {rng.choice(FIRST)}",
+            rng.choice(FEDS).strip(), "F" if woman else "M", title,
+            "WGM" if woman and title else "", "", "",
+            *_rating(rng), *_rating(rng), *_rating(rng), born, flags]
+
+
+_WIDTHS = (15, 61, 4, 4, 5, 5, 15, 4, 6, 4, 3, 6, 4, 3, 6, 4, 3, 6, 4)
+
+
+def write_list(path: Path, lines: int, *, xml: bool = False, seed: int = 1) -> list[str]:
+    """Write a synthetic combined list (FOA TXT or XML) of ``lines`` players; 500 of its ids."""
     rng = random.Random(seed)
     ids = rng.sample(range(100_000, 99_999_999), lines)
     with path.open("w", newline="", encoding="ascii") as out:
-        out.write(HEADER + "\r\n")
+        out.write("<playerslist>\n" if xml else HEADER + "\r\n")
         batch = []
         for fid in ids:
-            woman = rng.random() < 0.2
-            name = f"{rng.choice(LAST)}{rng.randint(0, 999)}, {rng.choice(FIRST)}"
-            title = rng.choice(("GM", "IM", "FM", "", "", "", "", "", "", ""))
-            flags = ("w" if woman else "") + ("i" if rng.random() < 0.3 else "")
-            born = str(rng.randint(1930, 2020)) if rng.random() < 0.95 else "0"
-            line = (f"{fid:<15}{name:<61}{rng.choice(FEDS):<4}{'F' if woman else 'M':<4}"
-                    f"{title:<5}{'WGM' if woman and title else '':<5}{'':<15}{'':<4}"
-                    f"{_rating(rng)}{_rating(rng)}{_rating(rng)}{born:<6}{flags:<4}")
-            batch.append(line)
+            fields = _player(rng, fid)
+            if xml:
+                batch.append("<player>\n" + "".join(f"<{t}>{v}</{t}>\n"
+                                                    for t, v in zip(XML_TAGS, fields, strict=True))
+                             + "</player>\n")
+            else:
+                batch.append("".join(v.ljust(w) for v, w in zip(fields, _WIDTHS, strict=True)) + "\r\n")
             if len(batch) == 10_000:
-                out.write("\r\n".join(batch) + "\r\n")
+                out.write("".join(batch))
                 batch = []
-        if batch:
-            out.write("\r\n".join(batch) + "\r\n")
+        out.write("".join(batch) + ("</playerslist>\n" if xml else ""))
     return [str(i) for i in rng.sample(ids, min(500, lines))]
 
 
@@ -63,12 +81,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=1_930_000)
     parser.add_argument("--quick", action="store_true", help="200,000 lines")
+    parser.add_argument("--xml", action="store_true", help="the XML layout instead of TXT")
     args = parser.parse_args()
     lines = 200_000 if args.quick else args.lines
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "players_list_foa.txt"
+        path = Path(tmp) / ("players_list_xml_foa.xml" if args.xml else "players_list_foa.txt")
         start = time.perf_counter()
-        sample = write_list(path, lines)
+        sample = write_list(path, lines, xml=args.xml)
         print(f"generated {lines} lines ({path.stat().st_size / 1e6:.0f} MB) "
               f"in {time.perf_counter() - start:.1f} s", file=sys.stderr)
         start = time.perf_counter()
