@@ -1,0 +1,707 @@
+"""The rating-period engine: every tournament of one FIDE list month → new list ratings.
+
+Two layers.  :func:`rate_rows` is the vectorised core: one numpy row per player-game (long
+table), per-tournament rule parameters and per-(player, list) facts in, per-row PD, K and
+change and per-(player, list) totals out; no per-game Python loop.  :func:`rate_period`
+turns :class:`~importer.model.Tournament` records plus what the previous list and the
+register know (:class:`Standing`, :class:`Pool`) into that table, runs the core and
+returns :class:`PeriodResult` frames.
+
+Arithmetic is exact in integer hundredths; the change is rounded once per player, list and
+period, 0.5 away from zero (R24 §8.3.4; fide-rules.md §4.2).  Everything here is pure.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from importer.model import Player, RatingList, Status, Tournament
+from rating.errors import RatingError
+from rating.rules import CapRule, FideRules, InitialRule, rules_for
+from rating.tables import DP_TABLE, PD_TABLE
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "LISTS",
+    "PLAYER_STATUSES",
+    "PeriodResult",
+    "PeriodTournament",
+    "Pool",
+    "RateOutput",
+    "RuleArrays",
+    "Standing",
+    "default_period",
+    "initial_ratings",
+    "list_in_force",
+    "month_add",
+    "player_key",
+    "rate_period",
+    "rate_rows",
+]
+
+Array = npt.NDArray[Any]
+LISTS: Final = (RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ)
+"""List codes 0, 1, 2: standard, rapid and blitz are rated apart (fide-rules.md §10)."""
+PLAYER_STATUSES: Final = ("rated", "newly_rated", "unrated", "dropped_below_floor", "inactive")
+NONE: Final = -1
+"""No rating (unrated), in the int16 rating columns."""
+_BIG: Final = 1 << 30
+POOL_MONTHS: Final = 26
+"""R24 §7.1.4: results within consecutive rating periods of at most 26 months are pooled."""
+
+# Row reasons (the ``reason`` column of :class:`RateOutput`).
+RATED, POOLED, OPP_UNRATED, EXCLUDED_600, BOTH_UNRATED, DISREGARDED = range(6)
+REASONS: Final = ("rated", "pooled", "opponent unrated",
+                  "rating difference 600+ with a player above 2600 (RB24 7.3.1)",
+                  "both players unrated", "zero score in the first event (R24 8.2.1)")
+
+# Table 8.1.2 as a lookup by D (built once with searchsorted on the row edges).
+_UPPER = np.array([u for u, _ in PD_TABLE], dtype=np.int32)
+_PD_LUT = np.append(np.array([h for _, h in PD_TABLE], dtype=np.int16), np.int16(100))[
+    np.searchsorted(_UPPER, np.arange(1 << 15), side="left")]
+"""PD of the higher-rated player for every int16 D (any D ≥ 736 gives 100)."""
+_DP_LUT = np.array([-d for d in DP_TABLE[:0:-1]] + list(DP_TABLE), dtype=np.int32)
+"""Table 8.1.1: dp by p in hundredths 0 … 100."""
+
+
+# --------------------------------------------------------------------------- small helpers
+
+def month_add(month: date, n: int) -> date:
+    """The first of the month *n* months after *month*'s."""
+    m = month.year * 12 + month.month - 1 + n
+    return date(m // 12, m % 12 + 1, 1)
+
+
+def list_in_force(day: date) -> date:
+    """The monthly list in force on *day* (fide-rules.md §9: lists are published on the 1st)."""
+    return day.replace(day=1)
+
+
+def default_period(end: date) -> date:
+    """R24 §7.1.3: the first list dated at least 3 days after the tournament's last day."""
+    cut = end + timedelta(days=3)
+    return cut if cut.day == 1 else month_add(cut, 1)
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def player_key(p: Player) -> tuple[str, bool]:
+    """A player's identity across tournaments: the FIDE id, else name|federation|birth year.
+
+    The second item is True for the fallback (which callers must report, never use silently).
+    """
+    if p.fide_id.strip():
+        return p.fide_id.strip(), False
+    return f"{_fold(p.name)}|{p.federation.strip().upper()}|{p.birth_year or ''}", True
+
+
+def _half_up_div(num: Array, den: Array) -> Array:
+    """round(num / den), .5 up, for non-negative integer arrays (fide-rules.md §6.2)."""
+    out: Array = (2 * num + den) // (2 * den)
+    return out
+
+
+# --------------------------------------------------------------------------- the core
+
+_CAP_CODES: Final = {CapRule.EVERY_GAME: 0, CapRule.ONCE_PER_TOURNAMENT: 1, CapRule.BELOW_2650: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleArrays:
+    """Per-tournament rule parameters as arrays (one entry per tournament code)."""
+
+    cap: Array
+    cap_rule: Array
+    no_cap_from: Array
+    exclude_gap: Array
+    exclude_above: Array
+    period_cap: Array
+    k_new: Array
+    k_established: Array
+    k_top: Array
+    k_junior: Array
+    junior_below: Array
+    top_threshold: Array
+    new_player_games: Array
+    top_needs_games: Array
+
+    @classmethod
+    def of(cls, rules: Sequence[FideRules]) -> RuleArrays:
+        """The arrays for tournaments 0 … n − 1 rated under *rules*."""
+        def col(values: Sequence[int | None], none: int = _BIG) -> Array:
+            return np.array([none if v is None else v for v in values], dtype=np.int32)
+
+        return cls(
+            cap=col([r.cap for r in rules]),
+            cap_rule=col([_CAP_CODES[r.cap_rule] for r in rules]),
+            no_cap_from=col([r.no_cap_from for r in rules]),
+            exclude_gap=col([r.exclude_gap for r in rules]),
+            exclude_above=col([r.exclude_above for r in rules]),
+            period_cap=col([r.period_cap for r in rules], none=0),
+            k_new=col([r.k_new for r in rules]),
+            k_established=col([r.k_established for r in rules]),
+            k_top=col([r.k_top for r in rules]),
+            k_junior=col([r.k_junior for r in rules], none=NONE),
+            junior_below=col([r.junior_below for r in rules]),
+            top_threshold=col([r.top_threshold for r in rules]),
+            new_player_games=col([r.new_player_games for r in rules]),
+            top_needs_games=np.array([r.top_needs_games for r in rules], dtype=bool),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RateOutput:
+    """What :func:`rate_rows` computes: per row, then per (player, list) code."""
+
+    reason: Array
+    """int8 per row: RATED, POOLED, OPP_UNRATED, EXCLUDED_600, BOTH_UNRATED."""
+    capped: Array
+    opp_used: Array
+    """The opponent rating after the difference cap (FIDE prints it with '*')."""
+    pd_h: Array
+    k: Array
+    """The K of the game after the 700 cap (0 for unrated rows)."""
+    change_h: Array
+    """K × (S − PD) in hundredths (0 for unrated rows)."""
+    games: Array
+    """Per (player, list): rated games n in the period."""
+    total_h: Array
+    """Per (player, list): Σ over tournaments of K × Σ(S − PD), exact, in hundredths."""
+    rounded: Array
+    """Per (player, list): total_h rounded once, half away from zero (R24 §8.3.4)."""
+
+
+class _ByTournament:
+    """Tournament parameters applied to rows: a scalar when shared, else gathered once per row."""
+
+    def __init__(self, tour: Array) -> None:
+        self._tour = tour
+        self._idx: Array | None = None
+
+    def idx(self) -> Array:
+        """The tournament codes as an index array (converted once)."""
+        if self._idx is None:
+            self._idx = self._tour.astype(np.intp)
+        return self._idx
+
+    def value(self, values: Array) -> Any:
+        """*values* per row, or the one value every tournament shares."""
+        if len(values) and bool((values == values[0]).all()):
+            return values[0]
+        return values[self.idx()]
+
+    def where(self, values: Array, none: int = _BIG) -> tuple[Any, Any]:
+        """(applies, value) for a parameter that some rule versions lack (*none*)."""
+        applies = values != none
+        if not applies.any():
+            return False, None
+        present = values[applies]
+        if bool((present == present[0]).all()):
+            return self.value(applies), present[0]
+        return self.value(applies), values[self.idx()]
+
+
+def _k_base(rules: RuleArrays, idx: Any, b: Array, gt: Array, reached: Array, by: Array,
+            lk: Array, year: int) -> Array:
+    """K before the 700 cap: the list's K, else the category (R24 §8.3.3; fide-rules.md §3.2).
+
+    ``idx`` picks the tournament parameters (a tournament code per row, or 0 when shared);
+    the other arrays are aligned with it.
+    """
+    def par(a: Array) -> Any:
+        return a[idx]
+
+    top = reached | (b >= par(rules.top_threshold))
+    enough = (gt < 0) | (gt >= par(rules.new_player_games))
+    kj = par(rules.k_junior)
+    master = top & (enough | ~par(rules.top_needs_games))
+    junior = (kj >= 0) & (by > 0) & (year - by <= 18) & (b < par(rules.junior_below))
+    new = (gt >= 0) & ~enough
+    k_cat = np.where(master, par(rules.k_top), np.where(
+        junior, kj, np.where(new, par(rules.k_new), par(rules.k_established))))
+    out: Array = np.where(lk > 0, lk, k_cat)
+    return out
+
+
+_K_FIELDS: Final = ("k_new", "k_established", "k_top", "k_junior", "junior_below", "top_threshold",
+                    "new_player_games", "top_needs_games", "period_cap")
+# Row reason by (player rated, opponent rated, excluded): see RATED … BOTH_UNRATED.
+_REASON_LUT = np.array([BOTH_UNRATED, BOTH_UNRATED, POOLED, POOLED,
+                        OPP_UNRATED, OPP_UNRATED, RATED, EXCLUDED_600], dtype=np.int8)
+
+
+def rate_rows(pl: Array, tour: Array, own: Array, opp: Array, score_h: Array, *,
+              rules: RuleArrays, base: Array, list_k: Array, games_total: Array,
+              reached_2400: Array, birth_year: Array, year: int) -> RateOutput:
+    """Rate a period's long table of player-games, vectorised (fide-rules.md §13).
+
+    Rows: ``pl`` player-list code (player × 3 + list), ``tour`` tournament code, ``own`` and
+    ``opp`` the ratings used in the tournament (int16, −1 unrated), ``score_h`` 0/50/100.
+    Per player-list code: ``base`` the previous list's rating (−1 unrated: the row goes to the
+    initial-rating pool), ``list_k`` the K published on it (0 when unknown), ``games_total``
+    (−1 unknown), ``reached_2400``, ``birth_year`` (0 unknown); ``year`` the previous list's
+    year (junior K).  Parameters shared by every tournament are applied as scalars, and
+    selections are done with integer arithmetic rather than ``np.where`` (it is the hot path).
+    """
+    n_pl = len(base)
+    by_t = _ByTournament(tour)
+    pli = pl.astype(np.intp)
+    own = own.astype(np.int16, copy=False)
+    opp = opp.astype(np.int16, copy=False)
+    player_rated = (base >= 0)[pli]
+    opp_rated = opp >= 0
+    diff = own - opp
+    absd = np.abs(diff)
+    # RB24 §7.3.1: |D| ≥ 600 with a player above 2600 → not rated (rapid/blitz from 2024-12).
+    ex_applies, gap = by_t.where(rules.exclude_gap)
+    _, above = by_t.where(rules.exclude_above)
+    excluded = np.zeros(len(pl), dtype=bool)
+    if gap is not None:
+        excluded = ex_applies & (absd >= gap) & (np.maximum(own, opp) > above)
+    code = (player_rated.view(np.int8) << 2) | (opp_rated.view(np.int8) << 1) | excluded.view(np.int8)
+    reason = _REASON_LUT[code]
+    rated = reason == RATED
+
+    # R24 §8.3.1, R22 §8.3.1, HIST: the difference cap by rule version (fide-rules.md §2.3).
+    cap = by_t.value(rules.cap)
+    capped = rated & (absd > cap)
+    nc_applies, no_cap_from = by_t.where(rules.no_cap_from)
+    if no_cap_from is not None:
+        capped &= ~(nc_applies & (own >= no_cap_from))
+    once = capped & (by_t.value(rules.cap_rule) == _CAP_CODES[CapRule.ONCE_PER_TOURNAMENT])
+    if once.any():
+        idx = np.flatnonzero(once)
+        group = pl[idx].astype(np.int64) * (int(tour.max()) + 1) + tour[idx]
+        order = np.lexsort((-absd[idx], group))
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = group[order][1:] != group[order][:-1]
+        capped[idx[order[~first]]] = False
+    c16 = capped.view(np.int8).astype(np.int16)
+    d = absd - c16 * (absd - cap).astype(np.int16)
+    high = _PD_LUT[d]
+    pd_h = (100 - high) + (diff >= 0) * (2 * high - 100)
+    opp_used = opp - c16 * (opp - own + np.sign(diff) * cap).astype(np.int16)
+
+    # K (R24 §8.3.3), then K × n ≤ 700 over all the player's rated games of the list in the period.
+    rated16 = rated.view(np.int8).astype(np.int16)
+    games = np.bincount(pli, weights=rated16.astype(np.float64), minlength=n_pl).astype(np.int32)
+    if all(not np.ndim(by_t.value(getattr(rules, f))) for f in _K_FIELDS):
+        k_pl = _k_base(rules, 0, base, games_total, reached_2400, birth_year, list_k, year)
+        pcap = int(rules.period_cap[0])
+        if pcap > 0:
+            k_pl = np.where(k_pl * games > pcap, pcap // np.maximum(games, 1), k_pl)
+        k = k_pl.astype(np.int16)[pli] * rated16
+    else:
+        ti = by_t.idx()
+        k_row = _k_base(rules, ti, base[pli], games_total[pli], reached_2400[pli],
+                        birth_year[pli], list_k[pli], year)
+        n_row = games[pli]
+        pc = rules.period_cap[ti]
+        k = np.where((pc > 0) & (k_row * n_row > pc), pc // np.maximum(n_row, 1), k_row
+                     ).astype(np.int16) * rated16
+    change_h = k * (score_h.astype(np.int16, copy=False) - pd_h)
+    total = np.rint(np.bincount(pli, weights=change_h.astype(np.float64), minlength=n_pl)
+                    ).astype(np.int64)
+    rounded = np.sign(total) * ((np.abs(total) + 50) // 100)
+    return RateOutput(reason=reason, capped=capped, opp_used=opp_used, pd_h=pd_h, k=k,
+                      change_h=change_h, games=games, total_h=total, rounded=rounded)
+
+
+def initial_ratings(games: Array, opp_sum: Array, score_h: Array,
+                    rule: InitialRule = InitialRule.R24) -> Array:
+    """Ru per pool (R24 §8.2.2–8.2.3; R22 §8.2), vectorised, before the 2200 cap; −1 without games.
+
+    R24: Ra = (Σ opp + 2 × 1800) / (n + 2); p = (W + 1) / (n + 2) to the hundredth (.005 up);
+    Ru = round(Ra + dp), .5 up (fide-rules.md §6.2, READING).
+    """
+    n = games.astype(np.int64)
+    s = opp_sum.astype(np.int64)
+    w = score_h.astype(np.int64)
+    safe = np.maximum(n, 1)
+    if rule is InitialRule.R24:
+        m = n + 2
+        p_h = _half_up_div(w + 100, m)
+        ru = _half_up_div(s + 3600 + _DP_LUT[p_h] * m, m)
+    else:
+        # R22 §8.2: Ra of the real opponents; above 50 % +20 per half point over 50 %, else + dp.
+        p_h = _half_up_div(w, safe)
+        over = (2 * w) // 100 - n
+        dp = np.where(2 * w > 100 * n, 20 * over, _DP_LUT[np.minimum(p_h, 100)])
+        ru = _half_up_div(s + dp * safe, safe)
+    return np.where(n > 0, ru, NONE)
+
+
+# --------------------------------------------------------------------------- from tournaments
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Standing:
+    """What the previous list (T − 1) and the register know about a player on one list."""
+
+    rating: int | None = None
+    k: int | None = None
+    games_total: int | None = None
+    """All rated games ever (register); None when unknown."""
+    reached_2400: bool = False
+    birth_year: int | None = None
+    name: str = ""
+    federation: str = ""
+    inactive: bool = False
+    """The list's flag ``i`` (R24 §7.2.2)."""
+    last_played: date | None = None
+    """The last period with a rated game (register), for the one-year inactivity rule."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pool:
+    """An unrated player's pooled results from earlier periods (within 26 months, R24 §7.1.4)."""
+
+    games: int = 0
+    opponents_sum: int = 0
+    score_h: int = 0
+    events: int = 0
+    """Earlier events (including a disregarded zero first event): later zeros count."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PeriodTournament:
+    """One tournament as the period rates it."""
+
+    key: str
+    tournament: Tournament
+    rating_list: RatingList
+    start: date
+    rules: FideRules
+    ratings_from: str
+    """'source', 'register' or 'list': where the ratings used in its games come from (§9)."""
+
+
+@dataclass(slots=True)
+class PeriodResult:
+    """A computed period: per (player, list) rows, per rated game rows, the pool, notes."""
+
+    period: date
+    players: pd.DataFrame
+    games: pd.DataFrame
+    pool: pd.DataFrame
+    """Unrated players' games against rated opponents this period (``disregarded`` flagged)."""
+    tournaments: list[PeriodTournament]
+    notes: list[str] = field(default_factory=list)
+
+
+def _tournament_list(t: Tournament, notes: list[str], key: str) -> RatingList:
+    if t.info.rating_list is None:
+        notes.append(f"{key}: the source gives no time control; rated as standard")
+        return RatingList.STANDARD
+    return t.info.rating_list
+
+
+def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: date,
+             notes: list[str]) -> list[PeriodTournament]:
+    out: list[PeriodTournament] = []
+    for t, key in zip(tournaments, keys, strict=True):
+        rl = _tournament_list(t, notes, key)
+        start = t.info.start_date
+        if start is None:
+            start = month_add(period, -1)
+            notes.append(f"{key}: no start date; the rules and list of {start:%Y-%m} are used")
+        end = t.info.end_date or t.info.start_date
+        if end is not None and default_period(end) != period:
+            notes.append(f"{key}: ends {end}, which suggests the {default_period(end):%Y-%m} list; "
+                         f"rated in {period:%Y-%m} as given")
+        carries = any(p.rating is not None for p in t.players)
+        out.append(PeriodTournament(key=key, tournament=t, rating_list=rl, start=start,
+                                    rules=rules_for(start, rl),
+                                    ratings_from="source" if carries else "list"))
+    return out
+
+
+def _lookup(table: Mapping[tuple[str, RatingList], int], key: str, rl: RatingList) -> int | None:
+    """A rating on *rl*; for rapid/blitz a player unrated there uses the standard one (RB24 §7.2.1)."""
+    value = table.get((key, rl))
+    if value is None and rl is not RatingList.STANDARD:
+        value = table.get((key, RatingList.STANDARD))
+    return value
+
+
+def rate_period(tournaments: Sequence[Tournament], period: date, *,
+                keys: Sequence[str] | None = None,
+                previous: Mapping[tuple[str, RatingList], Standing] | None = None,
+                in_force: Mapping[date, Mapping[tuple[str, RatingList], int]] | None = None,
+                pools: Mapping[tuple[str, RatingList], Pool] | None = None,
+                corrections: Mapping[str, int] | None = None,
+                list_complete: bool = False) -> PeriodResult:
+    """Rate every tournament of the list month *period* (fide-rules.md §13).
+
+    ``previous``: the T − 1 list (and register) per (player key, list); ``in_force``: ratings of
+    older lists by list month (the register), for sources that carry none; ``pools``: unrated
+    players' earlier pooled results; ``corrections``: base ratings that replace the list's.
+    With ``list_complete`` (a FIDE list was given) a player absent from ``previous`` is unrated;
+    otherwise the tournament's rating is the base, with a note.
+    """
+    import pandas as pd
+
+    if period.day != 1:
+        raise RatingError(f"a rating period is a list date (the 1st of a month), not {period}")
+    previous = previous or {}
+    in_force = in_force or {}
+    pools = pools or {}
+    corrections = corrections or {}
+    notes: list[str] = []
+    keys = list(keys) if keys is not None else [f"t{i + 1}" for i in range(len(tournaments))]
+    if len(set(keys)) != len(keys):
+        raise RatingError("two tournaments of the period have the same id")
+    specs = _prepare(tournaments, keys, period, notes)
+    prev_month = month_add(period, -1)
+
+    # Player identity across tournaments (FIDE id; the fallback is always reported).
+    codes: dict[str, int] = {}
+    people: list[Player] = []
+    fallback: set[str] = set()
+    local: list[dict[int, int]] = []
+    for spec in specs:
+        mine: dict[int, int] = {}
+        for p in spec.tournament.players:
+            key, is_fallback = player_key(p)
+            if is_fallback and key not in fallback:
+                fallback.add(key)
+                notes.append(f"{spec.key}: {p.name or '?'} has no FIDE id; identified by name, "
+                             f"federation and birth year ({key})")
+            if key not in codes:
+                codes[key] = len(people)
+                people.append(p)
+            mine[p.start_no] = codes[key]
+        local.append(mine)
+    pkeys = list(codes)
+    n_pl = 3 * len(pkeys)
+
+    # Per (player, list): the previous list (T − 1) — the base of the new rating (R24 §8.3.2, §4.2).
+    base = np.full(n_pl, NONE, dtype=np.int32)
+    list_k = np.zeros(n_pl, dtype=np.int32)
+    games_total = np.full(n_pl, NONE, dtype=np.int32)
+    reached = np.zeros(n_pl, dtype=bool)
+    idle = np.zeros(n_pl, dtype=bool)
+    birth = np.zeros(n_pl, dtype=np.int32)
+    year_ago = month_add(period, -12)
+    prev_ratings = {k: s.rating for k, s in previous.items() if s.rating is not None}
+    for code, key in enumerate(pkeys):
+        for li, rl in enumerate(LISTS):
+            c = 3 * code + li
+            st = previous.get((key, rl))
+            rating = _lookup(prev_ratings, key, rl)
+            if st is not None:
+                list_k[c] = st.k or 0
+                games_total[c] = NONE if st.games_total is None else st.games_total
+                reached[c] = st.reached_2400
+                idle[c] = st.inactive or (st.last_played is not None and st.last_played <= year_ago)
+            if rating is not None:
+                base[c] = rating
+                reached[c] |= rating >= 2400
+            by = (st.birth_year if st is not None else None) or people[code].birth_year
+            birth[c] = by or 0
+        if key in corrections:
+            for li in range(3):
+                base[3 * code + li] = corrections[key]
+            notes.append(f"{key}: base rating corrected to {corrections[key]}")
+
+    # The long table: one row per player per played game (R24 §5.1: forfeits, byes, games of
+    # less than one move are never rated).
+    cols: dict[str, list[int]] = {c: [] for c in ("pl", "tour", "own", "opp", "score", "round",
+                                                   "opp_pl")}
+    for ti, (spec, mine) in enumerate(zip(specs, local, strict=True)):
+        t = spec.tournament
+        li = LISTS.index(spec.rating_list)
+        by_no = t.players_by_no()
+        month = list_in_force(spec.start)
+        older = in_force.get(month, {})
+
+        def used(no: int, *, own_side: bool, spec: PeriodTournament = spec,
+                 by_no: dict[int, Player] = by_no, older: Mapping[tuple[str, RatingList], int] = older,
+                 mine: dict[int, int] = mine, li: int = li, month: date = month) -> int:
+            c = 3 * mine[no] + li
+            if spec.ratings_from == "source":
+                r = by_no[no].rating
+            elif month == prev_month or not older:
+                r = int(base[c]) if base[c] >= 0 else None
+            else:
+                r = _lookup(older, pkeys[c // 3], spec.rating_list)
+            if r is None and own_side and base[c] >= 0:
+                r = int(base[c])  # R24 §8.2.4: rated as a rated player with the current rating
+            return NONE if r is None else r
+
+        for r in t.results:
+            if r.status is not Status.PLAYED or r.opponent_no is None or r.points is None:
+                continue
+            if r.start_no not in mine or r.opponent_no not in mine:
+                continue
+            cols["pl"].append(3 * mine[r.start_no] + li)
+            cols["opp_pl"].append(3 * mine[r.opponent_no] + li)
+            cols["tour"].append(ti)
+            cols["own"].append(used(r.start_no, own_side=True))
+            cols["opp"].append(used(r.opponent_no, own_side=False))
+            cols["score"].append(round(r.points * 100))
+            cols["round"].append(r.round)
+    for spec in specs:
+        if spec.ratings_from == "list":
+            src = "the register" if in_force.get(list_in_force(spec.start)) else "the given list"
+            notes.append(f"{spec.key}: the source carries no ratings; ratings of {src} used")
+
+    pl = np.array(cols["pl"], dtype=np.int32)
+    tour = np.array(cols["tour"], dtype=np.int32)
+    own = np.array(cols["own"], dtype=np.int16)
+    opp = np.array(cols["opp"], dtype=np.int16)
+    score = np.array(cols["score"], dtype=np.int16)
+    if not list_complete:
+        # Not on the previous list or in the register: the tournament's own rating is the base.
+        last = np.full(n_pl, -1, dtype=np.int64)
+        with_rating = np.flatnonzero(own >= 0)
+        order = with_rating[np.argsort(tour[with_rating], kind="stable")]
+        last[pl[order]] = order
+        for c in np.flatnonzero((base < 0) & (last >= 0)).tolist():
+            if (pkeys[c // 3], LISTS[c % 3]) in previous:
+                continue
+            base[c] = int(own[last[c]])
+            reached[c] |= base[c] >= 2400
+            notes.append(f"{pkeys[c // 3]}: not on the previous list; the tournament rating "
+                         f"{base[c]} is the base ({LISTS[c % 3]})")
+    has_games = np.bincount(pl, minlength=n_pl) > 0
+    rules = RuleArrays.of([s.rules for s in specs]) if specs else RuleArrays.of([rules_for(period)])
+    out = rate_rows(pl, tour, own, opp, score, rules=rules, base=base, list_k=list_k,
+                    games_total=games_total, reached_2400=reached, birth_year=birth,
+                    year=prev_month.year)
+
+    period_rules = rules_for(prev_month)
+    reason = out.reason.copy()
+    players, pool = _finish(pd, specs, pkeys, people, pl, tour, opp, score, reason, out, base,
+                            birth, idle, pools, has_games, period_rules, period, notes)
+    games = _games_frame(pd, specs, pkeys, people, cols, pl, tour, own, score, reason, out)
+    return PeriodResult(period=period, players=players, games=games, pool=pool,
+                        tournaments=specs, notes=notes)
+
+
+def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people: list[Player],
+            pl: Array, tour: Array, opp: Array, score: Array, reason: Array, out: RateOutput,
+            base: Array, birth: Array, idle: Array, pools: Mapping[tuple[str, RatingList], Pool],
+            has_games: Array,
+            period_rules: FideRules, period: date, notes: list[str]) -> tuple[Any, Any]:
+    n_pl = len(base)
+    # R24 §8.2.1: an unrated player's zero score in their first event is disregarded.
+    starts = np.array([s.start.toordinal() * 1000 + i for i, s in enumerate(specs)], dtype=np.int64)
+    unrated_rows = np.flatnonzero(base[pl] < 0)
+    if len(unrated_rows):
+        frame = pd.DataFrame({"pl": pl[unrated_rows], "t": tour[unrated_rows],
+                              "o": starts[tour[unrated_rows]], "s": score[unrated_rows]})
+        first = frame.groupby("pl")["o"].transform("min") == frame["o"]
+        zero = frame.groupby(["pl", "t"])["s"].transform("sum") == 0
+        earlier = np.array([pools.get((pkeys[c // 3], LISTS[c % 3]), Pool()).events > 0
+                            for c in frame["pl"]], dtype=bool)
+        drop = (first & zero).to_numpy() & ~earlier & (reason[unrated_rows] == POOLED)
+        reason[unrated_rows[drop]] = DISREGARDED
+        for c in np.unique(frame["pl"].to_numpy()[drop]):
+            notes.append(f"{pkeys[c // 3]}: zero score in the first event disregarded (R24 8.2.1)")
+    pooled = reason == POOLED
+    n_now = np.bincount(pl[pooled], minlength=n_pl)
+    s_now = np.bincount(pl[pooled], weights=opp[pooled], minlength=n_pl).astype(np.int64)
+    w_now = np.bincount(pl[pooled], weights=score[pooled], minlength=n_pl).astype(np.int64)
+    prior = [pools.get((pkeys[c // 3], LISTS[c % 3]), Pool()) for c in range(n_pl)]
+    n_pool = n_now + np.array([p.games for p in prior], dtype=np.int64)
+    s_pool = s_now + np.array([p.opponents_sum for p in prior], dtype=np.int64)
+    w_pool = w_now + np.array([p.score_h for p in prior], dtype=np.int64)
+    ru = initial_ratings(n_pool, s_pool, w_pool, period_rules.initial_rule)
+    if period_rules.initial_max is not None:
+        ru = np.where(ru >= 0, np.minimum(ru, period_rules.initial_max), ru)
+
+    new = base + out.rounded
+    if period == date(2024, 3, 1):
+        # fide-rules.md §7: the one-time March 2024 adjustment, on the post-period rating.
+        adj = np.where((base >= 0) & (new < 2000), (4 * (2000 - new) + 5) // 10, 0)
+        new = new + adj
+        notes.append("2024-03: the one-time adjustment 0.4 × (2000 − R) is applied (fide-rules §7)")
+    floor = period_rules.floor
+    rated = base >= 0
+    # R24 §7.2.2: no rated game for a year (or the list's flag and none now) → inactive.
+    status = np.where(rated, np.where((out.games == 0) & idle, "inactive",
+                                      np.where(new < floor, "dropped_below_floor", "rated")),
+                      np.where((n_pool >= period_rules.initial_min_games) & (ru >= floor),
+                               "newly_rated", "unrated"))
+    new_rating = np.where(rated, np.where(new < floor, NONE, new),
+                          np.where(status == "newly_rated", ru, NONE))
+    # K shown per player: the distinct K of their rated games.
+    k_text = [""] * n_pl
+    rated_rows = np.flatnonzero(reason == RATED)
+    if len(rated_rows):
+        kf = pd.DataFrame({"pl": pl[rated_rows], "k": out.k[rated_rows]}).drop_duplicates()
+        for c, ks in kf.groupby("pl")["k"]:
+            k_text[int(c)] = "/".join(str(v) for v in sorted(ks.unique(), reverse=True))
+    keep = np.flatnonzero(has_games)
+    codes = keep // 3
+    players = pd.DataFrame({
+        "key": [pkeys[c] for c in codes],
+        "fide_id": [people[c].fide_id for c in codes],
+        "name": [people[c].name for c in codes],
+        "federation": [people[c].federation for c in codes],
+        "birth_year": pd.array(np.where(birth[keep] > 0, birth[keep], 0), dtype="Int64"),
+        "list": [str(LISTS[c % 3]) for c in keep],
+        "old_rating": pd.array(np.where(base[keep] >= 0, base[keep], 0), dtype="Int64"),
+        "k": [k_text[c] for c in keep],
+        "games": out.games[keep],
+        "change_h": out.total_h[keep],
+        "rounded_change": out.rounded[keep],
+        "new_rating": pd.array(new_rating[keep], dtype="Int64"),
+        "status": status[keep],
+        "pool_games": n_pool[keep],
+        "pool_opponents_sum": s_pool[keep],
+        "pool_score_h": w_pool[keep],
+        "performance": pd.array(ru[keep], dtype="Int64"),
+    })
+    for col in ("old_rating", "new_rating", "performance", "birth_year"):
+        players.loc[players[col] <= 0, col] = pd.NA
+    players = players.sort_values(["list", "key"], kind="stable").reset_index(drop=True)
+    prow = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED))
+    pool = pd.DataFrame({
+        "key": [pkeys[c // 3] for c in pl[prow]],
+        "list": [str(LISTS[c % 3]) for c in pl[prow]],
+        "tournament": [specs[t].key for t in tour[prow]],
+        "start": [specs[t].start.isoformat() for t in tour[prow]],
+        "opponent_rating": opp[prow].astype(np.int64),
+        "score_h": score[prow].astype(np.int64),
+        "disregarded": reason[prow] == DISREGARDED,
+    })
+    return players, pool
+
+
+def _games_frame(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people: list[Player],
+                 cols: Mapping[str, list[int]], pl: Array, tour: Array, own: Array, score: Array,
+                 reason: Array, out: RateOutput) -> Any:
+    rows = np.flatnonzero(reason == RATED)
+    opp_pl = np.array(cols["opp_pl"], dtype=np.int32)[rows]
+    rnd = np.array(cols["round"], dtype=np.int32)[rows]
+    return pd.DataFrame({
+        "tournament": [specs[t].key for t in tour[rows]],
+        "round": rnd,
+        "key": [pkeys[c // 3] for c in pl[rows]],
+        "fide_id": [people[c // 3].fide_id for c in pl[rows]],
+        "name": [people[c // 3].name for c in pl[rows]],
+        "list": [str(LISTS[c % 3]) for c in pl[rows]],
+        "own_rating": own[rows].astype(np.int64),
+        "opponent": [people[c // 3].fide_id or pkeys[c // 3] for c in opp_pl],
+        "opponent_name": [people[c // 3].name for c in opp_pl],
+        "opponent_rating": out.opp_used[rows].astype(np.int64),
+        "capped": out.capped[rows],
+        "score_h": score[rows].astype(np.int64),
+        "expected_h": out.pd_h[rows].astype(np.int64),
+        "k": out.k[rows].astype(np.int64),
+        "change_h": out.change_h[rows].astype(np.int64),
+    })

@@ -1,0 +1,367 @@
+"""The rating-period engine (rating/period.py) against hand-computed and FIDE-published figures."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from importer.model import (
+    Colour,
+    Player,
+    RatingList,
+    RoundResult,
+    Status,
+    Tournament,
+    TournamentInfo,
+)
+from rating.errors import RatingError
+from rating.fide import cap_mask, expected_h, initial_rating, period_k
+from rating.period import (
+    LISTS,
+    Pool,
+    RuleArrays,
+    Standing,
+    default_period,
+    initial_ratings,
+    rate_period,
+    rate_rows,
+)
+from rating.rules import InitialRule, rules_for
+
+STD, RAPID = RatingList.STANDARD, RatingList.RAPID
+
+
+def event(start: date, players: dict[str, int | None], games: list[tuple[int, str, str, float]], *,
+          end: date | None = None, rl: RatingList | None = STD, name: str = "t",
+          extra: tuple[RoundResult, ...] = ()) -> Tournament:
+    """A tournament: players {fide_id: rating}, games (round, white id, black id, white's score)."""
+    ids = list(players)
+    no = {fid: i for i, fid in enumerate(ids, 1)}
+    people = tuple(Player(start_no=no[f], name=f"Player {f}", fide_id=f, rating=r)
+                   for f, r in players.items())
+    res: list[RoundResult] = []
+    for rnd, a, b, s in games:
+        res.append(RoundResult(start_no=no[a], round=rnd, status=Status.PLAYED, opponent_no=no[b],
+                               colour=Colour.WHITE, points=s))
+        res.append(RoundResult(start_no=no[b], round=rnd, status=Status.PLAYED, opponent_no=no[a],
+                               colour=Colour.BLACK, points=1 - s))
+    info = TournamentInfo(name=name, start_date=start, end_date=end or start, rating_list=rl)
+    return Tournament(info=info, players=people, results=(*res, *extra))
+
+
+def prev(**ratings: tuple[int, int] | int) -> dict[tuple[str, RatingList], Standing]:
+    """The previous list: id=(rating, K) or id=rating."""
+    out = {}
+    for fid, v in ratings.items():
+        rating, k = v if isinstance(v, tuple) else (v, None)
+        out[(fid.lstrip("p"), STD)] = Standing(rating=rating, k=k)
+    return out
+
+
+def row(result, fid: str, rl: str = "standard") -> dict:
+    frame = result.players
+    got = frame[(frame["key"] == fid) & (frame["list"] == rl)]
+    assert len(got) == 1, f"{fid} {rl}: {len(got)} rows"
+    return got.iloc[0].to_dict()
+
+
+NOV25, DEC25 = date(2025, 11, 1), date(2025, 12, 1)
+
+
+def test_2813_player_uncapped_while_opponents_see_the_cap():
+    # fide-rules.md §2.1 / ZF-FIX F-P01: 4.5/5 against 1787, 2025, 2310, 2400, 2505 in Oct 2025.
+    t = event(date(2025, 10, 10), {"1": 2813, "2": 1787, "3": 2025, "4": 2310, "5": 2400, "6": 2505},
+              [(1, "1", "2", 1), (2, "3", "1", 0), (3, "1", "4", 1), (4, "5", "1", 0.5),
+               (5, "1", "6", 1)], end=date(2025, 10, 15))
+    r = rate_period([t], NOV25, previous=prev(p1=(2813, 10), p2=(1787, 20), p3=(2025, 20),
+                                              p4=(2310, 20), p5=(2400, 10), p6=(2505, 10)),
+                    list_complete=True)
+    top = row(r, "1")
+    assert (top["change_h"], top["rounded_change"], top["new_rating"]) == (-250, -3, 2810)
+    mine = r.games[r.games["key"] == "1"].sort_values("round")
+    assert mine["expected_h"].tolist() == [100, 100, 96, 93, 86]  # D = 1026, 788, 503, 413, 308
+    assert not mine["capped"].any()
+    egan = r.games[r.games["key"] == "5"].iloc[0]
+    assert (egan["opponent_rating"], egan["capped"], egan["expected_h"]) == (2800, True, 8)
+    assert row(r, "5")["change_h"] == 420  # K 10 × (0.5 − 0.08)
+    assert row(r, "6")["change_h"] == -140  # D = 308 < 400: no cap either way
+
+
+def test_39_games_over_5_tournaments_use_k17_everywhere():
+    # ZF-FIX F-P05: published K 20, n = 39 → K = ⌊700/39⌋ = 17 in every tournament.
+    opps = {str(100 + i): 2000 for i in range(8)}
+    prev_list = prev(p1=(2000, 20), **{f"p{k}": (2000, 20) for k in opps})
+    tournaments = []
+    results = [1, 0.5, 1, 0, 0.5, 1, 1, 0.5] * 5
+    for ti, n_games in enumerate((8, 8, 8, 8, 7)):
+        games = [(g + 1, "1", str(100 + g), results[ti * 8 + g]) for g in range(n_games)]
+        tournaments.append(event(date(2025, 11, 2 + 5 * ti), {"1": 2000, **opps}, games))
+    r = rate_period(tournaments, DEC25, previous=prev_list, list_complete=True)
+    me = row(r, "1")
+    score = sum(results[ti * 8 + g] for ti, n in enumerate((8, 8, 8, 8, 7)) for g in range(n))
+    assert me["games"] == 39
+    assert set(r.games[r.games["key"] == "1"]["k"]) == {17}
+    assert me["change_h"] == 17 * round(100 * score - 39 * 50)
+    assert me["new_rating"] == 2000 + (17 * (100 * score - 1950) + 50) // 100
+
+
+def test_event_starting_31_october_uses_october_ratings_and_november_base():
+    # ZF-FIX F-P02: ratings of the list in force at the start; the base is the previous list.
+    t = event(date(2025, 10, 31), {"7": 2395, "8": 2300, "9": 2200, "10": 2100},
+              [(1, "7", "8", 1), (1, "9", "10", 0.5), (2, "9", "7", 0.5), (2, "10", "8", 0),
+               (3, "7", "10", 1), (3, "8", "9", 0.5)], end=date(2025, 11, 2))
+    r = rate_period([t], DEC25, previous=prev(p7=(2400, 10), p8=(2310, 20), p9=(2190, 20),
+                                              p10=(2100, 20)), list_complete=True)
+    me = row(r, "7")
+    # 2395 vs 2300 (.63), 2200 (.75), 2100 (.85): +.37 −.25 +.15 = +.27 × K 10.
+    assert (me["old_rating"], me["change_h"], me["new_rating"]) == (2400, 270, 2403)
+    assert set(r.games[r.games["key"] == "7"]["own_rating"]) == {2395}
+    assert not any("suggests" in n for n in r.notes)
+
+
+def test_first_rating_1922_from_3_of_5_against_9507():
+    # ZF-FIX F-N01: Ra = (9507 + 3600) / 7, p = 4/7 → .57 → dp 50, Ru = 1922.
+    opps = {"11": 1850, "12": 1880, "13": 1900, "14": 1927, "15": 1950}
+    t = event(date(2025, 11, 12), {"20": None, **opps},
+              [(i + 1, "20", o, s) for i, (o, s) in enumerate(zip(opps, (1, 0, 0.5, 0.5, 1), strict=True))])
+    r = rate_period([t], DEC25, previous=prev(**{f"p{k}": v for k, v in opps.items()}),
+                    list_complete=True)
+    me = row(r, "20")
+    assert (me["status"], me["new_rating"], me["pool_games"], me["pool_opponents_sum"]) == (
+        "newly_rated", 1922, 5, 9507)
+    assert initial_rating(list(opps.values()), 300, rules_for(NOV25)).value == 1922
+    assert all(row(r, o)["games"] == 0 for o in opps)  # an unrated opponent gives no rated game
+
+
+def test_zero_in_first_event_is_disregarded_but_a_later_zero_counts():
+    opps = {"11": 1850, "12": 1880, "13": 1900, "14": 1927, "15": 1950}
+    games = [(i + 1, o, "21", 1) for i, o in enumerate(opps)]
+    t = event(date(2025, 11, 12), {"21": None, **opps}, games)
+    previous = prev(**{f"p{k}": v for k, v in opps.items()})
+    r = rate_period([t], DEC25, previous=previous, list_complete=True)
+    me = row(r, "21")
+    assert (me["status"], me["pool_games"]) == ("unrated", 0)
+    assert r.pool["disregarded"].all() and len(r.pool) == 5
+    assert any("zero score in the first event" in n for n in r.notes)
+    later = rate_period([t], DEC25, previous=previous, list_complete=True,
+                        pools={("21", STD): Pool(games=0, events=1)})
+    me = row(later, "21")
+    # Ra = (9507 + 3600) / 7 = 1872.43; p = 1/7 → .14 → dp −309; Ru = 1563.43 → 1563 (≥ 1400).
+    assert (me["pool_games"], me["status"], me["new_rating"]) == (5, "newly_rated", 1563)
+
+
+def test_zero_in_first_event_with_a_better_second_event_in_the_same_period():
+    opps = {"11": 1850, "12": 1880, "13": 1900, "14": 1927, "15": 1950}
+    previous = prev(**{f"p{k}": v for k, v in opps.items()})
+    first = event(date(2025, 11, 3), {"21": None, **opps}, [(1, "21", "11", 0), (2, "12", "21", 1)])
+    second = event(date(2025, 11, 20), {"21": None, **opps},
+                   [(i + 1, "21", o, 0.5) for i, o in enumerate(opps)])
+    r = rate_period([second, first], DEC25, previous=previous, list_complete=True)
+    assert row(r, "21")["pool_games"] == 5
+    assert r.pool.groupby("tournament")["disregarded"].all().to_dict() == {"t1": False, "t2": True}
+
+
+def test_rounding_half_away_from_zero_once_per_period():
+    # A draw 2000 (K 10) vs 1807 (K 10): D = 193 → .75/.25 → −2.50 and +2.50 → −3 and +3.
+    t = event(date(2025, 11, 5), {"1": 2000, "2": 1807}, [(1, "1", "2", 0.5)])
+    r = rate_period([t], DEC25, previous=prev(p1=(2000, 10), p2=(1807, 10)), list_complete=True)
+    assert (row(r, "1")["change_h"], row(r, "1")["rounded_change"]) == (-250, -3)
+    assert (row(r, "2")["change_h"], row(r, "2")["rounded_change"]) == (250, 3)
+    # Two tournaments of +1.60 each: per tournament 2 + 2 = 4, per period round(3.20) = 3.
+    a = event(date(2025, 11, 5), {"3": 2250, "4": 1800}, [(1, "3", "4", 1)])
+    b = event(date(2025, 11, 20), {"3": 2250, "4": 1800}, [(1, "4", "3", 0)])
+    r = rate_period([a, b], DEC25, previous=prev(p3=(2250, 20), p4=(1800, 20)), list_complete=True)
+    assert (row(r, "3")["change_h"], row(r, "3")["rounded_change"], row(r, "3")["new_rating"]) == (
+        320, 3, 2253)
+    assert row(r, "4")["rounded_change"] == -3
+
+
+def test_forfeits_byes_short_games_and_unrated_opponents_are_not_rated():
+    extra = (
+        RoundResult(start_no=1, round=2, status=Status.FORFEIT_WIN, opponent_no=2, points=1.0),
+        RoundResult(start_no=2, round=2, status=Status.FORFEIT_LOSS, opponent_no=1, points=0.0),
+        RoundResult(start_no=1, round=3, status=Status.UNPLAYED, opponent_no=2, points=1.0),
+        RoundResult(start_no=2, round=3, status=Status.UNPLAYED, opponent_no=1, points=0.0),
+        RoundResult(start_no=1, round=4, status=Status.BYE, points=1.0),
+        RoundResult(start_no=2, round=4, status=Status.HALF_BYE, points=0.5),
+    )
+    t = event(date(2025, 11, 5), {"1": 2000, "2": 1900, "3": None},
+              [(1, "1", "2", 1), (5, "1", "3", 1)], extra=extra)
+    r = rate_period([t], DEC25, previous=prev(p1=(2000, 20), p2=(1900, 20)), list_complete=True)
+    assert row(r, "1")["games"] == 1 and row(r, "2")["games"] == 1
+    assert len(r.games) == 2
+
+
+def test_rapid_600_point_rule_and_standard_rating_fallback():
+    t = event(date(2025, 1, 10), {"1": 2700, "2": 2050, "3": 2300}, [(1, "1", "2", 1), (2, "3", "2", 0.5)],
+              rl=RAPID)
+    previous = {("1", RAPID): Standing(rating=2700, k=10), ("2", STD): Standing(rating=2050, k=20),
+                ("3", RAPID): Standing(rating=2300, k=20)}
+    r = rate_period([t], date(2025, 2, 1), previous=previous, list_complete=True)
+    assert row(r, "1", "rapid")["games"] == 0  # |D| = 650 ≥ 600 with a player above 2600 (RB24)
+    two = row(r, "2", "rapid")
+    assert (two["old_rating"], two["games"]) == (2050, 1)  # unrated in rapid: standard used
+    assert two["change_h"] == 20 * (50 - 19)  # D = 250 → .81/.19 (K 20: established)
+
+
+def test_lists_are_kept_apart_and_the_700_cap_counts_per_list():
+    opps = {str(100 + i): 2000 for i in range(20)}
+    std = event(date(2025, 11, 3), {"1": 2000, **opps}, [(i + 1, "1", o, 1) for i, o in enumerate(opps)])
+    rapid = event(date(2025, 11, 9), {"1": 2000, **opps}, [(i + 1, "1", o, 0) for i, o in enumerate(opps)],
+                  rl=RAPID)
+    previous = {**prev(p1=(2000, 20)), ("1", RAPID): Standing(rating=2000, k=20),
+                **{(o, rl): Standing(rating=2000, k=20) for o in opps for rl in (STD, RAPID)}}
+    r = rate_period([std, rapid], DEC25, previous=previous, list_complete=True)
+    assert row(r, "1")["change_h"] == 20 * 20 * 50  # n = 20 per list: K 20 × 20 = 400 ≤ 700
+    assert row(r, "1", "rapid")["change_h"] == -20 * 20 * 50
+
+
+def test_2022_rules_cap_only_the_widest_game_per_tournament():
+    t = event(date(2023, 5, 4), {"1": 2000, "2": 1500, "3": 1550, "4": 1900},
+              [(1, "1", "2", 1), (2, "1", "3", 1), (3, "1", "4", 1)])
+    r = rate_period([t], date(2023, 6, 1), previous=prev(p1=(2000, 20), p2=1500, p3=1550, p4=1900),
+                    list_complete=True)
+    mine = r.games[r.games["key"] == "1"].sort_values("round")
+    rules = rules_for(date(2023, 5, 4))
+    assert mine["capped"].tolist() == cap_mask(2000, [1500, 1550, 1900], rules) == [True, False, False]
+    assert mine["expected_h"].tolist() == [92, 94, 64]  # D 400 (capped), 450, 100
+
+
+def test_rated_player_below_the_floor_drops_off():
+    t = event(date(2025, 11, 5), {"1": 1410, "2": 1600}, [(1, "1", "2", 0), (2, "2", "1", 1)])
+    r = rate_period([t], DEC25, previous=prev(p1=(1410, 40), p2=(1600, 20)), list_complete=True)
+    me = row(r, "1")
+    # D = 190 → .25; K 40 × (0 − .25) × 2 = −20.00 → 1390 < 1400: unrated next list (R24 §7.2.1).
+    assert me["change_h"] == -2000
+    assert me["status"] == "dropped_below_floor" and pd.isna(me["new_rating"])
+
+
+def test_k_from_list_then_register_history_then_category():
+    t = event(date(2025, 11, 5), {str(i): 2000 for i in range(1, 7)} | {"9": 2000},
+              [(i, str(i), "9", 1) for i in range(1, 7)])
+    previous = {
+        ("1", STD): Standing(rating=2000, k=10),  # the list's K wins
+        ("2", STD): Standing(rating=2000, games_total=10),  # fewer than 30 games → 40
+        ("3", STD): Standing(rating=2000, games_total=30),  # → 20
+        ("4", STD): Standing(rating=2000, games_total=300, reached_2400=True),  # → 10
+        ("5", STD): Standing(rating=2000, games_total=300, birth_year=2008),  # junior → 40
+        ("6", STD): Standing(rating=2000),  # nothing known → established 20
+        ("9", STD): Standing(rating=2000, k=20),
+    }
+    r = rate_period([t], DEC25, previous=previous, list_complete=True)
+    ks = {k: int(r.games[r.games["key"] == k]["k"].iloc[0]) for k in "123456"}
+    assert ks == {"1": 10, "2": 40, "3": 20, "4": 10, "5": 40, "6": 20}
+
+
+def test_identity_by_name_is_reported_and_corrections_apply():
+    def anon(start: date, score: float) -> Tournament:
+        t = event(start, {"1": 1900}, [])
+        players = (Player(start_no=1, name="Doe, Jo", federation="IRL", birth_year=1990, rating=1900),
+                   Player(start_no=2, name="Roe, Al", fide_id="2", rating=1900))
+        res = (RoundResult(start_no=1, round=1, status=Status.PLAYED, opponent_no=2, points=score),
+               RoundResult(start_no=2, round=1, status=Status.PLAYED, opponent_no=1, points=1 - score))
+        return Tournament(info=t.info, players=players, results=res)
+
+    r = rate_period([anon(date(2025, 11, 3), 1), anon(date(2025, 11, 10), 1)], DEC25,
+                    corrections={"2": 1950})
+    jo = row(r, "doe jo|IRL|1990")
+    assert jo["games"] == 2 and jo["fide_id"] == ""
+    assert sum("no FIDE id" in n for n in r.notes) == 1
+    assert row(r, "2")["old_rating"] == 1950
+
+
+def test_period_must_be_a_list_date_and_dates_that_suggest_another_period_warn():
+    t = event(date(2025, 12, 10), {"1": 2000, "2": 2000}, [(1, "1", "2", 1)], end=date(2025, 12, 20))
+    with pytest.raises(RatingError):
+        rate_period([t], date(2025, 12, 2))
+    r = rate_period([t], DEC25, previous=prev(p1=2000, p2=2000))
+    assert any("suggests the 2026-01 list" in n for n in r.notes)
+    assert default_period(date(2025, 10, 29)) == date(2025, 11, 1)
+    assert default_period(date(2025, 10, 30)) == date(2025, 12, 1)
+    assert default_period(date(2026, 2, 26)) == date(2026, 3, 1)
+
+
+def test_no_time_control_is_rated_as_standard_with_a_note():
+    t = event(date(2025, 11, 5), {"1": 2000, "2": 2000}, [(1, "1", "2", 1)], rl=None)
+    r = rate_period([t], DEC25, previous=prev(p1=2000, p2=2000))
+    assert row(r, "1")["games"] == 1
+    assert any("rated as standard" in n for n in r.notes)
+
+
+# --- the vectorised core against a plain per-game loop over rating.fide ---------------------
+
+DATES = [date(2013, 3, 1), date(2023, 5, 1), date(2024, 6, 1), date(2025, 10, 5)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_rate_rows_matches_a_per_game_loop(data):
+    n_players = data.draw(st.integers(2, 12))
+    n_tour = data.draw(st.integers(1, 4))
+    t_rules = [rules_for(data.draw(st.sampled_from(DATES)), data.draw(st.sampled_from(LISTS)))
+               for _ in range(n_tour)]
+    base = [data.draw(st.one_of(st.just(-1), st.integers(1400, 2850))) for _ in range(n_players)]
+    lk = [data.draw(st.sampled_from([0, 10, 20, 40])) for _ in range(n_players)]
+    rows = data.draw(st.lists(st.tuples(st.integers(0, n_players - 1), st.integers(0, n_tour - 1),
+                                        st.one_of(st.just(-1), st.integers(1400, 2850)),
+                                        st.sampled_from([0, 50, 100])), min_size=1, max_size=60))
+    # Every row is played on its tournament's list; own = the base (the tournament's rating).
+    pl = np.array([3 * p + LISTS.index(t_rules[t].rating_list) for p, t, _, _ in rows])
+    n_pl = 3 * n_players
+    base_pl = np.repeat(np.array(base), 3)
+    own = np.array([base[p] for p, _, _, _ in rows], dtype=np.int16)
+    out = rate_rows(pl, np.array([t for _, t, _, _ in rows]), own,
+                    np.array([o for _, _, o, _ in rows], dtype=np.int16),
+                    np.array([s for _, _, _, s in rows], dtype=np.int16),
+                    rules=RuleArrays.of(t_rules), base=base_pl,
+                    list_k=np.repeat(np.array(lk), 3), games_total=np.full(n_pl, 100),
+                    reached_2400=np.zeros(n_pl, bool), birth_year=np.zeros(n_pl, np.int32),
+                    year=2025)
+    # The loop: per player, per tournament, cap_mask over the rated games (once-per-event rule).
+    rated = []
+    for i, (p, t, o, _) in enumerate(rows):
+        r = t_rules[t]
+        ok = base[p] >= 0 and o >= 0 and not (
+            r.exclude_gap is not None and abs(base[p] - o) >= r.exclude_gap
+            and max(base[p], o) > r.exclude_above)
+        if ok:
+            rated.append(i)
+    n = {}
+    for i in rated:
+        n[pl[i]] = n.get(pl[i], 0) + 1
+    masks = {}
+    for key in {(pl[i], rows[i][1]) for i in rated}:
+        idx = [i for i in rated if (pl[i], rows[i][1]) == key]
+        p, t = rows[idx[0]][0], rows[idx[0]][1]
+        masks.update(zip(idx, cap_mask(base[p], [rows[i][2] for i in idx], t_rules[t]), strict=True))
+    totals = np.zeros(n_pl, dtype=np.int64)
+    for i in rated:
+        p, t, o, s = rows[i]
+        r = t_rules[t]
+        k = period_k(lk[p] or r.k_established, n[pl[i]], r)  # 100 games, below 2400
+        if lk[p] == 0 and base[p] >= r.top_threshold:
+            k = period_k(r.k_top, n[pl[i]], r)
+        change = k * (s - expected_h(base[p], o, r, capped=masks[i]))
+        assert out.change_h[i] == change
+        assert bool(out.capped[i]) == masks[i]
+        totals[pl[i]] += change
+    assert out.total_h.tolist() == totals.tolist()
+    assert set(np.flatnonzero(out.reason == 0).tolist()) == set(rated)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1400, 2700), min_size=1, max_size=30), st.data())
+def test_vectorised_initial_rating_matches_rating_fide(opps, data):
+    score_h = 50 * data.draw(st.integers(0, 2 * len(opps)))
+    for rule, on in ((InitialRule.R24, date(2025, 1, 1)), (InitialRule.R22, date(2023, 1, 1))):
+        rules = rules_for(on)
+        want = initial_rating(opps, score_h, rules)
+        got = initial_ratings(np.array([len(opps)]), np.array([sum(opps)]), np.array([score_h]), rule)[0]
+        if rules.initial_max is not None:
+            got = min(got, rules.initial_max)
+        assert got == want.value
