@@ -20,7 +20,6 @@ from datetime import date
 
 import numpy as np
 
-from importer.model import RatingList
 from rating.fide import expected_h, period_k
 from rating.period import LISTS, RuleArrays, rate_rows
 from rating.rules import rules_for
