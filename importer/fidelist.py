@@ -266,17 +266,23 @@ def _read(stream: _Stream, builder: _Builder) -> None:
 
 
 class _Stream:
-    """A binary reader that yields ``pending`` first and refuses to read past ``limit``."""
+    """A binary reader that refuses to read past ``limit`` bytes; ``unread`` puts data back."""
 
     def __init__(self, raw: IO[bytes], name: str, limit: int | None) -> None:
         self.raw, self.name, self.limit = raw, name, limit
         self.pending = b""
+        self.offset = 0
         self.count = 0
 
+    def unread(self, data: bytes) -> None:
+        """Serve ``data`` before the rest of the stream."""
+        self.pending, self.offset = data, 0
+
     def read(self, size: int = -1) -> bytes:
-        if self.pending:
-            data = self.pending if size < 0 else self.pending[:size]
-            self.pending = self.pending[len(data):]
+        if self.offset < len(self.pending):
+            end = len(self.pending) if size < 0 else self.offset + size
+            data = self.pending[self.offset:end]
+            self.offset += len(data)
             return data
         data = self.raw.read(size if size >= 0 else CHUNK_BYTES)
         self.count += len(data)
@@ -495,16 +501,14 @@ def _parse_header(line: bytes, name: str) -> tuple[list[_Field], str, dt.date | 
         raise UnknownFormat(f"unknown header {text[:40]!r}; expected {_EXPECTED}",
                             source=name, line=1)
     parts: list[tuple[str, str, int]] = [("fide_id", "ID Number", 0)]
-    month: dt.date | None = None
     for m in matches[2:]:
         split = _split_token(m.group(), m.start())
         if split is None:
             raise UnknownFormat(f"unknown column {m.group()!r} in the header; expected the "
                                 "columns of a FIDE rating list", source=name, line=1)
         parts += split
-        month_match = _MONTH_TOKEN.fullmatch(m.group())
-        if month_match:
-            month = _month_date(*month_match.groups())
+    months = [found for _, token, _ in parts if (found := _MONTH_TOKEN.fullmatch(token))]
+    month = _month_date(*months[0].groups()) if months else None
     names = [p[0] for p in parts]
     for field in names:
         if names.count(field) > 1:
@@ -732,13 +736,14 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
     if root is None or root.group(1) != b"playerslist":
         found = f"<{root.group(1).decode('latin-1')}>" if root else "no element"
         raise UnknownFormat(f"XML root is {found}; expected <playerslist>", source=builder.name)
-    stream.pending = head
+    stream.unread(head)
     batch = _XmlBatch(builder)
     wanted = builder.wanted
     try:
         for _, elem in etree.iterparse(_XmlGuard(stream), events=("end",), tag="player",
                                        resolve_entities=False, no_network=True,
-                                       huge_tree=False, load_dtd=False):
+                                       huge_tree=False, load_dtd=False,
+                                       chunk_size=1 << 20):
             if wanted is None or (elem.findtext("fideid") or "").strip().encode() in wanted:
                 batch.add(list(elem), elem.sourceline or 0)
             elem.clear(keep_tail=False)

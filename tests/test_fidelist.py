@@ -350,7 +350,8 @@ def test_zip_members(tmp_path: Path) -> None:
     (b"ID Number Fed SRtng\n", "lacks the Name or rating column"),
     (b"ID Number Name SRtng SRtng\n", "appears twice"),
     (b"ID Number Name \xe9 SRtng\n", "not ASCII"),
-])
+], ids=["empty", "blank", "binary", "utf16", "csv", "unknown-column", "no-name", "twice",
+        "not-ascii"])
 def test_unreadable_input(data: bytes, message: str) -> None:
     with pytest.raises(InputError, match=message) as info:
         read_fide_list(data)

@@ -103,8 +103,12 @@ def main() -> None:
         found = sum(full.get(fid) is not None for fid in sample)
         print(f"full load {seconds:.2f} s; {found} get() in {time.perf_counter() - start:.2f} s",
               file=sys.stderr)
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"lines={lines} seconds={seconds:.2f} peak_rss_mb={peak_mb:.1f}")
+        loaded_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        start = time.perf_counter()
+        frame = full.to_frame()
+        print(f"to_frame() {time.perf_counter() - start:.2f} s, {len(frame)} rows; peak RSS "
+              f"{loaded_mb:.0f} MB before it", file=sys.stderr)
+    print(f"lines={lines} seconds={seconds:.2f} peak_rss_mb={loaded_mb:.1f}")
 
 
 if __name__ == "__main__":
