@@ -1,0 +1,307 @@
+"""The rating register: an SQLite file of lists per month, games rated and pooled games.
+
+The only I/O in :mod:`rating`.  The schema is created and migrated here (``schema_version``),
+foreign keys are on, and a period is written in one transaction, so a failure leaves the
+register as it was.  Writing a period again replaces it (idempotent); writing a period older
+than the newest stored one needs ``replace=True``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final
+
+from importer.model import RatingList
+from rating.errors import RatingError
+from rating.period import POOL_MONTHS, PeriodResult, Pool, Standing, month_add
+
+__all__ = ["SCHEMA_VERSION", "Register", "default_store"]
+
+SCHEMA_VERSION: Final = 1
+
+_SCHEMA: Final = (
+    """CREATE TABLE players (
+        key TEXT PRIMARY KEY, fide_id TEXT NOT NULL, name TEXT NOT NULL,
+        federation TEXT NOT NULL, birth_year INTEGER)""",
+    "CREATE TABLE periods (period TEXT PRIMARY KEY)",
+    """CREATE TABLE lists (
+        period TEXT NOT NULL, list TEXT NOT NULL,
+        key TEXT NOT NULL REFERENCES players(key),
+        rating INTEGER, k INTEGER, games INTEGER NOT NULL, games_total INTEGER,
+        reached_2400 INTEGER NOT NULL, status TEXT NOT NULL,
+        origin TEXT NOT NULL CHECK (origin IN ('computed', 'imported')),
+        PRIMARY KEY (period, list, key))""",
+    """CREATE TABLE tournaments (
+        period TEXT NOT NULL REFERENCES periods(period) ON DELETE CASCADE,
+        key TEXT NOT NULL, name TEXT NOT NULL, list TEXT NOT NULL, start TEXT NOT NULL,
+        PRIMARY KEY (period, key))""",
+    """CREATE TABLE games (
+        period TEXT NOT NULL, tournament TEXT NOT NULL, round INTEGER NOT NULL,
+        list TEXT NOT NULL, key TEXT NOT NULL REFERENCES players(key), opponent TEXT NOT NULL,
+        own_rating INTEGER NOT NULL, opponent_rating INTEGER NOT NULL, capped INTEGER NOT NULL,
+        score_h INTEGER NOT NULL, expected_h INTEGER NOT NULL, k INTEGER NOT NULL,
+        change_h INTEGER NOT NULL,
+        FOREIGN KEY (period, tournament) REFERENCES tournaments(period, key) ON DELETE CASCADE)""",
+    """CREATE TABLE pool (
+        period TEXT NOT NULL, list TEXT NOT NULL, key TEXT NOT NULL REFERENCES players(key),
+        tournament TEXT NOT NULL, start TEXT NOT NULL, opponent_rating INTEGER NOT NULL,
+        score_h INTEGER NOT NULL, disregarded INTEGER NOT NULL,
+        FOREIGN KEY (period, tournament) REFERENCES tournaments(period, key) ON DELETE CASCADE)""",
+    "CREATE INDEX lists_key ON lists(key, list, period)",
+    "CREATE INDEX pool_key ON pool(key, list, period)",
+)
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA}
+"""Statements that bring the schema from version v − 1 to v."""
+
+
+def default_store() -> Path:
+    """The register in the user data directory (platformdirs)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("fiderate", appauthor=False)) / "register.sqlite"
+
+
+def _month(d: date) -> str:
+    return f"{d:%Y-%m}"
+
+
+def _int(v: Any) -> int | None:
+    return None if v is None or v != v else int(v)  # NaN/NA → None
+
+
+class Register:
+    """An open register file; use as a context manager (closed on exit)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise RatingError(f"{self.path}: cannot open the register ({exc})") from None
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    def __enter__(self) -> Register:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        try:
+            with self._transaction() as db:
+                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                version = 0
+                if "schema_version" in tables:
+                    version = db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
+                elif tables:
+                    raise RatingError(f"{self.path}: not a fiderate register")
+                else:
+                    db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+                if version > SCHEMA_VERSION:
+                    raise RatingError(f"{self.path}: register schema {version} is newer than this "
+                                      f"fiderate ({SCHEMA_VERSION}); upgrade fiderate")
+                for v in range(version + 1, SCHEMA_VERSION + 1):
+                    for stmt in _MIGRATIONS[v]:
+                        db.execute(stmt)
+                    db.execute("DELETE FROM schema_version")
+                    db.execute("INSERT INTO schema_version VALUES (?)", (v,))
+        except sqlite3.DatabaseError as exc:
+            raise RatingError(f"{self.path}: not a usable register ({exc})") from None
+
+    # ---------------------------------------------------------------- reading
+
+    def newest_period(self) -> date | None:
+        """The newest period computed into the register."""
+        row = self._db.execute("SELECT MAX(period) FROM periods").fetchone()
+        return None if row[0] is None else date.fromisoformat(row[0] + "-01")
+
+    def check_period(self, period: date, *, replace: bool = False) -> None:
+        """Refuse a period older than the newest stored one unless *replace* (RatingError)."""
+        newest = self.newest_period()
+        if newest is not None and period < newest and not replace:
+            raise RatingError(f"{self.path}: period {_month(period)} is older than the newest "
+                              f"stored period {_month(newest)}; use --replace to recompute it")
+
+    def _latest(self, keys: Iterable[str], before: date,
+                inclusive: bool) -> dict[tuple[str, str], sqlite3.Row]:
+        op = "<=" if inclusive else "<"
+        self._db.row_factory = sqlite3.Row
+        out: dict[tuple[str, str], sqlite3.Row] = {}
+        try:
+            for chunk in _chunks(sorted(set(keys))):
+                marks = ",".join("?" * len(chunk))
+                for r in self._db.execute(
+                        f"SELECT l.*, p.birth_year AS birth_year, p.name AS name, "
+                        f"p.federation AS federation FROM lists l JOIN players p USING (key) "
+                        f"WHERE l.key IN ({marks}) AND l.period {op} ? "
+                        f"ORDER BY l.key, l.list, l.period", (*chunk, _month(before))):
+                    out[(r["key"], r["list"])] = r
+        finally:
+            self._db.row_factory = None
+        return out
+
+    def previous(self, keys: Iterable[str], period: date) -> dict[tuple[str, RatingList], Standing]:
+        """Each player's latest list entry before *period* (T − 1 or older), with their history."""
+        keys = list(keys)
+        history = self._history(keys, period)
+        out: dict[tuple[str, RatingList], Standing] = {}
+        for (key, rl), r in self._latest(keys, month_add(period, -1), inclusive=True).items():
+            reached, played = history.get((key, rl), (False, None))
+            out[(key, RatingList(rl))] = Standing(
+                rating=r["rating"], k=r["k"], games_total=r["games_total"], reached_2400=reached,
+                birth_year=r["birth_year"], name=r["name"], federation=r["federation"],
+                last_played=None if played is None else date.fromisoformat(played + "-01"))
+        return out
+
+    def _history(self, keys: list[str], period: date) -> dict[tuple[str, str], tuple[bool, str | None]]:
+        """Per (key, list): ever published 2400+, and the last period with a rated game."""
+        out: dict[tuple[str, str], tuple[bool, str | None]] = {}
+        for chunk in _chunks(sorted(set(keys))):
+            marks = ",".join("?" * len(chunk))
+            for key, rl, flag, played in self._db.execute(
+                    f"SELECT key, list, MAX(reached_2400 OR rating >= 2400), "
+                    f"MAX(CASE WHEN games > 0 THEN period END) FROM lists "
+                    f"WHERE key IN ({marks}) AND period < ? GROUP BY key, list",
+                    (*chunk, _month(period))):
+                out[(key, rl)] = (bool(flag), played)
+        return out
+
+    def ratings_on(self, month: date, keys: Iterable[str]) -> dict[tuple[str, RatingList], int]:
+        """The ratings of the list of *month* (each player's latest entry up to it)."""
+        return {(key, RatingList(rl)): r["rating"]
+                for (key, rl), r in self._latest(keys, month, inclusive=True).items()
+                if r["rating"] is not None}
+
+    def pools(self, keys: Iterable[str], period: date) -> dict[tuple[str, RatingList], Pool]:
+        """Unrated players' pooled results of the 26 months before *period* (R24 §7.1.4).
+
+        Only results after the player's last rated list count; disregarded ones count as events.
+        """
+        since = _month(month_add(period, -(POOL_MONTHS - 1)))
+        out: dict[tuple[str, RatingList], Pool] = {}
+        for chunk in _chunks(sorted(set(keys))):
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                f"""SELECT p.key, p.list,
+                        SUM(CASE WHEN NOT p.disregarded AND p.period >= ? THEN 1 ELSE 0 END),
+                        SUM(CASE WHEN NOT p.disregarded AND p.period >= ? THEN p.opponent_rating
+                            ELSE 0 END),
+                        SUM(CASE WHEN NOT p.disregarded AND p.period >= ? THEN p.score_h ELSE 0 END),
+                        COUNT(DISTINCT p.period || '/' || p.tournament)
+                    FROM pool p
+                    WHERE p.key IN ({marks}) AND p.period < ?
+                      AND p.period > COALESCE((SELECT MAX(l.period) FROM lists l WHERE l.key = p.key
+                          AND l.list = p.list AND l.rating IS NOT NULL AND l.period < ?), '')
+                    GROUP BY p.key, p.list""",
+                (since, since, since, *chunk, _month(period), _month(period)))
+            for key, rl, n, s, w, events in rows:
+                out[(key, RatingList(rl))] = Pool(games=n, opponents_sum=s, score_h=w, events=events)
+        return out
+
+    def table(self, name: str) -> list[tuple[Any, ...]]:
+        """All rows of one table, sorted (for tests and inspection)."""
+        if name not in {"players", "periods", "lists", "tournaments", "games", "pool",
+                        "schema_version"}:
+            raise RatingError(f"no register table {name!r}")
+        return sorted(self._db.execute(f"SELECT * FROM {name}").fetchall(),
+                      key=lambda r: tuple("" if v is None else str(v) for v in r))
+
+    # ---------------------------------------------------------------- writing
+
+    def write_period(self, result: PeriodResult, previous: Mapping[tuple[str, RatingList], Standing],
+                     *, imported: Mapping[tuple[str, RatingList], Standing] | None = None,
+                     replace: bool = False) -> None:
+        """Store a computed period in one transaction (replacing an earlier run of it).
+
+        ``previous`` is what the period started from; ``imported`` the given FIDE list's
+        entries, kept as the list of T − 1 where the register has no computed entry.
+        """
+        period = _month(result.period)
+        prev_month = _month(month_add(result.period, -1))
+        players = result.players
+        with self._transaction() as db:
+            self.check_period(result.period, replace=replace)
+            db.execute("DELETE FROM periods WHERE period = ?", (period,))
+            db.execute("DELETE FROM lists WHERE period = ? AND origin = 'computed'", (period,))
+            people = {r["key"]: r for r in _records(players)}
+            db.executemany(
+                "INSERT INTO players VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
+                "fide_id = excluded.fide_id, name = excluded.name, federation = excluded.federation, "
+                "birth_year = COALESCE(excluded.birth_year, players.birth_year)",
+                [(key, p["fide_id"], p["name"], p["federation"], _int(p["birth_year"]))
+                 for key, p in sorted(people.items())])
+            for (key, rl), st in sorted((imported or {}).items()):
+                if key in people:
+                    db.execute("INSERT OR IGNORE INTO lists VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, "
+                               "'imported')",
+                               (prev_month, str(rl), key, st.rating, st.k, st.games_total,
+                                int(st.reached_2400 or (st.rating or 0) >= 2400),
+                                "rated" if st.rating is not None else "unrated"))
+            db.execute("INSERT INTO periods VALUES (?)", (period,))
+            db.executemany("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?)",
+                           [(period, s.key, s.tournament.info.name, str(s.rating_list),
+                             s.start.isoformat()) for s in result.tournaments])
+            db.executemany(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(period, g["tournament"], g["round"], g["list"], g["key"], g["opponent"],
+                  g["own_rating"], g["opponent_rating"], int(g["capped"]), g["score_h"],
+                  g["expected_h"], g["k"], g["change_h"]) for g in _records(result.games)])
+            db.executemany(
+                "INSERT INTO pool VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(period, p["list"], p["key"], p["tournament"], p["start"], p["opponent_rating"],
+                  p["score_h"], int(p["disregarded"])) for p in _records(result.pool)])
+            db.executemany("INSERT INTO lists VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'computed')",
+                           [_list_row(period, p, previous) for p in _records(players)])
+
+
+def _records(frame: Any) -> list[dict[str, Any]]:
+    """Rows of a frame as dicts of plain Python values (numpy scalars → int/bool)."""
+    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+            for row in frame.to_dict("records")]
+
+
+def _list_row(period: str, p: dict[str, Any], previous: Mapping[tuple[str, RatingList], Standing]
+              ) -> tuple[Any, ...]:
+    """A computed list entry: the new rating and the history the next period's K needs."""
+    st = previous.get((p["key"], RatingList(p["list"])), Standing())
+    new = _int(p["new_rating"])
+    games = int(p["games"])
+    status = p["status"]
+    if status == "newly_rated":
+        total: int | None = int(p["pool_games"])  # READING (fide-rules §14 Q4): pool games count
+    elif status == "unrated":
+        total = None
+    else:
+        total = None if st.games_total is None else st.games_total + games
+    # With an unknown game count the list's K is carried forward as the best estimate.
+    k = st.k if total is None and status in ("rated", "inactive", "dropped_below_floor") else None
+    reached = st.reached_2400 or (new or 0) >= 2400 or (_int(p["old_rating"]) or 0) >= 2400
+    return (period, p["list"], p["key"], new, k, games, total, int(reached), status)
+
+
+def _chunks(keys: list[str], size: int = 500) -> Iterator[list[str]]:
+    for i in range(0, len(keys), size):
+        yield keys[i:i + size]
+
