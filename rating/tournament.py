@@ -163,12 +163,14 @@ class TournamentRating:
     default_k_players: tuple[int, ...] = field(default=())
     """Start numbers of the players rated with the default K."""
 
+    _index: dict[int, PlayerRating] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {p.start_no: p for p in self.players})
+
     def player(self, start_no: int) -> PlayerRating | None:
         """The rating of the player with this start number, or None."""
-        for p in self.players:
-            if p.start_no == start_no:
-                return p
-        return None
+        return self._index.get(start_no)
 
     @property
     def has_scenarios(self) -> bool:
