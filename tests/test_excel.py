@@ -157,3 +157,10 @@ def test_bad_round_cell_names_the_row() -> None:
     wb.save(buf)
     with pytest.raises(InputError, match=r"x.xlsx:3: unknown round cell"):
         parse_xlsx(buf.getvalue(), source="x.xlsx")
+
+
+def test_truncated_workbooks_raise_input_error(fixtures_dir: Path) -> None:
+    data = (fixtures_dir / "excel" / "ranking_crosstable_complete_ties.xlsx").read_bytes()
+    for n in range(0, len(data), max(1, len(data) // 40)):
+        with pytest.raises(InputError):
+            parse_xlsx(data[:n], source="cut.xlsx")
