@@ -1,0 +1,149 @@
+"""``fiderate period`` end to end on fixtures/period/ (the README's worked example)."""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EVENTS = ("elite_nov2025.trf", "halloween_weekender.trf", "newcomers_nov2025.trf",
+          "late_november.trf")
+LIST = "players_list_foa_nov25.txt"
+
+
+@pytest.fixture
+def period_dir(fixtures_dir: Path) -> Path:
+    return fixtures_dir / "period"
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def run_period(run_cli, period_dir: Path, tmp_path: Path, *extra: str, out: str = "out"):
+    return run_cli("period", *(str(period_dir / e) for e in EVENTS), "--period", "2025-12",
+                   "--ratings-list", str(period_dir / LIST), "--store", str(tmp_path / "reg.sqlite"),
+                   "--out", str(tmp_path / out), *extra)
+
+
+# The README's table: fide_id → (old, k, games, change, rounded, new, status).
+EXPECTED = {
+    "99200001": ("2813", "10", "5", "-2.50", "-3", "2810", "rated"),  # 2650+: no cap (R24 8.3.1)
+    "99200002": ("1787", "20", "1", "-1.60", "-2", "1785", "rated"),  # sees 2813 as 2187*
+    "99200005": ("2400", "10", "1", "4.20", "4", "2404", "rated"),  # sees 2813 as 2800*
+    "99200006": ("2505", "10", "1", "-1.40", "-1", "2504", "rated"),
+    "99200007": ("2400", "10", "3", "2.70", "3", "2403", "rated"),  # October 2395 used, base 2400
+    "99200008": ("2310", "20", "3", "-5.40", "-5", "2305", "rated"),
+    "99200011": ("1850", "", "0", "0.00", "0", "1850", "rated"),  # played only unrated players
+    "99200016": ("1800", "20", "2", "-3.20", "-3", "1797", "rated"),
+    "99200017": ("2250", "20", "2", "3.20", "3", "2253", "rated"),  # per tournament: 2 + 2 = 4
+    "99200020": ("", "", "0", "", "", "1922", "newly_rated"),  # 3/5 against 9507
+    "99200021": ("", "", "0", "", "", "", "unrated"),  # 0/5 in the first event: disregarded
+}
+
+
+def test_worked_example(run_cli, period_dir, tmp_path):
+    res = run_period(run_cli, period_dir, tmp_path)
+    assert res.code == 0, res.stderr
+    assert "period 2025-12: 4 tournament(s), 26 rated game(s)" in res.stdout
+    assert "late_november: the source gives no time control; rated as standard" in res.stderr
+    players = {r["fide_id"]: r for r in read_csv(tmp_path / "out" / "period_players.csv")}
+    assert list(next(iter(players.values()))) == [
+        "fide_id", "name", "list", "old_rating", "k", "games", "change", "rounded_change",
+        "new_rating", "status"]
+    assert len(players) == 19
+    for fid, want in EXPECTED.items():
+        r = players[fid]
+        got = (r["old_rating"], r["k"], r["games"], r["change"], r["rounded_change"],
+               r["new_rating"], r["status"])
+        assert got == want, fid
+    games = read_csv(tmp_path / "out" / "period_games.csv")
+    assert len(games) == 26
+    egan = next(g for g in games if g["fide_id"] == "99200005")
+    assert (egan["opponent_rating"], egan["capped"], egan["expected"], egan["change"]) == (
+        "2800", "true", "0.08", "4.20")
+    garr = [g for g in games if g["fide_id"] == "99200007"]
+    assert {g["own_rating"] for g in garr} == {"2395"}
+    assert (tmp_path / "out" / "period.html").read_text(encoding="utf-8").count("<tr>") == 20
+    try:
+        import reports.report  # noqa: F401
+    except ModuleNotFoundError:
+        return
+    assert (tmp_path / "out" / "elite_nov2025").is_dir()
+
+
+def test_register_is_written_idempotently_and_older_periods_are_refused(run_cli, period_dir, tmp_path):
+    assert run_period(run_cli, period_dir, tmp_path).code == 0
+    db = tmp_path / "reg.sqlite"
+
+    def dump() -> dict[str, list]:
+        con = sqlite3.connect(db)
+        try:
+            return {t: sorted(con.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
+                    for t in ("players", "lists", "games", "pool", "tournaments", "periods")}
+        finally:
+            con.close()
+
+    first = dump()
+    assert first["periods"] == [("2025-12",)]
+    assert ("2025-12", "standard", "99200020", 1922) in {r[:4] for r in first["lists"]}
+    assert run_period(run_cli, period_dir, tmp_path).code == 0
+    assert dump() == first
+    later = run_cli("period", str(period_dir / EVENTS[0]), "--period", "2026-01", "--store", str(db),
+                    "--out", str(tmp_path / "jan"), "--assign", f"{EVENTS[0]}=2026-01")
+    assert later.code == 0, later.stderr
+    # January's base is December's new rating (from the register, no list given).
+    jan = {r["fide_id"]: r for r in read_csv(tmp_path / "jan" / "period_players.csv")}
+    assert jan["99200001"]["old_rating"] == "2810"
+    refused = run_period(run_cli, period_dir, tmp_path, out="again")
+    assert refused.code == 2
+    assert refused.stderr.startswith("fiderate: error:") and "--replace" in refused.stderr
+    assert refused.stderr.count("\n") == 1
+    assert not (tmp_path / "again").exists()
+    assert run_period(run_cli, period_dir, tmp_path, "--replace", out="again").code == 0
+
+
+def test_assign_list_and_correction_options(run_cli, period_dir, tmp_path):
+    res = run_period(run_cli, period_dir, tmp_path, "--assign", "late_november.trf=2026-01",
+                     "--correction", "99200001=2812", "--list", "standard", "--no-html")
+    assert res.code == 0, res.stderr
+    assert "late_november.trf: assigned to 2026-01; not rated in 2025-12" in res.stderr
+    players = {r["fide_id"]: r for r in read_csv(tmp_path / "out" / "period_players.csv")}
+    assert players["99200017"]["games"] == "1"
+    assert (players["99200001"]["old_rating"], players["99200001"]["new_rating"]) == ("2812", "2809")
+    assert not (tmp_path / "out" / "period.html").exists()
+    rapid = run_period(run_cli, period_dir, tmp_path, "--list", "rapid", "-q", out="rapid")
+    assert rapid.code == 0 and "0 rated game(s)" in rapid.stdout
+
+
+def test_corrections_from_a_csv(run_cli, period_dir, tmp_path):
+    corr = tmp_path / "corr.csv"
+    corr.write_text("fide_id,rating\n99200007,2401\n", encoding="utf-8")
+    assert run_period(run_cli, period_dir, tmp_path, "--correction", str(corr)).code == 0
+    players = {r["fide_id"]: r for r in read_csv(tmp_path / "out" / "period_players.csv")}
+    assert players["99200007"]["new_rating"] == "2404"
+    corr.write_text("99200007,high\n", encoding="utf-8")
+    bad = run_period(run_cli, period_dir, tmp_path, "--correction", str(corr), out="bad")
+    assert bad.code == 2 and "corr.csv:1" in bad.stderr
+
+
+@pytest.mark.parametrize("args", [("--period", "2025-13"), ("--period", "Dec 2025"),
+                                  ("--period", "2025-12", "--assign", "x.trf")])
+def test_bad_options_are_one_line_errors(run_cli, period_dir, tmp_path, args):
+    res = run_cli("period", str(period_dir / EVENTS[0]), *args, "--store", str(tmp_path / "r.sqlite"),
+                  "--out", str(tmp_path / "o"))
+    assert res.code == 2
+    assert not (tmp_path / "o").exists()
+
+
+def test_help_does_not_import_the_engine():
+    code = ("import sys, reports.cli; "
+            "print(sorted(m for m in ('pandas', 'numpy', 'rating.period', 'sqlite3') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
