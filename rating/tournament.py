@@ -234,8 +234,9 @@ def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | Non
 
 
 def _game_k(g: GameRating, k: int) -> int:
-    """The K a game was rated with: recovered from its change when S ≠ E (a system may use
-    another K for some games, e.g. UKD against an opponent without UKD), else *k*."""
+    """The K a game was rated with, recovered from its change when S ≠ E (a system may use
+    another K for some games, e.g. UKD against an opponent without UKD); else *k*.  For S = E
+    the caller re-rates the game as a win to recover it."""
     if g.change is None or g.expected is None or g.score == g.expected:
         return k
     return int(g.change / (g.score - g.expected))
@@ -265,8 +266,10 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
              for r in played]
     rated = _rate(system, own, k, opp, scores, fides)
     card_ks = [r.k if k_source is KSource.CARD else None for r in played]
-    by_round = {r.round: (g, _game_k(g, k) if ck is None else ck)
-                for r, g, ck in zip(played, rated, card_ks, strict=True)}
+    by_round = {r.round: (g, ck if ck is not None
+                          else _game_k(g, k) if g.score != g.expected
+                          else _game_k(_rate(system, own, k, [o], [Decimal(1)], [f])[0], k))
+                for r, g, ck, o, f in zip(played, rated, card_ks, opp, fides, strict=True)}
 
     lines: list[RoundLine] = []
     cumulative = ZERO

@@ -6,6 +6,7 @@ import csv
 import io
 import subprocess
 import sys
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -163,3 +164,43 @@ def test_british_player_terminal_table(run_cli, realdata):
     res = run_cli("report", str(realdata / "chess-results" / BRITISH), "--player", "1")
     assert res.code == 0, res
     assert "Change -4.90 → new rating 2592" in res.stdout
+
+
+def test_player_card_focus_and_published_performance(run_cli, realdata):
+    # ru_player_details_art9_2020.html: a player card (focus = its player, start no. 8); no
+    # international rating, so every game is listed as not rated, and the performance equals
+    # the card's own 'Рейтинговый перфоманс 1607'.
+    card = realdata / "chess-results" / "ru_player_details_art9_2020.html"
+    res = run_cli("report", str(card), "--date", "2020-01-05")
+    assert res.code == 0, res
+    assert "8. Алипов Давид — unrated" in res.stdout
+    assert res.stdout.count("not rated: player unrated") == 8
+    assert "Performance 1607" in res.stdout
+
+
+def test_system_ukd_rates_national_ratings(run_cli, realdata):
+    pytest.importorskip("rating.ukd")
+    card = realdata / "chess-results" / "ru_player_details_art9_2020.html"
+    res = run_cli("report", str(card), "--system", "ukd", "--date", "2020-01-05")
+    assert res.code == 0, res
+    assert "8. Алипов Давид — 1180, K 30 (category)" in res.stdout
+    assert "UKD" in res.stdout.splitlines()[0]
+
+
+def test_ratings_list_option(run_cli, realdata, tmp_path):
+    from importer.model import Player, RoundResult, Tournament, TournamentInfo
+    from importer.normalized import write_folder
+
+    players = (Player(start_no=1, name="A La, Teng Hua", fide_id="8605360", rating=1949),
+               Player(start_no=2, name="Ojok, Patrick", fide_id="10001492", rating=1638))
+    results = (RoundResult(start_no=1, round=1, status=Status.PLAYED, opponent_no=2, points=1),
+               RoundResult(start_no=2, round=1, status=Status.PLAYED, opponent_no=1, points=0))
+    folder = write_folder(Tournament(info=TournamentInfo(name="x", start_date=date(2026, 9, 1)),
+                                     players=players, results=results), tmp_path / "n")
+    fide_list = realdata / "fide-list" / "players_list_foa_excerpt.txt"
+    out = tmp_path / "out"
+    res = run_cli("report", str(folder), "--ratings-list", str(fide_list), "--out", str(out),
+                  "--format", "csv", "-q")
+    assert res.code == 0, res
+    got = {r["start_no"]: (r["k"], r["k_source"]) for r in rows(out / "rating_players.csv")}
+    assert got == {"1": ("40", "list"), "2": ("20", "list")}
