@@ -167,16 +167,16 @@ def classify_time_control(text: str) -> RatingList | None:
         if word in low:
             return rl
     m = re.search(r"(\d+):(\d{2})(?!\d)", low)
-    base: float | None = None
-    if m:
-        base = int(m[1]) * 60 + int(m[2])
-        rest = low[m.end():]
+    if m:  # h:mm
+        base = float(int(m[1]) * 60 + int(m[2]))
     else:
-        m = re.search(r"(\d+(?:\.\d+)?)\s*(h\b|hours?|min|'|m\b|minutes?|mn)?", low)
+        m = (re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(h\b|hours?|hrs?\b|min|mn|m\b|'|’)", low)
+             or re.search(r"(?<![\d.])(\d+(?:\.\d+)?)(?![\d.])(?!\s*(?:moves?|/|s\b|sec))()",
+                          low))
         if m is None:
             return None
-        base = float(m[1]) * (60 if m[2] and m[2].startswith("h") else 1)
-        rest = low[m.end():]
+        base = float(m[1]) * (60 if m[2].startswith("h") else 1)
+    rest = low[m.end():]
     inc = re.search(r"(\d+)\s*(?:s\b|sec|seconds?|\"|'')", rest)
     if inc is None:
         inc = re.fullmatch(r"\s*\+\s*(\d+)\s*", rest)

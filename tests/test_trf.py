@@ -376,6 +376,8 @@ def test_parse_date_forms() -> None:
     ("120", RatingList.STANDARD), ("15 minutes plus 10 sec per move", RatingList.RAPID),
     ("G/15 + 5 sec", RatingList.RAPID), ("3 min + 2 sec", RatingList.BLITZ),
     ("Rapid 25'", RatingList.RAPID), ("moves/time, increment", None), ("", None),
+    ("40 moves in 90 min, then 30 min + 30 s", RatingList.STANDARD), ("3+2", RatingList.BLITZ),
+    ("10+5", RatingList.RAPID), ("2 hours", RatingList.STANDARD),
 ])
 def test_classify_time_control(text: str, expected: RatingList | None) -> None:
     assert classify_time_control(text) is expected
