@@ -101,6 +101,16 @@ def _player_row(report: Report, pr: PlayerRating, linked: bool) -> SimpleNamespa
     })
 
 
+def _ukd_columns(report: Report) -> dict[int, SimpleNamespace] | None:
+    """UKD rating, change and new rating per start number, when the report carries UKD."""
+    if report.ukd is None:
+        return None
+    return {u.start_no: SimpleNamespace(
+        rating=u.rating, change=fmt.signed(u.change) if u.rating is not None else "",
+        change_sort=_sort_key(u.change if u.rating is not None else None),
+        new_rating=u.new_rating) for u in report.ukd.players}
+
+
 def _page(start_no: int) -> str:
     from reports.report import player_page_name
 
@@ -149,7 +159,8 @@ def render_pages(report: Report) -> dict[str, str]:
     has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
     files = {"index.html": _template("index.html").render(
         header=header, notes=report.notes, focus=report.focus,
-        players=[_player_row(report, pr, linked=True) for pr in shown])}
+        players=[_player_row(report, pr, linked=True) for pr in shown],
+        ukd=_ukd_columns(report))}
     page = _template("player.html")
     for pr in shown:
         p = report.player(pr.start_no)

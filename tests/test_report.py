@@ -254,5 +254,7 @@ def test_ukd_columns_appear_for_turkish_national_rating():
     assert {"ukd_expected", "ukd_change", "ukd_new_rating"} <= set(row)
     rounds = read(files["rating_rounds.csv"])
     assert {"ukd_rated", "ukd_change", "ukd_cumulative_change"} <= set(rounds[0])
+    index = render_report(report, ["html"])["index.html"]
+    assert ">UKD change<" in index and ">1510<" in index
     assert "ukd_change" not in read(render_report(build_report(small()), ["csv"])
                                     ["rating_players.csv"])[0]
