@@ -154,7 +154,7 @@ class TournamentRating:
     """The system's name: 'fide', 'elo', 'ukd', …"""
     label: str
     rules: str
-    """The rule version used (FIDE) or a description of the system."""
+    """The FIDE rule version used, or the system's settings line (e.g. UKD's)."""
     on: date
     """The date that chose the rules (the tournament start, or the caller's date)."""
     rating_list: RatingList
@@ -171,11 +171,6 @@ class TournamentRating:
     def player(self, start_no: int) -> PlayerRating | None:
         """The rating of the player with this start number, or None."""
         return self._index.get(start_no)
-
-    @property
-    def has_scenarios(self) -> bool:
-        """True when some paired game is still unfinished."""
-        return any(p.scenarios for p in self.players)
 
 
 def _is_national(system: RatingSystem) -> bool:
@@ -399,9 +394,10 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
         more = f" and {len(defaults) - 10} more" if len(defaults) > 10 else ""
         notes.append(f"K {k_default} assumed (no K published, listed or derivable) for: "
                      f"{names}{more}")
-    label = (fide_rules.name if isinstance(chosen, FideSystem)
-             else getattr(chosen, "label", chosen.name))
-    return TournamentRating(system=chosen.name, label=chosen.label, rules=label, on=start,
+    settings: Callable[[], str] | None = getattr(chosen, "settings_line", None)
+    described = (fide_rules.name if isinstance(chosen, FideSystem)
+                 else settings() if settings is not None else chosen.label)
+    return TournamentRating(system=chosen.name, label=chosen.label, rules=described, on=start,
                             rating_list=rating_list, players=players, notes=tuple(notes),
                             default_k_players=defaults)
 
