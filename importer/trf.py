@@ -210,7 +210,6 @@ class _Round:
     opponent: int | None
     colour: str
     code: str
-    column: int
 
 
 @dataclass
@@ -218,8 +217,6 @@ class _Row:
     line: int
     player: Player
     rounds: list[_Round]
-    national_rating: int | None = None
-    national_id: str = ""
 
 
 @dataclass
@@ -312,7 +309,7 @@ def _read_001(st: _State, line: str, lineno: int) -> None:
         if colour not in "wWbB- ":
             st.warn(f"round {i + 1}: unknown colour {colour!r} in column {col + 6} ignored",
                     lineno)
-        rounds.append(_Round(opp or None, colour.lower(), code, col + 1))
+        rounds.append(_Round(opp or None, colour.lower(), code))
     if player.start_no in st.rows:
         raise st.error(f"starting rank {player.start_no} appears twice (broken file)", lineno)
     st.rows[player.start_no] = _Row(lineno, player, rounds)
@@ -464,7 +461,8 @@ def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundR
     plan: list[tuple[int, int]] = []  # (full byes, half byes)
     if blanks and diff > 0:
         n = len(blanks)
-        plan = [(k, h) for h in range(n, -1, -1) for k in range(0, n - h + 1)
+        plan = [(k, h) for h in range(n if half > 0 else 0, -1, -1)
+                for k in range(0, (n - h if full > 0 else 0) + 1)
                 if abs(k * full + h * half - diff) < 1e-6]
     if not plan:
         st.warn(f"player {no}: points column says {printed:g} but the results give "
@@ -483,7 +481,7 @@ def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundR
 
 
 def _padded(row: _Row, n: int) -> list[_Round]:
-    return row.rounds[:n] + [_Round(None, " ", " ", 0)] * (n - len(row.rounds))
+    return row.rounds[:n] + [_Round(None, " ", " ")] * (n - len(row.rounds))
 
 
 _MIRROR = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D",
@@ -688,12 +686,15 @@ def _fmt_date(d: date | None) -> str:
 
 
 def _player_line(code: str, p: Player, fide_col: str, rating: int | None) -> str:
+    """Columns 1-89 of a 001 (or NRS) line; values too wide for their columns are left out."""
     title = p.title if len(p.title) <= 3 else ""
+    birth = f"{p.birth_year}/00/00" if p.birth_year and 1000 <= p.birth_year <= 9999 else ""
+    points = "" if p.points is None else f"{p.points:4.1f}"
+    rank = "" if p.rank is None else str(p.rank)
     return (f"{code} {p.start_no:4d} {p.sex[:1] or ' '}{title:>3} {p.name[:33]:<33} "
-            f"{rating or 0:4d} {p.federation[:3]:<3} {fide_col[-11:]:>11} "
-            f"{str(p.birth_year) + '/00/00' if p.birth_year else '':<10} "
-            f"{'' if p.points is None else f'{p.points:4.1f}':>4} "
-            f"{'' if p.rank is None else p.rank:>4}")
+            f"{rating if rating and rating <= 9999 else 0:4d} {p.federation[:3]:<3} "
+            f"{fide_col[-11:]:>11} {birth:<10} {points if len(points) <= 4 else '':>4} "
+            f"{rank if len(rank) <= 4 else '':>4}")
 
 
 def write_trf(t: Tournament) -> str:

@@ -127,3 +127,11 @@ def test_mutations_only_raise_input_error(pos: int, junk: str, cut: int) -> None
     except InputError:
         return
     assert {r.start_no for r in t.results} <= {p.start_no for p in t.players}
+
+
+def test_written_as_trf_reads_back_the_same(san_sebastian: Tournament) -> None:
+    from importer.trf import parse_trf, write_trf
+
+    again = parse_trf(write_trf(san_sebastian), source=NAME)
+    assert (again.info, again.players, again.results, again.games) == (
+        san_sebastian.info, san_sebastian.players, san_sebastian.results, san_sebastian.games)
