@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from importer.chessresults.cells import parse_points, parse_rating, parse_round_cell
 from importer.chessresults.details import parse_details
-from importer.chessresults.lang import header_key, round_column
+from importer.chessresults.lang import header_key, round_column, tiebreak_column
 from importer.errors import InputError
 from importer.model import (
     Colour,
@@ -40,6 +40,8 @@ _MAX_MEMBERS = 10_000
 _MAX_ROWS = 100_000
 _FOOTERS = ("annotation", "you find all details", "encontrará todos", "chess-tournament-results",
             "servidor de resultados")
+_TB1_IS_POINTS = re.compile(r"tie\s*break\s*1\s*:\s*points", re.IGNORECASE)
+_SEX = {"w": "w", "f": "w", "m": "m"}
 _LAST_UPDATE = re.compile(
     r"^(?:last update|última atualização|die seite wurde zuletzt aktualisiert am|"
     r"последнее обновление|viimeisin päivitys)\s*\d", re.IGNORECASE)
@@ -163,12 +165,21 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
     header = [c.strip() for c in rows[h]]
     cols: dict[str, int] = {}
     rounds: dict[int, int] = {}
+    tb1: int | None = None
     for j, label in enumerate(header):
         key = header_key(label) if label else None
         if key and key[0] not in cols:
             cols[key[0]] = j
         elif label and (r := round_column(label)) is not None:
             rounds[r] = j
+        elif label and tiebreak_column(label) == 1:
+            tb1 = j
+    if "points" not in cols and tb1 is not None and any(
+            _TB1_IS_POINTS.search(_text(r[0]) if r else "") for r in rows[h + 1:]):
+        cols["points"] = tb1  # the Annotation says 'Tie Break1: points' (spec §8.2)
+    elif "points" not in cols and rounds:
+        warn("no Pts. column and no 'Tie Break1: points' legend: printed scores not checked",
+             None)
     name_col = cols["name"]
     if name_col > 0 and not header[name_col - 1]:
         cols["title"] = name_col - 1
@@ -202,7 +213,8 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
         players.append(Player(
             start_no=start_no, name=get("name"), title=get("title"), federation=get("fed"),
             fide_id="" if fide_id in ("", "0") else fide_id, national_id=get("national_id"),
-            rating=rating, national_rating=national_rating, sex=get("sex"), club=get("club"),
+            rating=rating, national_rating=national_rating, sex=_SEX.get(get("sex").lower(), ""),
+            club=get("club"),
             team=get("team"), points=points, rank=rank))
         cells[start_no] = {r: (row[j], lineno) for r, j in rounds.items()}
     if not players:

@@ -164,3 +164,19 @@ def test_truncated_workbooks_raise_input_error(fixtures_dir: Path) -> None:
     for n in range(0, len(data), max(1, len(data) // 40)):
         with pytest.raises(InputError):
             parse_xlsx(data[:n], source="cut.xlsx")
+
+
+def test_tb1_is_the_score_when_the_annotation_says_so(fixtures_dir: Path) -> None:
+    t = own(fixtures_dir, "crosstable_tb1_points_annotation_sex.xlsx")
+    assert [(p.points, p.sex, p.title) for p in t.players] == [
+        (1.5, "w", ""), (1.0, "", "CM"), (1.0, "", "")]
+    assert t.warnings == ()  # TB1 agrees with the cells ('1,5' = 1 + ½)
+    wb = openpyxl.load_workbook(fixtures_dir / "excel" / "crosstable_tb1_points_annotation_sex.xlsx")
+    ws = wb.active
+    assert ws is not None
+    ws["A11"] = "Tie Break1: Buchholz"
+    buf = io.BytesIO()
+    wb.save(buf)
+    t = parse_xlsx(buf.getvalue(), source="x.xlsx")
+    assert all(p.points is None for p in t.players)
+    assert any("no Pts. column" in w for w in t.warnings)
