@@ -161,7 +161,8 @@ class TournamentRating:
     players: tuple[PlayerRating, ...]
     notes: tuple[str, ...] = ()
     default_k_players: tuple[int, ...] = field(default=())
-    """Start numbers of the players rated with the default K."""
+    """Start numbers of the players with rated games whose K is the default (the caller
+    warns about them, naming them)."""
 
     _index: dict[int, PlayerRating] = field(init=False, repr=False, compare=False)
 
@@ -353,7 +354,7 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
 
     *system* is a :class:`RatingSystem` or 'fide' (the rules of the tournament's start date,
     else *on*, on its rating list) or 'elo'.  *k_lookup* gives a player's K from an outside
-    list; *k_default* is used (with a note) when no K is known.  *on* stands in for a missing
+    list; *k_default* is used when no K is known (see ``default_k_players``).  *on* stands in for a missing
     start date (RatingError when both are missing).
     """
     notes: list[str] = []
@@ -389,19 +390,9 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                     for p in sorted(t.players, key=lambda p: p.start_no))
     defaults = tuple(p.start_no for p in players
                      if p.k_source is KSource.DEFAULT and p.rated_games > 0)
-    if defaults:
-        names = ", ".join(f"{n} {_name(t, n)}" for n in defaults[:10])
-        more = f" and {len(defaults) - 10} more" if len(defaults) > 10 else ""
-        notes.append(f"K {k_default} assumed (no K published, listed or derivable) for: "
-                     f"{names}{more}")
     settings: Callable[[], str] | None = getattr(chosen, "settings_line", None)
     described = (fide_rules.name if isinstance(chosen, FideSystem)
                  else settings() if settings is not None else chosen.label)
     return TournamentRating(system=chosen.name, label=chosen.label, rules=described, on=start,
                             rating_list=rating_list, players=players, notes=tuple(notes),
                             default_k_players=defaults)
-
-
-def _name(t: Tournament, start_no: int) -> str:
-    p = t.player(start_no)
-    return p.name if p is not None else "?"

@@ -191,6 +191,14 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     if rating.system != "ukd" and _ukd_applies(t):
         ukd = rate_tournament(t, _ukd_system(), k_default=k_default, on=on)
     notes += rating.notes
+    shown = set(rating.default_k_players) if focus_no is None else (
+        {focus_no} & set(rating.default_k_players))
+    if shown:
+        by_no = t.players_by_no()
+        names = [f"{n} {by_no[n].name}" for n in sorted(shown)]
+        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+        notes.append(f"K {k_default} assumed (no K published, listed or derivable; give --k "
+                     f"or --ratings-list) for: {', '.join(names[:10])}{more}")
     notes += t.warnings
     return Report(tournament=t, rating=rating, ukd=ukd, focus=focus_no, notes=tuple(notes),
                   by_no=t.players_by_no())

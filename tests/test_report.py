@@ -258,3 +258,11 @@ def test_ukd_columns_appear_for_turkish_national_rating():
     assert ">UKD change<" in index and ">1510<" in index
     assert "ukd_change" not in read(render_report(build_report(small()), ["csv"])
                                     ["rating_players.csv"])[0]
+
+
+def test_default_k_warning_names_the_players():
+    notes = build_report(small(), k_default=15).notes
+    assert [n for n in notes if "assumed" in n] == [
+        "K 15 assumed (no K published, listed or derivable; give --k or --ratings-list) for: "
+        "6 Default, Dan"]
+    assert not [n for n in build_report(small(), focus=1).notes if "assumed" in n]

@@ -204,3 +204,28 @@ def test_ratings_list_option(run_cli, realdata, tmp_path):
     assert res.code == 0, res
     got = {r["start_no"]: (r["k"], r["k_source"]) for r in rows(out / "rating_players.csv")}
     assert got == {"1": ("40", "list"), "2": ("20", "list")}
+
+
+def test_player_card_with_published_k_and_rtg(run_cli, fixtures_dir, tmp_path):
+    """A card with K and rtg+/- columns (fixtures/report/card_k_rtg_en.html, chess-results.md
+    §13.3): every game's change equals the published figure to the hundredth, the unrated
+    opponent's game is not rated, and the total equals the card's 'FIDE rtg +/-'."""
+    card = fixtures_dir / "report" / "card_k_rtg_en.html"
+    out = tmp_path / "card"
+    res = run_cli("report", str(card), "--out", str(out), "--date", "2026-03-01", "-q")
+    assert res.code == 0, res
+    (player,) = rows(out / "rating_players.csv")
+    assert (player["start_no"], player["k"], player["k_source"]) == ("17", "20", "card")
+    assert Decimal(player["change"]) == Decimal(player["published_change"]) == Decimal("18.8")
+    assert player["new_rating"] == "1839" and player["performance"] == "1929"
+    games = rows(out / "rating_rounds.csv")
+    rated = [g for g in games if g["rated"] == "true"]
+    assert len(rated) == 7
+    for g in rated:
+        assert Decimal(g["change"]) == Decimal(g["published_change"]), g
+    assert [g["change"] for g in rated] == ["0.80", "-4.20", "6.80", "12.40", "-0.80", "-1.80",
+                                            "5.60"]
+    (unrated,) = [g for g in games if g["rated"] == "false"]
+    assert (unrated["opponent_name"], unrated["reason"], unrated["published_change"]) == (
+        "Unrated, Una", "opponent unrated", "")
+    assert sorted(p.name for p in out.glob("player-*.html")) == ["player-17.html"]

@@ -157,7 +157,6 @@ def test_k_precedence_and_default_warning():
     assert got == {1: (30, KSource.LIST), 2: (40, KSource.SOURCE), 3: (40, KSource.CATEGORY),
                    4: (10, KSource.CATEGORY), 5: (15, KSource.DEFAULT)}
     assert tr.default_k_players == (5,)
-    assert any("K 15 assumed" in n and "Nobody, Known" in n for n in tr.notes)
 
 
 def test_unrated_player_gets_performance_and_initial_rating():
