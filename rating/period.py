@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, Final
@@ -409,7 +409,7 @@ def _tournament_list(t: Tournament, notes: list[str], key: str) -> RatingList:
 
 
 def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: date,
-             notes: list[str]) -> list[PeriodTournament]:
+             notes: list[str], assigned: Collection[str]) -> list[PeriodTournament]:
     out: list[PeriodTournament] = []
     for t, key in zip(tournaments, keys, strict=True):
         rl = _tournament_list(t, notes, key)
@@ -418,7 +418,7 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
             start = month_add(period, -1)
             notes.append(f"{key}: no start date; the rules and list of {start:%Y-%m} are used")
         end = t.info.end_date or t.info.start_date
-        if end is not None and default_period(end) != period:
+        if end is not None and default_period(end) != period and key not in assigned:
             notes.append(f"{key}: ends {end}, which suggests the {default_period(end):%Y-%m} list; "
                          f"rated in {period:%Y-%m} as given")
         carries = any(p.rating is not None for p in t.players)
@@ -442,14 +442,15 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
                 in_force: Mapping[date, Mapping[tuple[str, RatingList], int]] | None = None,
                 pools: Mapping[tuple[str, RatingList], Pool] | None = None,
                 corrections: Mapping[str, int] | None = None,
-                list_complete: bool = False) -> PeriodResult:
+                list_complete: bool = False, assigned: Collection[str] = ()) -> PeriodResult:
     """Rate every tournament of the list month *period* (fide-rules.md §13).
 
     ``previous``: the T − 1 list (and register) per (player key, list); ``in_force``: ratings of
     older lists by list month (the register), for sources that carry none; ``pools``: unrated
     players' earlier pooled results; ``corrections``: base ratings that replace the list's.
     With ``list_complete`` (a FIDE list was given) a player absent from ``previous`` is unrated;
-    otherwise the tournament's rating is the base, with a note.
+    otherwise the tournament's rating is the base, with a note.  Tournaments whose key is in
+    ``assigned`` were put in this period on purpose: their dates raise no note.
     """
     import pandas as pd
 
@@ -463,7 +464,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     keys = list(keys) if keys is not None else [f"t{i + 1}" for i in range(len(tournaments))]
     if len(set(keys)) != len(keys):
         raise RatingError("two tournaments of the period have the same id")
-    specs = _prepare(tournaments, keys, period, notes)
+    specs = _prepare(tournaments, keys, period, notes, assigned)
     prev_month = month_add(period, -1)
 
     # Player identity across tournaments (FIDE id; the fallback is always reported).
@@ -512,57 +513,61 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
             by = (st.birth_year if st is not None else None) or people[code].birth_year
             birth[c] = by or 0
         if key in corrections:
-            for li in range(3):
-                base[3 * code + li] = corrections[key]
-            notes.append(f"{key}: base rating corrected to {corrections[key]}")
+            rated_on = [3 * code + li for li in range(3) if base[3 * code + li] >= 0]
+            base[rated_on or [3 * code]] = corrections[key]
+            notes.append(f"{key}: base rating corrected to {corrections[key]} (fide-rules.md §12.3)")
 
     # The long table: one row per player per played game (R24 §5.1: forfeits, byes, games of
     # less than one move are never rated).
-    cols: dict[str, list[int]] = {c: [] for c in ("pl", "tour", "own", "opp", "score", "round",
-                                                   "opp_pl")}
+    parts: list[Array] = []
     for ti, (spec, mine) in enumerate(zip(specs, local, strict=True)):
-        t = spec.tournament
         li = LISTS.index(spec.rating_list)
-        by_no = t.players_by_no()
         month = list_in_force(spec.start)
         older = in_force.get(month, {})
-
-        def used(no: int, *, own_side: bool, spec: PeriodTournament = spec,
-                 by_no: dict[int, Player] = by_no, older: Mapping[tuple[str, RatingList], int] = older,
-                 mine: dict[int, int] = mine, li: int = li, month: date = month) -> int:
-            c = 3 * mine[no] + li
+        by_no = spec.tournament.players_by_no()
+        size = max(mine, default=0) + 1
+        code_of = np.full(size, NONE, dtype=np.int64)
+        seen = np.full(size, NONE, dtype=np.int64)  # the rating the opponents see (§9)
+        for no, p_code in mine.items():
+            c = 3 * p_code + li
+            code_of[no] = c
             if spec.ratings_from == "source":
                 r = by_no[no].rating
+                if r is None and spec.rating_list is not RatingList.STANDARD:
+                    # RB24 §7.2.1: unrated here but with a standard rating → that rating, as rated.
+                    std = older if older and month != prev_month else prev_ratings
+                    r = std.get((pkeys[p_code], RatingList.STANDARD))
             elif month == prev_month or not older:
                 r = int(base[c]) if base[c] >= 0 else None
             else:
-                r = _lookup(older, pkeys[c // 3], spec.rating_list)
-            if r is None and own_side and base[c] >= 0:
-                r = int(base[c])  # R24 §8.2.4: rated as a rated player with the current rating
-            return NONE if r is None else r
-
-        for r in t.results:
-            if r.status is not Status.PLAYED or r.opponent_no is None or r.points is None:
-                continue
-            if r.start_no not in mine or r.opponent_no not in mine:
-                continue
-            cols["pl"].append(3 * mine[r.start_no] + li)
-            cols["opp_pl"].append(3 * mine[r.opponent_no] + li)
-            cols["tour"].append(ti)
-            cols["own"].append(used(r.start_no, own_side=True))
-            cols["opp"].append(used(r.opponent_no, own_side=False))
-            cols["score"].append(round(r.points * 100))
-            cols["round"].append(r.round)
+                r = _lookup(older, pkeys[p_code], spec.rating_list)
+            seen[no] = NONE if r is None else r
+        # R24 §8.2.4: a player rated by now is rated with their current rating, but their
+        # opponents still count them as unrated.
+        own_by_no = np.where((seen < 0) & (code_of >= 0), base[np.maximum(code_of, 0)], seen)
+        played = np.array([(r.start_no, r.opponent_no, round(100 * r.points), r.round)
+                           for r in spec.tournament.results
+                           if r.status is Status.PLAYED and r.opponent_no is not None
+                           and r.points is not None], dtype=np.int64).reshape(-1, 4)
+        me, them = played[:, 0], played[:, 1]
+        ok = (me < size) & (them < size)
+        ok[ok] &= (code_of[me[ok]] >= 0) & (code_of[them[ok]] >= 0)
+        me, them, played = me[ok], them[ok], played[ok]
+        parts.append(np.stack([code_of[me], np.full(len(me), ti), own_by_no[me], seen[them],
+                               played[:, 2], played[:, 3], code_of[them]], axis=1))
+    table = np.concatenate(parts) if parts else np.zeros((0, 7), dtype=np.int64)
+    cols = {name: table[:, i] for i, name in enumerate(("pl", "tour", "own", "opp", "score",
+                                                         "round", "opp_pl"))}
     for spec in specs:
         if spec.ratings_from == "list":
             src = "the register" if in_force.get(list_in_force(spec.start)) else "the given list"
             notes.append(f"{spec.key}: the source carries no ratings; ratings of {src} used")
 
-    pl = np.array(cols["pl"], dtype=np.int32)
-    tour = np.array(cols["tour"], dtype=np.int32)
-    own = np.array(cols["own"], dtype=np.int16)
-    opp = np.array(cols["opp"], dtype=np.int16)
-    score = np.array(cols["score"], dtype=np.int16)
+    pl = cols["pl"].astype(np.int32)
+    tour = cols["tour"].astype(np.int32)
+    own = cols["own"].astype(np.int16)
+    opp = cols["opp"].astype(np.int16)
+    score = cols["score"].astype(np.int16)
     if not list_complete:
         # Not on the previous list or in the register: the tournament's own rating is the base.
         last = np.full(n_pl, -1, dtype=np.int64)
@@ -582,7 +587,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
                     games_total=games_total, reached_2400=reached, birth_year=birth,
                     year=prev_month.year)
 
-    period_rules = rules_for(prev_month)
+    period_rules = rules_for(period)  # floor and initial-rating rule of the new list (READING)
     reason = out.reason.copy()
     players, pool = _finish(pd, specs, pkeys, people, pl, tour, opp, score, reason, out, base,
                             birth, idle, pools, has_games, period_rules, period, notes)
@@ -615,13 +620,17 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
     n_now = np.bincount(pl[pooled], minlength=n_pl)
     s_now = np.bincount(pl[pooled], weights=opp[pooled], minlength=n_pl).astype(np.int64)
     w_now = np.bincount(pl[pooled], weights=score[pooled], minlength=n_pl).astype(np.int64)
-    prior = [pools.get((pkeys[c // 3], LISTS[c % 3]), Pool()) for c in range(n_pl)]
-    n_pool = n_now + np.array([p.games for p in prior], dtype=np.int64)
-    s_pool = s_now + np.array([p.opponents_sum for p in prior], dtype=np.int64)
-    w_pool = w_now + np.array([p.score_h for p in prior], dtype=np.int64)
+    n_pool, s_pool, w_pool = n_now.astype(np.int64), s_now, w_now
+    for c in np.flatnonzero(has_games & (base < 0)).tolist():
+        prior = pools.get((pkeys[c // 3], LISTS[c % 3]))
+        if prior is not None:
+            n_pool[c] += prior.games
+            s_pool[c] += prior.opponents_sum
+            w_pool[c] += prior.score_h
     ru = initial_ratings(n_pool, s_pool, w_pool, period_rules.initial_rule)
     if period_rules.initial_max is not None:
         ru = np.where(ru >= 0, np.minimum(ru, period_rules.initial_max), ru)
+    ru[base >= 0] = NONE
 
     new = base + out.rounded
     if period == date(2024, 3, 1):
@@ -664,9 +673,9 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
         "pool_games": n_pool[keep],
         "pool_opponents_sum": s_pool[keep],
         "pool_score_h": w_pool[keep],
-        "performance": pd.array(ru[keep], dtype="Int64"),
+        "initial_rating": pd.array(ru[keep], dtype="Int64"),
     })
-    for col in ("old_rating", "new_rating", "performance", "birth_year"):
+    for col in ("old_rating", "new_rating", "initial_rating", "birth_year"):
         players.loc[players[col] <= 0, col] = pd.NA
     players = players.sort_values(["list", "key"], kind="stable").reset_index(drop=True)
     prow = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED))
@@ -683,11 +692,11 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
 
 
 def _games_frame(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people: list[Player],
-                 cols: Mapping[str, list[int]], pl: Array, tour: Array, own: Array, score: Array,
+                 cols: Mapping[str, Array], pl: Array, tour: Array, own: Array, score: Array,
                  reason: Array, out: RateOutput) -> Any:
     rows = np.flatnonzero(reason == RATED)
-    opp_pl = np.array(cols["opp_pl"], dtype=np.int32)[rows]
-    rnd = np.array(cols["round"], dtype=np.int32)[rows]
+    opp_pl = cols["opp_pl"][rows]
+    rnd = cols["round"][rows]
     return pd.DataFrame({
         "tournament": [specs[t].key for t in tour[rows]],
         "round": rnd,

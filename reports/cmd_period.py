@@ -147,6 +147,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     loaded = load_sources(sources, load, merge=False)
     chosen: list[Tournament] = []
     keys: list[str] = []
+    on_purpose: set[str] = set()
     taken: set[str] = set()
     for source, t in zip(sources, loaded, strict=True):
         month = _assigned(source, assigned)
@@ -159,6 +160,8 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
             continue
         chosen.append(t)
         keys.append(_tournament_key(source, t, taken))
+        if month is not None:
+            on_purpose.add(keys[-1])
     pkeys = {player_key(p)[0] for t in chosen for p in t.players}
     imported = _read_list(ratings_list, pkeys, month_add(when, -1), notes) if ratings_list else {}
     store_path = Path(store) if store else default_store()
@@ -169,7 +172,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
         in_force = {m: reg.ratings_on(m, pkeys) for m in months if m < month_add(when, -1)}
         result = rate_period(chosen, when, keys=keys, previous=previous, in_force=in_force,
                              pools=reg.pools(pkeys, when), corrections=corrections,
-                             list_complete=bool(ratings_list))
+                             list_complete=bool(ratings_list), assigned=on_purpose)
         result.notes[:0] = notes
         with atomic_dir(out) as folder:
             write_period_files(result, folder, html_summary=not no_html)

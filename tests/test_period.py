@@ -207,6 +207,12 @@ def test_rapid_600_point_rule_and_standard_rating_fallback():
     two = row(r, "2", "rapid")
     assert (two["old_rating"], two["games"]) == (2050, 1)  # unrated in rapid: standard used
     assert two["change_h"] == 20 * (50 - 19)  # D = 250 → .81/.19 (K 20: established)
+    # Unrated in rapid in the source itself, but rated 1900 in standard: rated both ways.
+    t = event(date(2025, 1, 10), {"3": 2300, "4": None}, [(1, "3", "4", 0)], rl=RAPID)
+    previous[("4", STD)] = Standing(rating=1900, k=20)
+    r = rate_period([t], date(2025, 2, 1), previous=previous, list_complete=True)
+    assert row(r, "4", "rapid")["change_h"] == 20 * (100 - 8)  # 2300 − 1900 = 400 → .92/.08
+    assert row(r, "3", "rapid")["games"] == 1
 
 
 def test_lists_are_kept_apart_and_the_700_cap_counts_per_list():
@@ -281,6 +287,8 @@ def test_period_must_be_a_list_date_and_dates_that_suggest_another_period_warn()
         rate_period([t], date(2025, 12, 2))
     r = rate_period([t], DEC25, previous=prev(p1=2000, p2=2000))
     assert any("suggests the 2026-01 list" in n for n in r.notes)
+    r = rate_period([t], DEC25, previous=prev(p1=2000, p2=2000), keys=["x"], assigned={"x"})
+    assert not any("suggests" in n for n in r.notes)
     assert default_period(date(2025, 10, 29)) == date(2025, 11, 1)
     assert default_period(date(2025, 10, 30)) == date(2025, 12, 1)
     assert default_period(date(2026, 2, 26)) == date(2026, 3, 1)
