@@ -506,3 +506,60 @@ def test_write_then_parse_round_trips(t: Tournament) -> None:
     assert again.games == t.games
     assert again.info == t.info
     assert not any("asymmetric" in w or "points column" in w for w in again.warnings)
+
+
+def trf_line(no: int, points: str, *blocks: str, rating: str = "1500") -> str:
+    return (f"001 {no:4d} m    {'Player ' + str(no):<33} {rating:>4} ENG {'':>11} {'':<10} "
+            f"{points:>4} {'':>4}" + "".join(f"  {b}" for b in blocks))
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ([trf_line(1, "1.0", "   2 w 1"), trf_line(1, "0.0", "   1 b 0")], "appears twice"),
+    ([trf_line(1, "1.0", "   1 w 1")], "paired with themselves"),
+    ([trf_line(1, "1.0", "   2 w Q"), trf_line(2, "0.0", "   1 b 0")],
+     r"line 1: round 1: unknown result code 'Q'"),
+    ([trf_line(1, "1.0", "  2x w 1"), trf_line(2, "0.0", "   1 b 0")],
+     "round 1's opponent"),
+    ([trf_line(1, "l.0", "   2 w 1")], "expected points"),
+    (["001 abcd m    Somebody"], "expected a starting rank"),
+    (["001    0 m    Somebody"], "expected a starting rank"),
+    (["013 Team A                            1   x2", trf_line(1, "0.0")],
+     "team members' starting ranks"),
+])
+def test_broken_lines(lines: list[str], message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_trf("\n".join(lines))
+
+
+def test_odd_but_readable_rounds() -> None:
+    text = "\n".join([
+        "012 Odd Rounds",
+        "0123456789012345678901234567890",  # a ruler
+        "XXR 1",
+        trf_line(1, "2.0", "   2 w 1", "   3 b Z", "   2 b "),
+        trf_line(2, "1.0", "   1 b 0", "0000 - +", "   1 w "),
+        trf_line(3, "1.0", "0000 - 1", "   1 w 1", "0000 - -"),
+    ])
+    t = parse_trf(text, source="odd")
+    assert t.info.name == "Odd Rounds" and t.info.rounds == 3  # XXR 1 < 3 rounds seen
+    s = {(r.start_no, r.round): r for r in t.results}
+    assert s[(1, 2)].status is Status.ABSENT and s[(1, 2)].opponent_no is None  # 'Z' + opponent
+    assert s[(2, 2)].status is Status.FORFEIT_WIN and s[(2, 2)].opponent_no is None
+    assert s[(3, 1)].status is Status.BYE  # '1' without an opponent
+    assert s[(3, 3)].status is Status.ABSENT
+    assert s[(1, 3)].status is s[(2, 3)].status is Status.PENDING
+    text_w = "\n".join(t.warnings)
+    for expected in ("XXR/142 says 1 rounds", "code 'Z' with opponent 3",
+                     "result '1' without an opponent", "asymmetric pairing: player 3"):
+        assert expected in text_w
+    assert Game(round=3, white_no=2, black_no=1) in t.games
+    assert not any(g.round == 2 for g in t.games)  # 1 says 3, 3 says 1 won: no agreement
+
+
+def test_blank_that_the_points_cannot_explain() -> None:
+    t = parse_trf("\n".join([trf_line(1, "0.7", "   2 w 0", "0000 -  "),
+                             trf_line(2, "2.0", "   1 b 1", "   3 w 1"),
+                             trf_line(3, "1.0", "0000 - U", "   2 b 0")]), source="p")
+    assert [r.status for r in t.results_of(1)] == [Status.PLAYED, Status.ABSENT]
+    assert any("player 1: points column says 0.7 but the results give 0" in w
+               for w in t.warnings)
