@@ -193,7 +193,7 @@ class FideList:
         for name, dtype in FRAME_DTYPES.items():
             values = self._cols[name]
             if dtype == "string":
-                data[name] = pd.array(_decode_all(values), dtype="string")
+                data[name] = pd.arrays.StringArray(np.array(_decode_all(values), dtype=object))
             else:
                 data[name] = pd.arrays.IntegerArray(
                     values.astype(np.int64 if dtype == "Int64" else np.int16), values < 0)

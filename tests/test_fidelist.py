@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import io
 import struct
+import subprocess
+import sys
 import time
 import zipfile
 from pathlib import Path
@@ -377,6 +380,13 @@ def test_get_normalises_ids(real: Path) -> None:
     assert "5080444" in fl and 5080444 not in fl
 
 
+def test_import_stays_light() -> None:
+    code = ("import sys, importer.fidelist; "
+            "print(sorted(m for m in ('pandas', 'lxml', 'rating', 'reports') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 # ---------------------------------------------------------------- fuzzing
 
 _OWN_LINES = (Path(__file__).resolve().parent.parent / "fixtures" / "fide-list"
@@ -390,17 +400,17 @@ def test_fuzz_seed_lines_are_valid() -> None:
     assert len(fl) == 2 and fl.warnings == []
 
 
-_mutation = st.tuples(st.integers(0, 1), st.integers(0, 170), st.integers(0, 3),
+_mutation = st.tuples(st.integers(0, 2), st.integers(0, 170), st.integers(0, 3),
                       st.binary(min_size=0, max_size=6))
 
 
 @given(st.lists(_mutation, min_size=1, max_size=6), st.booleans())
 def test_fuzz_mutated_lines(mutations: list[tuple[int, int, int, bytes]], crlf: bool) -> None:
-    lines = list(_FUZZ_LINES)
+    lines = [*_FUZZ_LINES, _FOA_HEADER]  # the header is mutated too (index 2)
     for which, at, cut, insert in mutations:
         line = lines[which]
         lines[which] = line[:at] + insert + line[at + cut:]
-    data = (b"\r\n" if crlf else b"\n").join([_FOA_HEADER, *lines])
+    data = (b"\r\n" if crlf else b"\n").join([lines[2], *lines[:2]])
     try:
         fl = read_fide_list(data)
     except ImporterError:
@@ -426,3 +436,10 @@ def test_fuzz_mutated_xml(at: int, cut: int, insert: bytes) -> None:
         return
     fl.to_frame()
     assert len(fl) <= 1
+
+
+@given(st.sampled_from([b"", b"<playerslist>", b"PK\x03\x04", b"ID Number"]),
+       st.binary(max_size=300))
+def test_fuzz_arbitrary_bytes(prefix: bytes, data: bytes) -> None:
+    with contextlib.suppress(ImporterError):
+        read_fide_list(prefix + data)
