@@ -627,7 +627,7 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
     h = st.header
     info = TournamentInfo(
         name=h.get("012", ""), source=source, start_date=start, end_date=end,
-        rounds=planned if planned is not None else last, system=_system(st),
+        rounds=planned if planned is not None else (last or None), system=_system(st),
         rating_list=_rating_list(st), federation=h.get("032", ""),
         time_control=h.get("122", "") or h.get("222", ""))
     return Tournament(info=info, players=tuple(players),
