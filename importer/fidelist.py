@@ -163,7 +163,9 @@ class FideList:
         self.list_date = list_date
         self.source = source
         self.warnings = warnings
-        self._index: tuple[Array, Array] | None = None
+        # Rows in id order (stable: a repeated id's first line first) and the sorted ids.
+        order = np.argsort(columns["_key"], kind="stable")
+        self._index = order, columns["_key"][order]
 
     def __len__(self) -> int:
         return len(self._cols["_key"])
@@ -203,9 +205,6 @@ class FideList:
         text = str(fide_id).strip()
         if not (text.isascii() and text.isdigit()) or len(text) > 18:
             return None
-        if self._index is None:
-            order = np.argsort(self._cols["_key"], kind="stable")
-            self._index = order, self._cols["_key"][order]
         order, keys = self._index
         key = int(text)
         lo, hi = np.searchsorted(keys, [key, key + 1])
@@ -400,12 +399,13 @@ class _Builder:
                 for what in ("rating", "games", "k"):
                     cols[f"{_PREFIX[lists[0]]}_{what}"] = cols[f"std_{what}"]
                     cols[f"std_{what}"] = np.full(len(cols["_key"]), -1, np.int16)
-        self._report_duplicates(cols["_key"], cols["_line"], cols["fide_id"])
+        date = list_date or self.header_date or _date_from_name(self.name)
+        result = FideList(cols, fmt=self.fmt, lists=lists, list_date=date, source=self.name,
+                          warnings=self.warnings)
+        self._report_duplicates(result._index, cols["_line"], cols["fide_id"])
         if self.skipped > MAX_WARNINGS:
             self.warnings.append(f"{self.name}: {self.skipped} broken lines skipped in all")
-        date = list_date or self.header_date or _date_from_name(self.name)
-        return FideList(cols, fmt=self.fmt, lists=lists, list_date=date, source=self.name,
-                        warnings=self.warnings)
+        return result
 
     def _kind(self, kind: str | None) -> str:
         if kind is not None or self.fmt == "old":
@@ -417,9 +417,8 @@ class _Builder:
         self.warn("single-type list whose kind the file name does not tell; read as standard")
         return "standard"
 
-    def _report_duplicates(self, keys: Array, lines: Array, ids: Array) -> None:
-        order = np.argsort(keys, kind="stable")
-        ordered = keys[order]
+    def _report_duplicates(self, index: tuple[Array, Array], lines: Array, ids: Array) -> None:
+        order, ordered = index
         for pos in np.flatnonzero(ordered[1:] == ordered[:-1])[:MAX_WARNINGS]:
             first = order[np.searchsorted(ordered, ordered[pos])]
             again = order[pos + 1]
@@ -474,6 +473,8 @@ class _Field:
 
 def _split_token(token: str, start: int) -> list[tuple[str, str, int]] | None:
     """A header token as (field, token, start) parts; glued tokens like TitlFed split."""
+    if len(token) > 24:
+        return None
     field = _HEADER_TOKENS.get(token.lower())
     if field is None and _MONTH_TOKEN.fullmatch(token):
         field = "std_rating"
@@ -504,7 +505,7 @@ def _parse_header(line: bytes, name: str) -> tuple[list[_Field], str, dt.date | 
     for m in matches[2:]:
         split = _split_token(m.group(), m.start())
         if split is None:
-            raise UnknownFormat(f"unknown column {m.group()!r} in the header; expected the "
+            raise UnknownFormat(f"unknown column {m.group()[:24]!r} in the header; expected the "
                                 "columns of a FIDE rating list", source=name, line=1)
         parts += split
     months = [found for _, token, _ in parts if (found := _MONTH_TOKEN.fullmatch(token))]
@@ -542,7 +543,7 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
         if cut == 0:
             if len(buf) > MAX_LINE_BYTES:
                 builder.skip(lineno, f"line longer than {MAX_LINE_BYTES} bytes")
-                buf = _drop_line(stream, builder)
+                buf = _drop_line(stream)
                 lineno += 1
             carry = buf
             continue
@@ -552,7 +553,7 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
         parser.block(carry + b"\n", lineno)
 
 
-def _drop_line(stream: _Stream, builder: _Builder) -> bytes:
+def _drop_line(stream: _Stream) -> bytes:
     """Skip to the end of an overlong line; the bytes after it."""
     while True:
         data = stream.read(CHUNK_BYTES)

@@ -353,8 +353,9 @@ def test_zip_members(tmp_path: Path) -> None:
     (b"ID Number Fed SRtng\n", "lacks the Name or rating column"),
     (b"ID Number Name SRtng SRtng\n", "appears twice"),
     (b"ID Number Name \xe9 SRtng\n", "not ASCII"),
+    (b"ID Number Name SRtng " + b"k" * 5000 + b"\n", "unknown column 'kkkk"),
 ], ids=["empty", "blank", "binary", "utf16", "csv", "unknown-column", "no-name", "twice",
-        "not-ascii"])
+        "not-ascii", "long-token"])
 def test_unreadable_input(data: bytes, message: str) -> None:
     with pytest.raises(InputError, match=message) as info:
         read_fide_list(data)
