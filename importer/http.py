@@ -82,7 +82,7 @@ class _GaveUp(MaxRetryError):
     """MaxRetryError that remembers how many tries were made."""
 
     def __init__(self, pool: ConnectionPool | None, url: str, reason: Exception | None, *,
-                 tries: int) -> None:
+                 tries: int = 1) -> None:
         super().__init__(pool, url, reason)  # type: ignore[arg-type]
         self.tries = tries
 
