@@ -577,7 +577,8 @@ class _TxtParser:
         w = self.width
         arr = np.frombuffer(data, np.uint8)
         patches: dict[int, tuple[str, bytes]] = {}
-        if len(data) == n * (w + 2) and _column_is(arr, n, w + 2, w, 13):
+        if len(data) == n * (w + 2) and _column_is(arr, n, w + 2, w, 13) \
+                and _column_is(arr, n, w + 2, w + 1, 10):
             matrix, lines = arr.reshape(n, w + 2)[:, :w], lineno + np.arange(n)
         elif len(data) == n * (w + 1) and _column_is(arr, n, w + 1, w, 10):
             matrix, lines = arr.reshape(n, w + 1)[:, :w], lineno + np.arange(n)

@@ -178,6 +178,14 @@ def test_real_filter_and_variants(real: Path) -> None:
     assert list(read_fide_list(lf)) == list(full)
 
 
+def test_uneven_lines_with_even_total(real: Path) -> None:
+    # One line a blank short, the next a blank long: the block size still looks uniform.
+    lines = (real / "players_list_foa_excerpt.txt").read_bytes().split(b"\r\n")
+    lines[2], lines[3] = lines[2][:-1], lines[3] + b" "
+    fl = read_fide_list(b"\r\n".join(lines))
+    assert list(fl) == list(read_fide_list(real / "players_list_foa_excerpt.txt"))
+
+
 def test_chunk_boundaries(real: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = (real / "players_list_foa_excerpt.txt").read_bytes()
     full = list(read_fide_list(data))
