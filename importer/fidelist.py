@@ -823,9 +823,8 @@ class _XmlBatch:
         for tag, field in _XML_TAGS.items():
             values = texts.get(tag)
             if values is None:
-                empty = "S1" if field in STRING_FIELDS else np.int16
-                block[field] = np.zeros(n, empty) if field in STRING_FIELDS else np.full(
-                    n, -1, empty)
+                block[field] = (np.zeros(n, "S1") if field in STRING_FIELDS
+                                else np.full(n, -1, np.int16))
             elif field in STRING_FIELDS:
                 block[field] = values
             else:
