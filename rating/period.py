@@ -497,25 +497,29 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     birth = np.zeros(n_pl, dtype=np.int32)
     year_ago = month_add(period, -12)
     prev_ratings = {k: s.rating for k, s in previous.items() if s.rating is not None}
-    for code, key in enumerate(pkeys):
-        for li, rl in enumerate(LISTS):
-            c = 3 * code + li
-            st = previous.get((key, rl))
-            rating = _lookup(prev_ratings, key, rl)
-            if st is not None:
-                list_k[c] = st.k or 0
-                games_total[c] = NONE if st.games_total is None else st.games_total
-                reached[c] = st.reached_2400
-                idle[c] = st.inactive or (st.last_played is not None and st.last_played <= year_ago)
-            if rating is not None:
-                base[c] = rating
-                reached[c] |= rating >= 2400
-            by = (st.birth_year if st is not None else None) or people[code].birth_year
-            birth[c] = by or 0
-        if key in corrections:
-            rated_on = [3 * code + li for li in range(3) if base[3 * code + li] >= 0]
-            base[rated_on or [3 * code]] = corrections[key]
-            notes.append(f"{key}: base rating corrected to {corrections[key]} (fide-rules.md §12.3)")
+    list_code = {rl: li for li, rl in enumerate(LISTS)}
+    for (key, rl), st in previous.items():
+        code = codes.get(key)
+        if code is None:
+            continue
+        c = 3 * code + list_code[rl]
+        list_k[c] = st.k or 0
+        games_total[c] = NONE if st.games_total is None else st.games_total
+        reached[c] = st.reached_2400
+        idle[c] = st.inactive or (st.last_played is not None and st.last_played <= year_ago)
+        base[c] = NONE if st.rating is None else st.rating
+        birth[c] = st.birth_year or 0
+    # RB24 §7.2.1: unrated in rapid/blitz with a standard rating → the standard rating.
+    std_base = np.repeat(base[0::3], 2).reshape(-1, 2)
+    rb = base.reshape(-1, 3)[:, 1:]
+    rb[rb < 0] = std_base[rb < 0]
+    reached |= base >= 2400
+    birth[birth == 0] = np.repeat([p.birth_year or 0 for p in people], 3)[birth == 0]
+    for key in sorted(corrections.keys() & codes.keys()):
+        code = codes[key]
+        rated_on = [3 * code + li for li in range(3) if base[3 * code + li] >= 0]
+        base[rated_on or [3 * code]] = corrections[key]
+        notes.append(f"{key}: base rating corrected to {corrections[key]} (fide-rules.md §12.3)")
 
     # The long table: one row per player per played game (R24 §5.1: forfeits, byes, games of
     # less than one move are never rated).
@@ -647,24 +651,24 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
                                "newly_rated", "unrated"))
     new_rating = np.where(rated, np.where(new < floor, NONE, new),
                           np.where(status == "newly_rated", ru, NONE))
-    # K shown per player: the distinct K of their rated games.
-    k_text = [""] * n_pl
-    rated_rows = np.flatnonzero(reason == RATED)
-    if len(rated_rows):
-        kf = pd.DataFrame({"pl": pl[rated_rows], "k": out.k[rated_rows]}).drop_duplicates()
-        for c, ks in kf.groupby("pl")["k"]:
-            k_text[int(c)] = "/".join(str(v) for v in sorted(ks.unique(), reverse=True))
+    # K shown per player: the distinct K of their rated games (several when rules differ).
+    k_text = np.full(n_pl, "", dtype=object)
+    rated_rows = reason == RATED
+    pairs = np.unique(pl[rated_rows].astype(np.int64) * 128 + out.k[rated_rows])
+    for c, k in zip((pairs // 128).tolist(), (pairs % 128).tolist(), strict=True):
+        k_text[c] = f"{k}/{k_text[c]}" if k_text[c] else str(k)
     keep = np.flatnonzero(has_games)
     codes = keep // 3
+    who = _people_columns(pkeys, people)
     players = pd.DataFrame({
-        "key": [pkeys[c] for c in codes],
-        "fide_id": [people[c].fide_id for c in codes],
-        "name": [people[c].name for c in codes],
-        "federation": [people[c].federation for c in codes],
+        "key": who["key"][codes],
+        "fide_id": who["fide_id"][codes],
+        "name": who["name"][codes],
+        "federation": who["federation"][codes],
         "birth_year": pd.array(np.where(birth[keep] > 0, birth[keep], 0), dtype="Int64"),
-        "list": [str(LISTS[c % 3]) for c in keep],
+        "list": _LIST_NAMES[keep % 3],
         "old_rating": pd.array(np.where(base[keep] >= 0, base[keep], 0), dtype="Int64"),
-        "k": [k_text[c] for c in keep],
+        "k": k_text[keep],
         "games": out.games[keep],
         "change_h": out.total_h[keep],
         "rounded_change": out.rounded[keep],
@@ -679,11 +683,13 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
         players.loc[players[col] <= 0, col] = pd.NA
     players = players.sort_values(["list", "key"], kind="stable").reset_index(drop=True)
     prow = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED))
+    t_keys = np.array([t.key for t in specs] or [""], dtype=object)
+    t_starts = np.array([t.start.isoformat() for t in specs] or [""], dtype=object)
     pool = pd.DataFrame({
-        "key": [pkeys[c // 3] for c in pl[prow]],
-        "list": [str(LISTS[c % 3]) for c in pl[prow]],
-        "tournament": [specs[t].key for t in tour[prow]],
-        "start": [specs[t].start.isoformat() for t in tour[prow]],
+        "key": who["key"][pl[prow] // 3],
+        "list": _LIST_NAMES[pl[prow] % 3],
+        "tournament": t_keys[tour[prow]],
+        "start": t_starts[tour[prow]],
         "opponent_rating": opp[prow].astype(np.int64),
         "score_h": score[prow].astype(np.int64),
         "disregarded": reason[prow] == DISREGARDED,
@@ -691,22 +697,36 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
     return players, pool
 
 
+_LIST_NAMES: Final = np.array([str(rl) for rl in LISTS], dtype=object)
+
+
+def _people_columns(pkeys: list[str], people: list[Player]) -> dict[str, Array]:
+    """Identity columns by player code, as object arrays (indexed by codes, not looped)."""
+    return {
+        "key": np.array(pkeys or [""], dtype=object),
+        "fide_id": np.array([p.fide_id for p in people] or [""], dtype=object),
+        "name": np.array([p.name for p in people] or [""], dtype=object),
+        "federation": np.array([p.federation for p in people] or [""], dtype=object),
+    }
+
+
 def _games_frame(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people: list[Player],
                  cols: Mapping[str, Array], pl: Array, tour: Array, own: Array, score: Array,
                  reason: Array, out: RateOutput) -> Any:
     rows = np.flatnonzero(reason == RATED)
-    opp_pl = cols["opp_pl"][rows]
-    rnd = cols["round"][rows]
+    who = _people_columns(pkeys, people)
+    me, them = pl[rows] // 3, cols["opp_pl"][rows] // 3
+    opponent = np.where(who["fide_id"][them] != "", who["fide_id"][them], who["key"][them])
     return pd.DataFrame({
-        "tournament": [specs[t].key for t in tour[rows]],
-        "round": rnd,
-        "key": [pkeys[c // 3] for c in pl[rows]],
-        "fide_id": [people[c // 3].fide_id for c in pl[rows]],
-        "name": [people[c // 3].name for c in pl[rows]],
-        "list": [str(LISTS[c % 3]) for c in pl[rows]],
+        "tournament": np.array([t.key for t in specs] or [""], dtype=object)[tour[rows]],
+        "round": cols["round"][rows],
+        "key": who["key"][me],
+        "fide_id": who["fide_id"][me],
+        "name": who["name"][me],
+        "list": _LIST_NAMES[pl[rows] % 3],
         "own_rating": own[rows].astype(np.int64),
-        "opponent": [people[c // 3].fide_id or pkeys[c // 3] for c in opp_pl],
-        "opponent_name": [people[c // 3].name for c in opp_pl],
+        "opponent": opponent,
+        "opponent_name": who["name"][them],
         "opponent_rating": out.opp_used[rows].astype(np.int64),
         "capped": out.capped[rows],
         "score_h": score[rows].astype(np.int64),
