@@ -418,8 +418,11 @@ def _classify(st: _State, row: _Row, r: int, rnd: _Round, last_round: int) -> Ro
     no = row.player.start_no
     if rnd.opponent is not None:
         if rnd.opponent not in st.rows:
+            declared = st.header.get("062", "").split()
+            count = (f"; 062 says {declared[0]} players, the file has {len(st.rows)}"
+                     if declared and declared[0] != str(len(st.rows)) else "")
             raise st.error(f"round {r}: opponent {rnd.opponent} of player {no} is not in the "
-                           f"tournament (broken or truncated file)", row.line)
+                           f"tournament (broken or truncated file{count})", row.line)
         if rnd.opponent == no:
             raise st.error(f"round {r}: player {no} is paired with themselves (broken file)",
                            row.line)
@@ -587,6 +590,9 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
         _read_line(st, line, lineno)
     if not st.rows:
         raise InputError("not a TRF file: no 001 player records found", source=source)
+    declared = st.header.get("062", "").split()
+    if declared and declared[0].isdigit() and int(declared[0]) != len(st.rows):
+        st.warn(f"062 says {declared[0]} players but the file has {len(st.rows)} player lines")
     if st.short_ids:
         st.warn(f"{st.short_ids} id(s) of fewer than {_MIN_FIDE_ID_DIGITS} digits in the "
                 f"FIDE-id column read as national ids")

@@ -219,6 +219,8 @@ def test_javafo_xxs_xxz(realdata: Path) -> None:
 
 
 def test_lichess_bullet_withdrawals(realdata: Path) -> None:
+    raw = (realdata / "trf" / "lichess_bullet_2020_112p_21r_withdrawals.trf").read_bytes()
+    assert b"\n" in raw and b"\r" not in raw
     t = load(realdata, "lichess_bullet_2020_112p_21r_withdrawals.trf")
     assert len(t.players) == 112 and t.info.rounds == 21 and t.rounds_seen == 20
     assert t.info.start_date == date(2020, 5, 10)
@@ -244,7 +246,7 @@ def test_lichess_small_files(realdata: Path) -> None:
 
 def test_greek_excerpt_is_refused_as_truncated(realdata: Path) -> None:
     text = decode_trf((realdata / "trf" / GREEK).read_bytes())
-    with pytest.raises(InputError, match="truncated"):
+    with pytest.raises(InputError, match=r"truncated file; 062 says 129 players, the file has 8"):
         parse_trf(text, source=GREEK)
     # With the pairings against players outside the excerpt blanked, the rest reads fine.
     kept = {1, 2, 3, 4, 5, 6, 7, 8}
@@ -263,6 +265,9 @@ def test_greek_excerpt_is_refused_as_truncated(realdata: Path) -> None:
     p2 = t.player(2)
     assert p2 is not None and (p2.rating, p2.birth_year, p2.team) == (None, 2017, "ΣΑΧ")
     assert t.player(7).team == "Α.Π.Ο. ΜΙΚΗΣ ΘΕΟΔΩΡΑΚΗΣ"  # type: ignore[union-attr]
+    assert any("062 says 129 players" in w for w in t.warnings)
+    assert any("member 128 is not in the tournament" in w for w in t.warnings)
+    assert parse_trf(write_trf(t), source=GREEK) == t
 
 
 # ---------------------------------------------------------------- own fixtures
