@@ -373,3 +373,28 @@ def test_vectorised_initial_rating_matches_rating_fide(opps, data):
         if rules.initial_max is not None:
             got = min(got, rules.initial_max)
         assert got == want.value
+
+
+def test_a_source_without_ratings_uses_the_list_in_force_at_its_start():
+    t = event(date(2026, 9, 28), {"1": None, "2": None}, [(1, "1", "2", 1)], end=date(2026, 10, 2))
+    previous = prev(p1=(2000, 20), p2=(1900, 20))  # the October list (T − 1 for November)
+    september = {("1", STD): 1990, ("2", STD): 1910}
+    r = rate_period([t], date(2026, 11, 1), previous=previous, in_force={date(2026, 9, 1): september},
+                    list_complete=True)
+    game = r.games[r.games["key"] == "1"].iloc[0]
+    assert (game["own_rating"], game["opponent_rating"], game["expected_h"]) == (1990, 1910, 61)
+    assert row(r, "1")["old_rating"] == 2000 and row(r, "1")["change_h"] == 20 * 39
+    assert any("ratings of the register used" in n for n in r.notes)
+    r = rate_period([t], date(2026, 11, 1), previous=previous, list_complete=True)
+    game = r.games[r.games["key"] == "1"].iloc[0]
+    assert (game["own_rating"], game["opponent_rating"]) == (2000, 1900)
+    assert any("ratings of the given list used" in n for n in r.notes)
+
+
+def test_a_player_rated_since_the_start_counts_as_unrated_for_opponents():
+    # R24 §8.2.4: unrated in the source, rated on the previous list → rated with that rating,
+    # but the opponent's game against them is not rated.
+    t = event(date(2025, 10, 31), {"1": None, "2": 2000}, [(1, "1", "2", 1)], end=date(2025, 11, 2))
+    r = rate_period([t], DEC25, previous=prev(p1=(1800, 40), p2=(2000, 20)), list_complete=True)
+    assert row(r, "1")["games"] == 1 and row(r, "2")["games"] == 0
+    assert row(r, "1")["change_h"] == 40 * (100 - 24)  # D = 200 → .24
