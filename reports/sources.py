@@ -92,10 +92,10 @@ def progress(total: int, label: str, *, quiet: bool) -> Iterator[Progress]:
         bar.close()
 
 
-def _needs_network(source: str) -> bool:
+def _needs_network(source: str, base_url: str | None) -> bool:
     from importer.urls import parse_ref
 
-    return not os.path.exists(source) and parse_ref(source) is not None
+    return not os.path.exists(source) and parse_ref(source, base_url=base_url) is not None
 
 
 def make_session(opts: LoadOptions) -> requests.Session:
@@ -114,7 +114,7 @@ def load_sources(sources: Sequence[str], opts: LoadOptions, *,
     """
     import importer
 
-    session = make_session(opts) if any(_needs_network(s) for s in sources) else None
+    session = make_session(opts) if any(_needs_network(s, opts.base_url) for s in sources) else None
     if merge and len(sources) > 1:
         return [importer.load_many(sources, session=session, base_url=opts.base_url)]
     out: list[Tournament] = []
