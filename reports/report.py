@@ -308,8 +308,17 @@ def _round(change: Decimal) -> int:
     return round_change(change)
 
 
+def _one_line(value: object) -> object:
+    """Text on one line: a bare CR inside a cell is not quoted by the csv module (its line
+    end is LF) and would split the row in a spreadsheet."""
+    if isinstance(value, str) and ("\r" in value or "\n" in value):
+        return " ".join(value.splitlines())
+    return value
+
+
 def _csv(columns: Sequence[str], rows: Iterable[dict[str, object]]) -> str:
-    return render_csv(columns, rows, numeric=[c for c in columns if c not in _TEXT])
+    clean = ({c: _one_line(v) for c, v in row.items()} for row in rows)
+    return render_csv(columns, clean, numeric=[c for c in columns if c not in _TEXT])
 
 
 def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str, str]:

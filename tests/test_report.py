@@ -14,6 +14,9 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markupsafe import escape
 
 from importer.model import (
     Colour,
@@ -266,3 +269,39 @@ def test_default_k_warning_names_the_players():
         "K 15 assumed (no K published, listed or derivable; give --k or --ratings-list) for: "
         "6 Default, Dan"]
     assert not [n for n in build_report(small(), focus=1).notes if "assumed" in n]
+
+
+_STATUSES = list(Status)
+
+
+@st.composite
+def tournaments(draw):
+    n = draw(st.integers(1, 8))
+    names = draw(st.lists(st.text(min_size=1, max_size=12), min_size=n, max_size=n))
+    ratings = draw(st.lists(st.one_of(st.none(), st.integers(1000, 2900)), min_size=n,
+                            max_size=n))
+    players = tuple(Player(start_no=i + 1, name=name, rating=r,
+                           k=draw(st.one_of(st.none(), st.sampled_from([10, 20, 40]))))
+                    for i, (name, r) in enumerate(zip(names, ratings, strict=True)))
+    results = []
+    for p in players:
+        for rnd in range(1, draw(st.integers(0, 5)) + 1):
+            status = draw(st.sampled_from(_STATUSES))
+            opp = draw(st.one_of(st.none(), st.integers(1, n + 1)))
+            pts = None if status is Status.PENDING else draw(st.sampled_from([0.0, 0.5, 1.0]))
+            results.append(RoundResult(start_no=p.start_no, round=rnd, status=status,
+                                       opponent_no=opp, points=pts,
+                                       k=draw(st.one_of(st.none(), st.just(20)))))
+    start = draw(st.sampled_from([date(2010, 5, 1), date(2023, 1, 1), date(2026, 1, 1)]))
+    return Tournament(info=TournamentInfo(name=draw(st.text(max_size=20)), start_date=start),
+                      players=players, results=tuple(results))
+
+
+@settings(max_examples=25, deadline=None)
+@given(t=tournaments())
+def test_any_tournament_renders(t):
+    files = render_report(build_report(t))
+    assert len(read(files["rating_players.csv"])) == len(t.players)
+    assert len(read(files["rating_rounds.csv"])) == len(t.results)
+    for p in t.players:
+        assert str(escape(p.name)) in files["index.html"]
