@@ -411,7 +411,13 @@ def _tournament_list(t: Tournament, notes: list[str], key: str) -> RatingList:
 def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: date,
              notes: list[str], assigned: Collection[str]) -> list[PeriodTournament]:
     out: list[PeriodTournament] = []
+    seen: dict[tuple[object, ...], str] = {}
     for t, key in zip(tournaments, keys, strict=True):
+        sig = (t.info.name, t.info.start_date, t.info.end_date, len(t.players), len(t.results))
+        if sig in seen:
+            notes.append(f"{key}: looks like {seen[sig]} again (same name, dates and players); "
+                         f"both are rated")
+        seen.setdefault(sig, key)
         rl = _tournament_list(t, notes, key)
         start = t.info.start_date
         if start is None:

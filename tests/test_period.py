@@ -398,3 +398,14 @@ def test_a_player_rated_since_the_start_counts_as_unrated_for_opponents():
     r = rate_period([t], DEC25, previous=prev(p1=(1800, 40), p2=(2000, 20)), list_complete=True)
     assert row(r, "1")["games"] == 1 and row(r, "2")["games"] == 0
     assert row(r, "1")["change_h"] == 40 * (100 - 24)  # D = 200 → .24
+
+
+def test_first_rating_is_capped_at_2200_and_duplicates_are_noted():
+    opps = {str(10 + i): 2400 for i in range(5)}
+    t = event(date(2025, 11, 12), {"20": None, **opps}, [(i + 1, "20", o, 1) for i, o in enumerate(opps)])
+    r = rate_period([t, t], DEC25, previous=prev(**{f"p{k}": v for k, v in opps.items()}),
+                    list_complete=True)
+    me = row(r, "20")
+    # 10/10 (the event twice) + 2 draws: p = 11/12 → .92 → +401 on Ra 2300 → 2701 → 2200 (R24 8.2.3).
+    assert (me["status"], me["new_rating"], me["pool_games"]) == ("newly_rated", 2200, 10)
+    assert any("t2: looks like t1 again" in n for n in r.notes)
