@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,7 +94,12 @@ def _load_file(path: Path) -> Tournament:
                         "or normalized folder", source=source)
 
 
-def _load_url(text: str, session: requests.Session | None, base_url: str | None) -> Tournament:
+Progress = Callable[[str], None]
+"""Called with each file or URL just before it is read."""
+
+
+def _load_url(text: str, session: requests.Session | None, base_url: str | None,
+              progress: Progress | None) -> Tournament:
     from importer.chessresults import build_tournament, parse_page
     from importer.fetch import fetch_tournament
     from importer.http import make_session
@@ -105,7 +110,7 @@ def _load_url(text: str, session: requests.Session | None, base_url: str | None)
         raise InputError("no such file or folder, and not a chess-results URL or tournament "
                          "number", source=text)
     session = session or make_session(base_url=base_url)
-    fetched = fetch_tournament(ref, session, base_url=base_url)
+    fetched = fetch_tournament(ref, session, base_url=base_url, progress=progress)
     pages = [parse_page(p.text, source=p.final_url or p.url) for p in fetched]
     t = build_tournament(pages, source=text, focus=ref.snr)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
@@ -114,11 +119,12 @@ def _load_url(text: str, session: requests.Session | None, base_url: str | None)
 
 
 def load(source: str | os.PathLike[str], *, session: requests.Session | None = None,
-         base_url: str | None = None) -> Tournament:
+         base_url: str | None = None, progress: Progress | None = None) -> Tournament:
     """Import one tournament from a file, a normalized folder, a chess-results URL or a number.
 
     *session* is the HTTP session to use for URLs (default: :func:`importer.http.make_session`);
-    *base_url* points URL imports at a mirror or a local test double.
+    *base_url* points URL imports at a mirror or a local test double; *progress* is called
+    with each file or URL before it is read.
     """
     path = Path(os.fspath(source))
     if path.is_dir():
@@ -127,22 +133,26 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
         raise InputError("a folder without tournament.csv, players.csv, results.csv and "
                          "games.csv", source=str(path))
     if path.is_file():
+        if progress is not None:
+            progress(str(path))
         return _load_file(path)
-    return _load_url(os.fspath(source), session, base_url)
+    return _load_url(os.fspath(source), session, base_url, progress)
 
 
 def load_many(sources: Sequence[str | os.PathLike[str]], *,
-              session: requests.Session | None = None,
-              base_url: str | None = None) -> Tournament:
+              session: requests.Session | None = None, base_url: str | None = None,
+              progress: Progress | None = None) -> Tournament:
     """Several saved chess-results pages of one tournament, merged into one."""
     if len(sources) == 1:
-        return load(sources[0], session=session, base_url=base_url)
+        return load(sources[0], session=session, base_url=base_url, progress=progress)
     from importer.chessresults import build_tournament
 
     pages: list[Page] = []
     prov: list[Provenance] = []
     for s in sources:
         path = Path(os.fspath(s))
+        if progress is not None:
+            progress(str(path))
         if not path.is_file():
             raise InputError("several sources must all be saved pages of one tournament; "
                              "this is not a file", source=str(path))

@@ -64,28 +64,25 @@ class LoadOptions:
 
 
 class Progress:
-    """A progress bar on stderr, or nothing (quiet, or stderr is not a terminal)."""
+    """Reports each file read or page fetched on stderr, or nothing (quiet, or not a terminal)."""
 
-    def __init__(self, total: int, label: str, enabled: bool) -> None:
-        self._bar = (click.progressbar(length=total, label=label, file=sys.stderr)
-                     if enabled and total > 1 else None)
-        if self._bar is not None:
-            self._bar.__enter__()
+    def __init__(self, label: str, enabled: bool) -> None:
+        self.label, self.enabled, self.count = label, enabled, 0
 
-    def advance(self, n: int = 1) -> None:
-        if self._bar is not None:
-            self._bar.update(n)
+    def __call__(self, what: str) -> None:
+        self.count += 1
+        if self.enabled:
+            click.echo(f"\r\x1b[K{self.label} {self.count}: {what}", nl=False, err=True)
 
     def close(self) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(None, None, None)
-            self._bar = None
+        if self.enabled and self.count:
+            click.echo("\r\x1b[K", nl=False, err=True)
 
 
 @contextmanager
-def progress(total: int, label: str, *, quiet: bool) -> Iterator[Progress]:
-    """A :class:`Progress` that is closed on exit; off when quiet or not a terminal."""
-    bar = Progress(total, label, enabled=not quiet and sys.stderr.isatty())
+def progress(label: str, *, quiet: bool) -> Iterator[Progress]:
+    """A one-line progress display on stderr; off when quiet or stderr is not a terminal."""
+    bar = Progress(label, enabled=not quiet and sys.stderr.isatty())
     try:
         yield bar
     finally:
@@ -115,11 +112,9 @@ def load_sources(sources: Sequence[str], opts: LoadOptions, *,
     import importer
 
     session = make_session(opts) if any(_needs_network(s, opts.base_url) for s in sources) else None
-    if merge and len(sources) > 1:
-        return [importer.load_many(sources, session=session, base_url=opts.base_url)]
-    out: list[Tournament] = []
-    with progress(len(sources), "Reading", quiet=opts.quiet) as bar:
-        for source in sources:
-            out.append(importer.load(source, session=session, base_url=opts.base_url))
-            bar.advance()
-    return out
+    with progress("reading", quiet=opts.quiet) as bar:
+        if merge and len(sources) > 1:
+            return [importer.load_many(sources, session=session, base_url=opts.base_url,
+                                       progress=bar)]
+        return [importer.load(source, session=session, base_url=opts.base_url, progress=bar)
+                for source in sources]
