@@ -181,5 +181,5 @@ def render_pages(report: Report) -> dict[str, str]:
             ukd=None if ukd is None else {"rating": ukd.rating, "k": ukd.k,
                                           "change": fmt.signed(ukd.change),
                                           "new_rating": ukd.new_rating},
-            notes=report.notes)
+            notes=report.notes_for(pr.start_no))
     return files

@@ -76,8 +76,18 @@ class Report:
     focus: int | None = None
     """The start number of the one player the report is about (None: every player)."""
     notes: tuple[str, ...] = ()
+    """Notes on the whole report (rules chosen, assumed K, the source's warnings)."""
+    k_default: int = 20
+    k_note: str = ""
+    """The assumed-K note naming the players concerned (also the last of ``notes``)."""
     by_no: dict[int, Player] = field(default_factory=dict, compare=False)
     """The tournament's players by start number."""
+
+    def notes_for(self, start_no: int) -> list[str]:
+        """The notes for one player's page: the general ones, and their own assumed K."""
+        own = [f"K {self.k_default} assumed: no K published, listed or derivable (give --k "
+               "or --ratings-list)"] if start_no in self.rating.default_k_players else []
+        return [n for n in self.notes if n != self.k_note] + own
 
     @property
     def shown(self) -> list[PlayerRating]:
@@ -191,16 +201,19 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     if rating.system != "ukd" and _ukd_applies(t):
         ukd = rate_tournament(t, _ukd_system(), k_default=k_default, on=on)
     notes += rating.notes
-    shown = set(rating.default_k_players) if focus_no is None else (
-        {focus_no} & set(rating.default_k_players))
-    if shown:
-        by_no = t.players_by_no()
-        names = [f"{n} {by_no[n].name}" for n in sorted(shown)]
-        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-        notes.append(f"K {k_default} assumed (no K published, listed or derivable; give --k "
-                     f"or --ratings-list) for: {', '.join(names[:10])}{more}")
     notes += t.warnings
+    concerned = set(rating.default_k_players) if focus_no is None else (
+        {focus_no} & set(rating.default_k_players))
+    k_note = ""
+    if concerned:
+        by_no = t.players_by_no()
+        names = [f"{n} {by_no[n].name}" for n in sorted(concerned)]
+        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+        k_note = (f"K {k_default} assumed (no K published, listed or derivable; give --k or "
+                  f"--ratings-list) for: {', '.join(names[:10])}{more}")
+        notes.append(k_note)
     return Report(tournament=t, rating=rating, ukd=ukd, focus=focus_no, notes=tuple(notes),
+                  k_default=k_default, k_note=k_note,
                   by_no=t.players_by_no())
 
 

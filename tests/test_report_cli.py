@@ -247,3 +247,14 @@ def test_player_card_with_published_k_and_rtg(run_cli, fixtures_dir, tmp_path):
     assert (unrated["opponent_name"], unrated["reason"], unrated["published_change"]) == (
         "Unrated, Una", "opponent unrated", "")
     assert sorted(p.name for p in out.glob("player-*.html")) == ["player-17.html"]
+
+
+def test_open_launches_the_index(run_cli, sample, tmp_path, monkeypatch):
+    import click
+
+    opened: list[str] = []
+    monkeypatch.setattr(click, "launch", lambda url, **kw: opened.append(url) or 0)
+    out = tmp_path / "out"
+    res = run_cli("report", str(sample), "--out", str(out), "--open", "-q")
+    assert res.code == 0, res
+    assert opened == [str(out / "index.html")]
