@@ -25,7 +25,7 @@ from typing import cast
 
 from importer.atomic import atomic_dir
 from importer.csvio import render_csv
-from importer.model import Player, Tournament
+from importer.model import Player, RatingList, Tournament
 from rating.system import RatingSystem
 from rating.tournament import PlayerRating, TournamentRating, rate_tournament
 from reports import fmt
@@ -151,7 +151,8 @@ def _k_lookup_from_list(t: Tournament, ratings_list: str | os.PathLike[str], lis
     return lookup
 
 
-def _system(name: str | RatingSystem, t: Tournament) -> str | RatingSystem:
+def _system(name: str | RatingSystem) -> str | RatingSystem:
+    """'fide' and 'elo' are built by the tournament view; 'ukd' is the national system."""
     if not isinstance(name, str) or name in ("fide", "elo"):
         return name
     if name == "ukd":
@@ -195,12 +196,15 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
         on = date.today()  # noqa: DTZ011 - the local date is the user's "today"
     list_name = (t.info.rating_list.value if t.info.rating_list else "standard")
     k_lookup = _k_lookup_from_list(t, ratings_list, list_name) if ratings_list else None
-    chosen = _system(system, t)
+    chosen = _system(system)
     rating = rate_tournament(t, chosen, k_default=k_default, k_lookup=k_lookup, on=on)
     ukd = None
     if rating.system != "ukd" and _ukd_applies(t):
         ukd = rate_tournament(t, _ukd_system(), k_default=k_default, on=on)
     notes += rating.notes
+    if rating.system == "ukd" and rating.rating_list is not RatingList.STANDARD:
+        notes.append("UKD is the standard-time rating: this event was rated as asked, but TSF "
+                     "may not rate it (ukd.md §3.13)")
     notes += t.warnings
     concerned = set(rating.default_k_players) if focus_no is None else (
         {focus_no} & set(rating.default_k_players))
