@@ -32,8 +32,7 @@ def environment() -> Environment:
     env = Environment(loader=PackageLoader("reports", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
-    env.filters.update(signed=fmt.signed, change=fmt.change, points=fmt.points,
-                       expected=fmt.expected, blank=_blank)
+    env.filters["blank"] = _blank  # numbers arrive formatted by reports.fmt
     return env
 
 
