@@ -506,7 +506,7 @@ def tournaments(draw: st.DrawFn) -> Tournament:
                                                                min(g.white_no, g.black_no)))))
 
 
-@settings(max_examples=50)  # each example is a whole tournament
+@settings(max_examples=max(10, settings().max_examples // 2))  # each example: a tournament
 @given(tournaments())
 def test_write_then_parse_round_trips(t: Tournament) -> None:
     again = parse_trf(write_trf(t), source="gen")
