@@ -714,9 +714,9 @@ def write_trf(t: Tournament) -> str:
     system_text = _SYSTEM_TEXT[i.system]
     if i.rating_list is not None and classify_time_control(i.time_control) != i.rating_list:
         system_text += f" ({i.rating_list.value})"
-    lines = [f"012 {i.name}", f"032 {i.federation}", f"042 {_fmt_date(i.start_date)}",
+    lines = [f"012 {i.name}", "022", f"032 {i.federation}", f"042 {_fmt_date(i.start_date)}",
              f"052 {_fmt_date(i.end_date)}", f"062 {len(t.players)}", f"072 {rated}",
-             f"092 {system_text}", f"122 {i.time_control}"]
+             f"092 {system_text}", "102", f"122 {i.time_control}"]
     rounds = max(i.rounds or 0, t.rounds_seen)
     if rounds:
         lines.append(f"XXR {rounds}")
