@@ -258,3 +258,29 @@ def test_open_launches_the_index(run_cli, sample, tmp_path, monkeypatch):
     res = run_cli("report", str(sample), "--out", str(out), "--open", "-q")
     assert res.code == 0, res
     assert opened == [str(out / "index.html")]
+
+
+def test_report_from_a_tournament_number_through_the_loopback_double(run_cli, realdata,
+                                                                     tmp_path, monkeypatch):
+    """SOURCE is anything import accepts: a chess-results number, fetched from a local double
+    of chess-results.com (tests/loopback.py) during round 9 of the British Championship."""
+    from loopback import ChessResults
+
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(name, "127.0.0.1,localhost")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("FIDERATE_BASE_URL", raising=False)
+    d = realdata / "chess-results"
+    out = tmp_path / "out"
+    with ChessResults() as site:
+        site.page("1452107", art=0, body=(d / "en_swiss_startingrank_art0_british2026.html")
+                  .read_bytes())
+        site.page("1452107", art=5, body=(d / "en_swiss_crosstable_art5_final_british2026.html")
+                  .read_bytes())
+        site.page("1452107", art=2, body=(d / "british2026_champ_r9.html").read_bytes(), rd=9)
+        res = run_cli("report", "1452107", "--base-url", site.url, "--delay", "0",
+                      "--no-cache", "--out", str(out), "-q")
+    assert res.code == 0, res
+    assert len(rows(out / "rating_players.csv")) == 108
+    scen = rows(out / "scenarios.csv")
+    assert scen and all(Decimal(r["win"]) - Decimal(r["loss"]) == int(r["k"]) for r in scen)
