@@ -61,9 +61,7 @@ POOL_MONTHS: Final = 26
 
 # Row reasons (the ``reason`` column of :class:`RateOutput`).
 RATED, POOLED, OPP_UNRATED, EXCLUDED_600, BOTH_UNRATED, DISREGARDED = range(6)
-REASONS: Final = ("rated", "pooled", "opponent unrated",
-                  "rating difference 600+ with a player above 2600 (RB24 7.3.1)",
-                  "both players unrated", "zero score in the first event (R24 8.2.1)")
+
 
 # Table 8.1.2 as a lookup by D (built once with searchsorted on the row edges).
 _UPPER = np.array([u for u, _ in PD_TABLE], dtype=np.int32)
@@ -356,8 +354,6 @@ class Standing:
     """All rated games ever (register); None when unknown."""
     reached_2400: bool = False
     birth_year: int | None = None
-    name: str = ""
-    federation: str = ""
     inactive: bool = False
     """The list's flag ``i`` (R24 §7.2.2)."""
     last_played: date | None = None

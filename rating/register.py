@@ -153,8 +153,8 @@ class Register:
             for chunk in _chunks(sorted(set(keys))):
                 marks = ",".join("?" * len(chunk))
                 for r in self._db.execute(
-                        f"SELECT l.*, p.birth_year AS birth_year, p.name AS name, "
-                        f"p.federation AS federation FROM lists l JOIN players p USING (key) "
+                        f"SELECT l.*, p.birth_year AS birth_year "
+                        f"FROM lists l JOIN players p USING (key) "
                         f"WHERE l.key IN ({marks}) AND l.period {op} ? "
                         f"ORDER BY l.key, l.list, l.period", (*chunk, _month(before))):
                     out[(r["key"], r["list"])] = r
@@ -171,7 +171,7 @@ class Register:
             reached, played = history.get((key, rl), (False, None))
             out[(key, RatingList(rl))] = Standing(
                 rating=r["rating"], k=r["k"], games_total=r["games_total"], reached_2400=reached,
-                birth_year=r["birth_year"], name=r["name"], federation=r["federation"],
+                birth_year=r["birth_year"],
                 last_played=None if played is None else date.fromisoformat(played + "-01"))
         return out
 

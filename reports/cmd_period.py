@@ -197,7 +197,6 @@ def _read_list(path: str, keys: set[str], prev: date, notes: list[str]) -> dict[
         for rl in LISTS:
             if str(rl) in fl.lists:
                 out[(key, rl)] = Standing(rating=e.rating(rl), k=e.k(rl), birth_year=e.birth_year,
-                                          name=e.name, federation=e.federation,
                                           inactive=e.inactive)
     return out
 
