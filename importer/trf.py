@@ -687,6 +687,10 @@ def _short_national(p: Player) -> bool:
             and len(p.national_id) < _MIN_FIDE_ID_DIGITS and int(p.national_id) > 0)
 
 
+def _one_line(text: str) -> str:
+    return re.sub(r"[\r\n]+", " ", text)
+
+
 def _fmt_date(d: date | None) -> str:
     return d.strftime("%Y/%m/%d") if d else ""
 
@@ -697,8 +701,8 @@ def _player_line(code: str, p: Player, fide_col: str, rating: int | None) -> str
     birth = f"{p.birth_year}/00/00" if p.birth_year and 1000 <= p.birth_year <= 9999 else ""
     points = "" if p.points is None else f"{p.points:4.1f}"
     rank = "" if p.rank is None else str(p.rank)
-    return (f"{code} {p.start_no:4d} {p.sex[:1] or ' '}{title:>3} {p.name[:33]:<33} "
-            f"{rating if rating and rating <= 9999 else 0:4d} {p.federation[:3]:<3} "
+    return (f"{code} {p.start_no:4d} {p.sex[:1] or ' '}{title:>3} {_one_line(p.name)[:33]:<33} "
+            f"{rating if rating and rating <= 9999 else 0:4d} {_one_line(p.federation)[:3]:<3} "
             f"{fide_col[-11:]:>11} {birth:<10} {points if len(points) <= 4 else '':>4} "
             f"{rank if len(rank) <= 4 else '':>4}")
 
@@ -714,9 +718,10 @@ def write_trf(t: Tournament) -> str:
     system_text = _SYSTEM_TEXT[i.system]
     if i.rating_list is not None and classify_time_control(i.time_control) != i.rating_list:
         system_text += f" ({i.rating_list.value})"
-    lines = [f"012 {i.name}", "022", f"032 {i.federation}", f"042 {_fmt_date(i.start_date)}",
-             f"052 {_fmt_date(i.end_date)}", f"062 {len(t.players)}", f"072 {rated}",
-             f"092 {system_text}", "102", f"122 {i.time_control}"]
+    lines = [f"012 {_one_line(i.name)}", "022", f"032 {_one_line(i.federation)}",
+             f"042 {_fmt_date(i.start_date)}", f"052 {_fmt_date(i.end_date)}",
+             f"062 {len(t.players)}", f"072 {rated}", f"092 {system_text}", "102",
+             f"122 {_one_line(i.time_control)}"]
     rounds = max(i.rounds or 0, t.rounds_seen)
     if rounds:
         lines.append(f"XXR {rounds}")
@@ -741,6 +746,6 @@ def write_trf(t: Tournament) -> str:
     for p in t.players:
         if p.team:
             teams.setdefault(p.team, []).append(p.start_no)
-    lines += [f"013 {name[:32]:<32}" + "".join(f"{no:4d} " for no in sorted(members)).rstrip()
+    lines += [f"013 {_one_line(name)[:32]:<32}" + "".join(f"{no:4d} " for no in sorted(members)).rstrip()
               for name, members in teams.items()]
     return "\n".join(lines) + "\n"
