@@ -136,13 +136,21 @@ def resolve_player(t: Tournament, text: str | int) -> int:
     raise ReportError(f"--player {query!r}: no such player{hint}")
 
 
-def _k_lookup_from_list(t: Tournament, ratings_list: str | os.PathLike[str], list_name: str
-                        ) -> Callable[[Player], int | None]:
-    """K of each player on a FIDE rating list download (its K for the tournament's list)."""
+def _k_lookup_from_list(t: Tournament, ratings_list: str | os.PathLike[str], list_name: str,
+                        notes: list[str]) -> Callable[[Player], int | None]:
+    """K of each player on a FIDE rating list download (its K for the tournament's list).
+
+    fide-rules.md §3.2: the K of the list in force, never a later list's; a note says so
+    when the list is dated after the tournament's start.
+    """
     from importer.fidelist import read_fide_list
 
     ids = {p.fide_id for p in t.players if p.fide_id}
     loaded = read_fide_list(ratings_list, fide_ids=ids)
+    start = t.info.start_date
+    if loaded.list_date is not None and start is not None and loaded.list_date > start:
+        notes.append(f"the rating list is dated {loaded.list_date.isoformat()}, after the "
+                     f"tournament's start ({start.isoformat()}): its K may not be the K then")
 
     def lookup(p: Player) -> int | None:
         entry = loaded.get(p.fide_id) if p.fide_id else None
@@ -195,7 +203,8 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     if t.info.start_date is None and on is None:
         on = date.today()  # noqa: DTZ011 - the local date is the user's "today"
     list_name = (t.info.rating_list.value if t.info.rating_list else "standard")
-    k_lookup = _k_lookup_from_list(t, ratings_list, list_name) if ratings_list else None
+    k_lookup = (_k_lookup_from_list(t, ratings_list, list_name, notes) if ratings_list
+                else None)
     chosen = _system(system)
     rating = rate_tournament(t, chosen, k_default=k_default, k_lookup=k_lookup, on=on)
     ukd = None

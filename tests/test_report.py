@@ -305,3 +305,10 @@ def test_any_tournament_renders(t):
     assert len(read(files["rating_rounds.csv"])) == len(t.results)
     for p in t.players:
         assert str(escape(p.name)) in files["index.html"]
+
+
+def test_a_later_rating_list_is_flagged(realdata, tmp_path):
+    later = tmp_path / "standard_nov26frl.txt"  # the November 2026 list, after the start
+    later.write_bytes((realdata / "fide-list" / "players_list_foa_excerpt.txt").read_bytes())
+    notes = build_report(small(), ratings_list=later).notes
+    assert any("dated 2026-11-01, after the tournament's start (2026-10-02)" in n for n in notes)
