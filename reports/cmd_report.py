@@ -35,6 +35,7 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
 @click.option("--out", "-o", type=click.Path(file_okay=False), metavar="DIR",
               help="Write the report files into DIR (default: print a table).")
 @click.option("--format", "formats", default="csv,html", show_default=True, callback=_formats,
+              metavar="csv,html",
               help="What to write into DIR: csv, html or both.")
 @click.option("--player", "-p", metavar="N|NAME|FIDEID",
               help="Report one player (start number, name or FIDE id).")
@@ -42,6 +43,7 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
               show_default=True, help="Rating system: FIDE rules of the start date, generic "
               "Elo, or the Turkish national rating (UKD).")
 @click.option("--k", "k_default", type=click.IntRange(1, 100), default=20, show_default=True,
+              metavar="K",
               help="K for players whose K is not published, listed or derivable.")
 @click.option("--ratings-list", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="A FIDE rating list download: players' K is taken from it.")
