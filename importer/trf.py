@@ -362,7 +362,7 @@ def _read_line(st: _State, line: str, lineno: int) -> None:
     elif re.fullmatch(r"\d\d2", code):
         if code == "132":
             st.round_dates = [line[c:c + 8] for c in range(91, len(line), 10)]
-        elif code in ("142",):
+        elif code == "142":
             st.planned_rounds = _rounds_value(st, rest, lineno) or st.planned_rounds
         elif code == "162":
             _read_points_system(st, code, line[5:], lineno)
