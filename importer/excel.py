@@ -31,6 +31,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from importer.trf import classify_time_control
 
 __all__ = ["MAX_UNPACKED_BYTES", "games_from_results", "looks_like_xlsx", "parse_xlsx"]
 
@@ -233,7 +234,8 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
     info = TournamentInfo(
         name=name, source=source, start_date=det.start_date, end_date=det.end_date,
         rounds=det.rounds or (max(rounds) if rounds else None),
-        rating_list=det.rating_list, federation=det.federation, time_control=det.time_control,
+        rating_list=det.rating_list or classify_time_control(det.time_control),
+        federation=det.federation, time_control=det.time_control,
         rating_calculation=det.rating_calculation, fide_event_id=det.fide_event_id,
         **({"system": det.system} if det.system else {}))
     return Tournament(info=info, players=tuple(sorted(players, key=lambda p: p.start_no)),

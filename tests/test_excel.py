@@ -180,3 +180,17 @@ def test_tb1_is_the_score_when_the_annotation_says_so(fixtures_dir: Path) -> Non
     t = parse_xlsx(buf.getvalue(), source="x.xlsx")
     assert all(p.points is None for p in t.players)
     assert any("no Pts. column" in w for w in t.warnings)
+
+
+def test_time_control_without_rate_bracket() -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    for row in [("Some Open",), ("Time control : G/25 + 5 sec",), ("No.", "Name", "Rtg"),
+                (1, "A, B", 2000)]:
+        ws.append(list(row))
+    buf = io.BytesIO()
+    wb.save(buf)
+    info = parse_xlsx(buf.getvalue(), source="tc.xlsx").info
+    assert (info.name, info.time_control, info.rating_list) == ("Some Open", "G/25 + 5 sec",
+                                                                RatingList.RAPID)
