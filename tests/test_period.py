@@ -19,6 +19,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from importer.trf import parse_trf, write_trf
 from rating.errors import RatingError
 from rating.fide import cap_mask, expected_h, initial_rating, period_k
 from rating.period import (
@@ -94,18 +95,19 @@ def test_2813_player_uncapped_while_opponents_see_the_cap():
 
 def test_39_games_over_5_tournaments_use_k17_everywhere():
     # ZF-FIX F-P05: published K 20, n = 39 → K = ⌊700/39⌋ = 17 in every tournament.
-    opps = {str(100 + i): 2000 for i in range(8)}
-    prev_list = prev(p1=(2000, 20), **{f"p{k}": (2000, 20) for k in opps})
+    opps = {str(9000100 + i): 2000 for i in range(8)}
+    prev_list = prev(p9000001=(2000, 20), **{f"p{k}": (2000, 20) for k in opps})
     tournaments = []
     results = [1, 0.5, 1, 0, 0.5, 1, 1, 0.5] * 5
     for ti, n_games in enumerate((8, 8, 8, 8, 7)):
-        games = [(g + 1, "1", str(100 + g), results[ti * 8 + g]) for g in range(n_games)]
-        tournaments.append(event(date(2025, 11, 2 + 5 * ti), {"1": 2000, **opps}, games))
+        games = [(g + 1, "9000001", str(9000100 + g), results[ti * 8 + g]) for g in range(n_games)]
+        t = event(date(2025, 11, 2 + 5 * ti), {"9000001": 2000, **opps}, games)
+        tournaments.append(parse_trf(write_trf(t), source=f"t{ti}.trf"))  # as TRF events
     r = rate_period(tournaments, DEC25, previous=prev_list, list_complete=True)
-    me = row(r, "1")
+    me = row(r, "9000001")
     score = sum(results[ti * 8 + g] for ti, n in enumerate((8, 8, 8, 8, 7)) for g in range(n))
     assert me["games"] == 39
-    assert set(r.games[r.games["key"] == "1"]["k"]) == {17}
+    assert set(r.games[r.games["key"] == "9000001"]["k"]) == {17}
     assert me["change_h"] == 17 * round(100 * score - 39 * 50)
     assert me["new_rating"] == 2000 + (17 * (100 * score - 1950) + 50) // 100
 
