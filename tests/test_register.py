@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -184,3 +185,13 @@ def test_ratings_on_a_month_and_the_previous_standing(tmp_path):
         assert reg.ratings_on(date(2026, 10, 1), [x]) == {(x, STD): 2392}  # +.08 × 20 → +2 (capped)
         st = reg.previous([x], date(2026, 12, 1))[(x, STD)]
         assert (st.rating, st.k, st.games_total, st.last_played) == (2392, 20, None, date(2026, 10, 1))
+
+
+def test_default_store_is_in_the_user_data_directory():
+    import platformdirs
+
+    from rating.register import default_store
+
+    path = default_store()
+    assert path.name == "register.sqlite"
+    assert path.parent == Path(platformdirs.user_data_dir("fiderate", appauthor=False))
