@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
-from typing import cast
 
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament
 from rating import fide
@@ -221,31 +220,13 @@ def _points(r: RoundResult) -> Decimal | None:
 def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | None],
           scores: Sequence[Decimal], fides: Sequence[int | None]) -> list[GameRating]:
     """One player's played games through the system: its own ``rate`` when it has one (UKD
-    rates games against opponents without a rating, ukd.md §3.9), else ``rate_games``."""
+    resolves suspicious opponent cells and the FIDE fallback, ukd.md §3.10), else
+    ``rate_games``.  *fides* are the opponents' FIDE ratings."""
     games = list(zip(opp, scores, strict=True))
     own_rate: Callable[..., list[GameRating]] | None = getattr(system, "rate", None)
     if own_rate is not None:
         return own_rate(own, games, list(fides))
     return rate_games(system, own, k, games)
-
-
-def _game_k(g: GameRating, k: int) -> int:
-    """The K a game was rated with, recovered from its change when S ≠ E (a system may use
-    another K for some games, e.g. UKD against an opponent without UKD); else *k*.  For S = E
-    the caller re-rates the game as a win to recover it."""
-    if g.change is None or g.expected is None or g.score == g.expected:
-        return k
-    return int(g.change / (g.score - g.expected))
-
-
-def _new_rating(system: RatingSystem, own: int | None, change: Decimal) -> int | None:
-    """rating + change rounded half away from zero (R24 §8.3.4), or the system's own rule."""
-    if own is None:
-        return None
-    own_rule: Callable[[int, Decimal], int | None] | None = getattr(system, "new_rating", None)
-    if own_rule is not None:
-        return own_rule(own, change)
-    return own + fide.round_change(change)
 
 
 def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
@@ -262,10 +243,8 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
              for r in played]
     rated = _rate(system, own, k, opp, scores, fides)
     card_ks = [r.k if k_source is KSource.CARD else None for r in played]
-    by_round = {r.round: (g, ck if ck is not None
-                          else _game_k(g, k) if g.score != g.expected
-                          else _game_k(_rate(system, own, k, [o], [Decimal(1)], [f])[0], k))
-                for r, g, ck, o, f in zip(played, rated, card_ks, opp, fides, strict=True)}
+    by_round = {r.round: (g, ck if ck is not None else g.k or k)
+                for r, g, ck in zip(played, rated, card_ks, strict=True)}
 
     lines: list[RoundLine] = []
     cumulative = ZERO
@@ -305,7 +284,8 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
         score=sum((ln.points or Decimal(0) for ln in rated_lines), Decimal(0)),
         points=sum((ln.points or Decimal(0) for ln in lines), Decimal(0)),
         expected=sum((ln.expected or ZERO for ln in rated_lines), ZERO), change=cumulative,
-        new_rating=_new_rating(system, own, cumulative), performance=performance,
+        new_rating=None if own is None else system.new_rating(own, cumulative),
+        performance=performance,
         initial=initial,
         scenarios=_scenarios(system, own, k, rows, ratings, fide_ratings,
                              (opp, scores, fides, card_ks), cumulative),
@@ -334,7 +314,7 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
         for s in _OUTCOMES:
             games = _rate(system, own, k, [*opp, o], [*scores, s],
                           [*fides, fide_ratings.get(r.opponent_no)])
-            totals.append(sum(((_game_k(g, k) if gk is None else gk) * (g.score - g.expected)
+            totals.append(sum((((g.k or k) if gk is None else gk) * (g.score - g.expected)
                                for g, gk in zip(games, [*card_ks, None], strict=True)
                                if g.rated and g.expected is not None), ZERO))
             last = games[-1]
@@ -342,7 +322,7 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
             continue
         win, draw, loss = (x - current for x in totals)
         out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
-                            k=_game_k(last, k), expected=last.expected, win=win, draw=draw,
+                            k=last.k or k, expected=last.expected, win=win, draw=draw,
                             loss=loss, total_if_win=totals[0], total_if_draw=totals[1],
                             total_if_loss=totals[2]))
     return tuple(out)
@@ -370,11 +350,10 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     rules: FideRules = rules_for(start, rating_list)
     chosen: RatingSystem
     if isinstance(system, str):
-        # cast: the protocol declares settable name/label; the frozen systems are read-only.
         if system == "fide":
-            chosen = cast(RatingSystem, FideSystem(rules))
+            chosen = FideSystem(rules)
         elif system == "elo":
-            chosen = cast(RatingSystem, EloSystem(default_k=k_default))
+            chosen = EloSystem(default_k=k_default)
         else:
             raise ValueError(f"unknown rating system {system!r}: give a RatingSystem")
     else:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
-from typing import cast
 
 from importer.atomic import atomic_dir
 from importer.csvio import render_csv
@@ -171,8 +170,7 @@ def _system(name: str | RatingSystem) -> str | RatingSystem:
 def _ukd_system() -> RatingSystem:
     from rating.ukd import UkdSystem
 
-    # cast: the protocol declares name/label settable; the frozen system has them read-only.
-    return cast(RatingSystem, UkdSystem())
+    return UkdSystem()
 
 
 def _ukd_applies(t: Tournament) -> bool:

@@ -245,3 +245,14 @@ def test_new_rating_rounds_half_away_from_zero():
                Player(start_no=2, name="B", rating=1500), Player(start_no=3, name="C", rating=1500)]
     pr = rate_tournament(make(players, {1: [(2, 0.5, P), (3, 0.5, P)]})).player(1)
     assert pr.change == D("-0.50") and pr.new_rating == 1503
+
+
+def test_ukd_game_against_an_opponent_without_ukd_keeps_its_own_k():
+    ukd = pytest.importorskip("rating.ukd")
+    system = ukd.UkdSystem()
+    players = [Player(start_no=1, name="A", national_rating=1500),
+               Player(start_no=2, name="B", rating=1650), Player(start_no=3, name="C")]
+    pr = rate_tournament(make(players, {1: [(2, 0.5, P), (3, 1, P)]}), system).player(1)
+    draw, win = pr.rounds
+    assert draw.rated and draw.k == system.fixed_k and draw.change == 0
+    assert win.k == system.fixed_k and "without UKD" in win.reason
