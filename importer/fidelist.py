@@ -170,6 +170,10 @@ class FideList:
     def __len__(self) -> int:
         return len(self._cols["_key"])
 
+    def __repr__(self) -> str:
+        return (f"<FideList {self.format} {'/'.join(self.lists)} {self.list_date or 'undated'}: "
+                f"{len(self)} players, {len(self.warnings)} warnings from {self.source}>")
+
     def __contains__(self, fide_id: object) -> bool:
         return isinstance(fide_id, str) and self._find(fide_id) is not None
 

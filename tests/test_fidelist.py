@@ -121,6 +121,7 @@ def test_legacy_excerpt_trimmed_lines_and_empty_name(real: Path) -> None:
 def test_old_2011_excerpt_glued_tokens(real: Path) -> None:
     fl = read_fide_list(real / "players_list_old_2011_excerpt.txt")
     assert fl.format == "old" and fl.lists == ("standard",)
+    assert repr(fl).startswith("<FideList old standard 2011-03-01: 3 players, 0 warnings")
     assert fl.list_date == dt.date(2011, 3, 1)  # the Mar11 rating column
     andreikin = entry(fl, "4158814")  # right-aligned id, one-letter title
     assert (andreikin.name, andreikin.federation, andreikin.title) == (

@@ -106,8 +106,9 @@ def main() -> None:
         loaded_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         start = time.perf_counter()
         frame = full.to_frame()
+        after_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"to_frame() {time.perf_counter() - start:.2f} s, {len(frame)} rows; peak RSS "
-              f"{loaded_mb:.0f} MB before it", file=sys.stderr)
+              f"{loaded_mb:.0f} MB before it, {after_mb:.0f} MB after", file=sys.stderr)
     print(f"lines={lines} seconds={seconds:.2f} peak_rss_mb={loaded_mb:.1f}")
 
 
