@@ -133,6 +133,11 @@ def test_grandmommy_trf26_team(realdata: Path) -> None:
     assert sum(1 for p in t.players if p.national_rating is not None) == 15
     assert len({p.team for p in t.players}) == 50
     assert t.warnings == ()  # points reconcile, pairings symmetric
+    # the TRF26 310 team records give the same membership as the legacy 013 lines
+    text = decode_trf((realdata / "trf" / "fide_tec_trf2025_sample_grandmommys_cup_team.trf")
+                      .read_bytes())
+    only310 = parse_trf("\n".join(x for x in text.split("\n") if not x.startswith("013")))
+    assert [p.team for p in only310.players] == [p.team for p in t.players]
 
 
 def test_armstrong_ruler_legend_national_ids_teams(realdata: Path) -> None:
