@@ -308,8 +308,10 @@ def scenario_rows(report: Report) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for pr in report.shown:
         p = report.player(pr.start_no)
+        rating = pr.rating
+        if rating is None:  # only rated players have scenarios
+            continue
         for s in pr.scenarios:
-            rating = pr.rating or 0
             out.append({
                 "start_no": pr.start_no, "name": p.name, "round": s.round,
                 "opponent_no": s.opponent_no, "opponent_name": report.player(s.opponent_no).name,
