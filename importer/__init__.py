@@ -3,7 +3,7 @@
 Library use::
 
     import importer
-    t = importer.load("fixtures/sample_swiss.trf")
+    t = importer.load("fixtures/sample_open.trf")
 """
 
 from __future__ import annotations
