@@ -284,3 +284,15 @@ def test_report_from_a_tournament_number_through_the_loopback_double(run_cli, re
     assert len(rows(out / "rating_players.csv")) == 108
     scen = rows(out / "scenarios.csv")
     assert scen and all(Decimal(r["win"]) - Decimal(r["loss"]) == int(r["k"]) for r in scen)
+
+
+def test_swiss_manager_csv_export_and_truncated_excel(run_cli, realdata, tmp_path):
+    d = realdata / "chess-results"
+    out = tmp_path / "ss"
+    res = run_cli("report", str(d / "san_sebastian_open_33_final_ranking_export.csv"),
+                  "--date", "2024-07-01", "--out", str(out), "--format", "csv", "-q")
+    assert res.code == 0, res
+    assert len(rows(out / "rating_players.csv")) == 150
+    bad = run_cli("report", str(d / "xlsx_en_ranking_crosstable_resaved_2025.xlsx"),
+                  "--out", str(tmp_path / "x"))
+    assert bad.code == 2 and "truncated" in bad.stderr and not (tmp_path / "x").exists()
