@@ -9,8 +9,6 @@ as ``int``/``float``/``Decimal`` or pre-formatted numeric strings via ``numeric`
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -40,16 +38,25 @@ def _cell(value: object, numeric: bool) -> str:
     return text if numeric or not isinstance(value, str) else neutralise(text)
 
 
+def _quote(text: str) -> str:
+    """RFC 4180 quoting; unlike the csv module's, a bare carriage return is quoted too."""
+    if any(ch in text for ch in _NEEDS_QUOTES):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+_NEEDS_QUOTES = (",", '"', "\n", "\r")
+
+
 def render_csv(columns: Sequence[str], rows: Iterable[Mapping[str, object]],
                numeric: Iterable[str] = ()) -> str:
     """The CSV text for *rows* (``\\n`` line ends, UTF-8-safe, text cells neutralised)."""
     numeric_cols = set(numeric)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(columns)
+    lines = [",".join(_quote(c) for c in columns)]
     for row in rows:
-        writer.writerow([_cell(row.get(c), c in numeric_cols) for c in columns])
-    return buf.getvalue()
+        line = ",".join(_quote(_cell(row.get(c), c in numeric_cols)) for c in columns)
+        lines.append(line or '""')  # a lone empty cell must not become a blank line
+    return "\n".join(lines) + "\n"
 
 
 def write_csv(path: str | os.PathLike[str], columns: Sequence[str],

@@ -8,6 +8,7 @@ spreadsheet formulas on the way out and restored on the way in.
 from __future__ import annotations
 
 import csv
+import io
 import os
 from collections.abc import Callable, Mapping
 from datetime import date
@@ -159,10 +160,11 @@ class _Row:
 
 def _read(path: Path, columns: tuple[str, ...]) -> list[_Row]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read as UTF-8 CSV ({exc})", source=str(path)) from None
-    reader = csv.DictReader(text.splitlines())
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     missing = [c for c in columns[:2] if c not in (reader.fieldnames or [])]
     if missing:
         raise InputError(f"expected a header with columns {', '.join(columns)}", source=str(path),

@@ -1,0 +1,106 @@
+"""The tournament model and the normalized CSV folder."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from importer.csvio import neutralise, restore
+from importer.errors import InputError
+from importer.frames import to_frames
+from importer.model import (
+    Colour,
+    Game,
+    GameResult,
+    Player,
+    RatingList,
+    RoundResult,
+    Status,
+    System,
+    Tournament,
+    TournamentInfo,
+)
+from importer.normalized import read_folder, write_folder
+
+
+def sample() -> Tournament:
+    info = TournamentInfo(id="1452107", name="=Open, ""quoted""", source="x.html",
+                          start_date=date(2026, 7, 25), end_date=date(2026, 8, 2), rounds=2,
+                          system=System.SWISS, rating_list=RatingList.STANDARD, federation="ENG")
+    players = (
+        Player(start_no=1, name="Adams, Michael", title="GM", federation="ENG", fide_id="400041",
+               rating=2680, birth_year=1971, sex="m", points=1.5, rank=1, k=10),
+        Player(start_no=2, name="+cmd|' /C calc'!A0", rating=None, fide_id="0012",
+               points=0.5, rank=2, rating_change=Decimal("-3.20")),
+    )
+    results = (
+        RoundResult(start_no=1, round=1, opponent_no=2, colour=Colour.WHITE, points=1.0,
+                    status=Status.PLAYED, k=10, rating_change=Decimal("0.00")),
+        RoundResult(start_no=2, round=1, opponent_no=1, colour=Colour.BLACK, points=0.0,
+                    status=Status.PLAYED),
+        RoundResult(start_no=1, round=2, status=Status.HALF_BYE, points=0.5),
+        RoundResult(start_no=2, round=2, status=Status.BYE, points=0.5),
+    )
+    games = (Game(round=1, board=1, white_no=1, black_no=2, result=GameResult.WHITE_WIN),)
+    return Tournament(info=info, players=players, results=results, games=games, focus=2)
+
+
+def test_folder_round_trips_exactly(tmp_path):
+    t = sample()
+    write_folder(t, tmp_path / "out")
+    assert read_folder(tmp_path / "out") == t
+    text = (tmp_path / "out" / "players.csv").read_text()
+    assert "'+cmd" in text and ",-3.20" in text
+    assert "0012" in text
+
+
+def test_frames_have_nullable_dtypes():
+    frames = to_frames(sample())
+    players = frames["players"]
+    assert str(players["rating"].dtype) == "Int64"
+    assert players["rating"].isna().tolist() == [False, True]
+    assert players["fide_id"].tolist() == ["400041", "0012"]
+    assert str(frames["results"]["points"].dtype) == "Float64"
+
+
+def test_bad_folder_names_file_and_line(tmp_path):
+    write_folder(sample(), tmp_path / "out")
+    p = tmp_path / "out" / "results.csv"
+    p.write_text(p.read_text().replace("played", "won", 1))
+    with pytest.raises(InputError, match=r"results.csv:2: column 'status'"):
+        read_folder(tmp_path / "out")
+
+
+@given(st.text())
+def test_neutralise_is_reversible_and_safe(text):
+    safe = neutralise(text)
+    assert restore(safe) == text
+    assert not safe.startswith(("=", "+", "-", "@", "\t", "\r"))
+
+
+@given(st.lists(st.text(), min_size=1, max_size=4))
+def test_csv_cells_round_trip_through_a_csv_reader(cells):
+    import csv
+    import io
+
+    from importer.csvio import render_csv
+
+    columns = [f"c{i}" for i in range(len(cells))]
+    text = render_csv(columns, [dict(zip(columns, cells, strict=True))])
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert rows[0] == columns
+    assert [restore(c) for c in rows[1]] == cells
+
+
+def test_names_with_line_breaks_round_trip(tmp_path):
+    from dataclasses import replace
+
+    t = sample()
+    odd = replace(t.players[0], name="Line\rbreak\nand, comma \"quoted\"")
+    t = replace(t, players=(odd, *t.players[1:]))
+    write_folder(t, tmp_path / "out")
+    assert read_folder(tmp_path / "out") == t
