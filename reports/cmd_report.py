@@ -67,6 +67,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     """
     from reports.report import build_report, save_report
     from reports.sources import LoadOptions, load_sources
+    from reports.summary import summary_lines
     from reports.terminal import render_text
 
     load = LoadOptions.pop_from(opts)
@@ -78,13 +79,18 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     built = build_report(t, system=opts["system"], k_default=opts["k_default"],
                          ratings_list=opts["ratings_list"], on=opts["on"],
                          focus=opts["player"])
+    if not load.quiet:
+        for line in summary_lines(t):
+            click.echo(line, err=True)
+        for note in built.notes:
+            click.echo(f"note: {note}", err=True)
     if out is None:
         click.echo(render_text(built))
         return
     written = save_report(built, out, opts["formats"])
     if not load.quiet:
-        for note in built.notes:
-            click.echo(f"note: {note}", err=True)
-        click.echo(f"wrote {len(written)} files to {out}", err=True)
+        where = (f"; open {os.path.join(out, 'index.html')} in a browser"
+                 if "html" in opts["formats"] else "")
+        click.echo(f"wrote {len(written)} files to {out}{where}", err=True)
     if opts["open_"]:
         click.launch(os.path.join(out, "index.html"))
