@@ -12,6 +12,9 @@ import sys
 import click
 
 from reports.cmd_calc import calc
+from reports.cmd_import import import_
+from reports.cmd_period import period
+from reports.cmd_report import report
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -32,25 +35,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj = {"debug": debug}
 
 
-cli.add_command(calc)
-
-
-def _register_optional() -> None:
-    """Add the commands whose modules exist (they land one by one)."""
-    import importlib
-
-    for module, name in (("reports.cmd_import", "import_"), ("reports.cmd_report", "report"),
-                         ("reports.cmd_period", "period")):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        cli.add_command(getattr(mod, name))
-
-
-_register_optional()
+for command in (calc, import_, report, period):
+    cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> None:
