@@ -39,10 +39,9 @@ def _frame(records: list[dict[str, object]], columns: tuple[str, ...],
 
     df = pd.DataFrame.from_records(records, columns=list(columns))
     for col, dtype in dtypes.items():
-        if dtype == "Float64":
+        if dtype == "Float64":  # Decimal objects → numbers first
             df[col] = pd.to_numeric(df[col].astype(object), errors="coerce")
-        df[col] = df[col].astype(dtype)
-    return df
+    return df.astype(dtypes)
 
 
 def to_frames(t: Tournament) -> dict[str, pd.DataFrame]:

@@ -77,7 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
     add_observability_callback(_count_test_case)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     if _GENERATED:
         fuzz = sum(n for name, n in _GENERATED.items() if "fuzz" in name or "mutat" in name)
         terminalreporter.write_line(
