@@ -41,8 +41,11 @@ class Cell:
 
 def clean(text: str) -> str:
     """Cell text normalised: ``&nbsp;`` → space, CR/LF → space, ``&frac12;`` → ½, stripped."""
-    return (text.replace("\xa0", " ").replace("\r", " ").replace("\n", " ")
-            .replace("&frac12;", "½").strip())
+    text = text.strip()  # str.strip() also drops &nbsp; (U+00A0), CR and LF at the ends
+    if "\xa0" in text or "\r" in text or "\n" in text or "&" in text:
+        text = (text.replace("\xa0", " ").replace("\r", " ").replace("\n", " ")
+                .replace("&frac12;", "½").strip())
+    return text
 
 
 def _half(text: str) -> str:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Sequence
+from operator import attrgetter
 
 from importer.chessresults.pages import Page
-from importer.chessresults.records import games_from_results, mirror
+from importer.chessresults.records import games_from_results, mirror, mirrored_status
 from importer.errors import InputError
 from importer.model import (
     Colour,
@@ -45,19 +46,27 @@ def _empty(value: object) -> bool:
 def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, int]]:
     """Players field by field from the most authoritative page that fills the field, and the
     last round the printed points cover (the last round of the page that printed them)."""
-    merged: dict[int, dict[str, object]] = {}
+    rows: dict[int, list[Player]] = {}
     through: dict[int, int] = {}
     for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
         last = max((r.round for r in page.results), default=0)
         for p in page.players:
-            fields = merged.setdefault(p.start_no, {"name": ""})
-            if p.points is not None and fields.get("points") is None:
+            rows.setdefault(p.start_no, []).append(p)
+            if p.points is not None and p.start_no not in through:
                 through[p.start_no] = last
+    players = {}
+    for no in sorted(rows):
+        found = rows[no]
+        if len(found) == 1:
+            players[no] = found[0]
+            continue
+        fields: dict[str, object] = {"name": ""}
+        for p in found:
             for name in _PLAYER_FIELDS:
                 value = getattr(p, name)
                 if not _empty(value) and _empty(fields.get(name)):
                     fields[name] = value
-    players = {no: Player(start_no=no, **f) for no, f in sorted(merged.items())}  # type: ignore[arg-type]
+        players[no] = Player(start_no=no, **fields)  # type: ignore[arg-type]
     return players, through
 
 
@@ -115,18 +124,24 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
                                                                         RoundResult]:
     """Per (player, round): a finished result beats a pending one; then page priority."""
     have_rr_pairings = any(p.kind == "pairings_rr" for p in pages)
-    chosen: dict[tuple[int, int], tuple[tuple[bool, int], RoundResult]] = {}
+    results: dict[tuple[int, int], RoundResult] = {}
+    prios: dict[tuple[int, int], int] = {}
     for page in pages:
         if page.kind == "crosstable_rr" and have_rr_pairings:
             continue  # its rounds are only assumed (Berger); the matrix is checked below
         prio = _RESULT_PRIORITY.get(page.kind, 4)
+        if not results:
+            results = {(r.start_no, r.round): r for r in page.results}
+            prios = dict.fromkeys(results, prio)
+            continue
         for r in page.results:
-            rank = (r.status is Status.PENDING, prio)
             key = (r.start_no, r.round)
-            if key not in chosen:
-                chosen[key] = (rank, r)
+            if key not in results:
+                results[key], prios[key] = r, prio
                 continue
-            old_rank, old = chosen[key]
+            old = results[key]
+            rank = (r.status is Status.PENDING, prio)
+            old_rank = (old.status is Status.PENDING, prios[key])
             if r.opponent_no is None and old.opponent_no is not None and (
                     r.status is Status.FORFEIT_LOSS):  # art=40 '0F' names no opponent (§11)
                 r = dataclasses.replace(r, opponent_no=old.opponent_no, colour=old.colour)
@@ -140,14 +155,14 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
             better, worse = (r, old) if rank < old_rank else (old, r)
             if better.colour is Colour.NONE and better.opponent_no == worse.opponent_no:
                 better = dataclasses.replace(better, colour=worse.colour)
-            chosen[key] = (min(rank, old_rank), better)
-    results = {k: v for k, (_, v) in chosen.items()}
-    for (no, rd), r in list(results.items()):  # the winner of an art=40 forfeit
-        other = results.get((r.opponent_no, rd)) if r.opponent_no is not None else None
-        if r.status is Status.FORFEIT_LOSS and other is not None and (
-                other.status is Status.PENDING and other.opponent_no == no):
-            results[(other.start_no, rd)] = dataclasses.replace(
-                other, status=Status.FORFEIT_WIN, points=1.0)
+            results[key], prios[key] = better, min(rank, old_rank)[1]
+    if any(p.kind == "notpaired" for p in pages):
+        for (no, rd), r in list(results.items()):  # the winner of an art=40 forfeit
+            other = results.get((r.opponent_no, rd)) if r.opponent_no is not None else None
+            if r.status is Status.FORFEIT_LOSS and other is not None and (
+                    other.status is Status.PENDING and other.opponent_no == no):
+                results[(other.start_no, rd)] = dataclasses.replace(
+                    other, status=Status.FORFEIT_WIN, points=1.0)
     return results
 
 
@@ -171,32 +186,37 @@ def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResul
 
 
 def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
-                 warnings: list[str]) -> None:
-    for (no, rd), r in sorted(results.items()):
-        if r.opponent_no is None:
+                 warnings: list[str]) -> list[RoundResult]:
+    """Both sides of every pairing agree (spec §8.3); an unknown opponent is an error.
+    Returns the results whose other side no page shows."""
+    one_sided = []
+    for (no, rd), r in results.items():
+        opp = r.opponent_no
+        if opp is None:
             continue
-        if r.opponent_no not in numbers:
-            raise InputError(f"player {no}, round {rd}: opponent {r.opponent_no} is not in the "
+        if opp not in numbers:
+            raise InputError(f"player {no}, round {rd}: opponent {opp} is not in the "
                              "tournament: broken or truncated page")
-        other = results.get((r.opponent_no, rd))
+        other = results.get((opp, rd))
         if other is None:
+            one_sided.append(r)
             continue
-        expected = mirror(r)
-        assert expected is not None
+        if other.opponent_no == no and opp < no:
+            continue  # already compared from the other side
         if other.opponent_no != no:
-            warnings.append(f"round {rd}: player {no} has opponent {r.opponent_no}, whose "
+            warnings.append(f"round {rd}: player {no} has opponent {opp}, whose "
                             f"opponent is {other.opponent_no}")
-        elif r.colour is not Colour.NONE and other.colour is not Colour.NONE and (
-                other.colour is r.colour):
-            warnings.append(f"round {rd}: players {no} and {r.opponent_no} both have colour "
+        elif r.colour is not Colour.NONE and other.colour is r.colour:
+            warnings.append(f"round {rd}: players {no} and {opp} both have colour "
                             f"{r.colour.value}")
         elif (r.points is not None and other.points is not None and r.status is Status.PLAYED
               and r.points + other.points != 1.0) or (
-                r.status is not Status.PENDING and other.status is not expected.status
-                and other.status is not Status.PENDING):
-            warnings.append(f"round {rd}: players {no} and {r.opponent_no} disagree on the result"
+                Status.PENDING not in (r.status, other.status)
+                and other.status is not mirrored_status(r.status)):
+            warnings.append(f"round {rd}: players {no} and {opp} disagree on the result"
                             f" ({r.status.value} {r.points} vs {other.status.value} "
                             f"{other.points})")
+    return one_sided
 
 
 def _check_rr(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
@@ -224,12 +244,11 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
         raise InputError(f"pages of different tournaments (tnr {', '.join(tnrs)}): expected "
                          "pages of one tournament", source=source)
     warnings = [f"{p.source or p.kind}: {w}" for p in pages for w in p.warnings]
-    starts = {pl.start_no: pl for p in pages if p.kind in ("starting_rank", "player_list",
-                                                           "crosstable_start")
-              for pl in p.players}
     fixed = []
     for page in pages:
         if page.by_rank:
+            starts = {pl.start_no: pl for p in pages if p.kind in (
+                "starting_rank", "player_list", "crosstable_start") for pl in p.players}
             if not starts:
                 raise InputError("ranking crosstable without player links: add the starting "
                                  "rank or the art=5 crosstable to map ranks to starting numbers",
@@ -241,43 +260,45 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     results = _choose_results(pages, warnings)
     _apply_card(pages, results, warnings)
     numbers = set(players)
-    _check_pairs(results, numbers, warnings)
+    one_sided = _check_pairs(results, numbers, warnings)
     _check_rr(pages, results, warnings)
-    for r in list(results.values()):  # the other side of a game only one page shows
+    for r in one_sided:  # the other side of a game only one page shows
         m = mirror(r)
-        if m is not None and (m.start_no, m.round) not in results:
+        if m is not None:
             results[(m.start_no, m.round)] = m
     byes = [r.points for p in pages if p.kind.startswith("pairings") for r in p.results
             if r.status is Status.BYE and r.points is not None]
     bye_value = Counter(byes).most_common(1)[0][0] if byes else 1.0
     last = max((rd for _, rd in results), default=0)
     missing = 0
-    for no in numbers:
+    for no, p in list(players.items()):
+        upto = through.get(no, last)
+        total = 0.0
         for rd in range(1, last + 1):
             have = results.get((no, rd))
             if have is None:
                 missing += 1
-                results[(no, rd)] = RoundResult(start_no=no, round=rd, status=Status.ABSENT,
-                                                points=0.0)
-            elif have.status is Status.BYE and (have.points is None or have.points == 1.0):
-                results[(no, rd)] = dataclasses.replace(have, points=bye_value)
-    if missing:
-        warnings.append(f"{missing} player-rounds are on no page: recorded as absent")
-    for no, p in list(players.items()):
-        upto = through.get(no, last)
-        total = sum(results[(no, rd)].points or 0.0 for rd in range(1, upto + 1))
+                have = results[(no, rd)] = RoundResult(start_no=no, round=rd,
+                                                       status=Status.ABSENT, points=0.0)
+            elif have.status is Status.BYE and have.points in (None, 1.0) and (
+                    have.points != bye_value):  # -1 is printed whatever the event awards
+                have = results[(no, rd)] = dataclasses.replace(have, points=bye_value)
+            if rd <= upto and have.points:
+                total += have.points
         if p.points is None:
             players[no] = dataclasses.replace(p, points=total)
         elif abs(p.points - total) > 1e-9:
             warnings.append(f"player {no} ({p.name}): printed points {p.points:g}, the rounds "
                             f"sum to {total:g}")
+    if missing:
+        warnings.append(f"{missing} player-rounds are on no page: recorded as absent")
     boards = {(rd, w, b): x for p in pages for rd, w, b, x in p.boards}
-    ordered = tuple(sorted(results.values(), key=lambda r: (r.start_no, r.round)))
+    ordered = tuple(sorted(results.values(), key=attrgetter("start_no", "round")))
     info = _merge_info(pages, source)
     if info.rounds is not None and info.rounds < last:
         warnings.append(f"details say {info.rounds} rounds, the pages show {last}")
         info = dataclasses.replace(info, rounds=last)
     card = next((p.snr for p in pages if p.kind == "player_card"), None)
     return Tournament(info=info, players=tuple(players.values()), results=ordered,
-                      games=tuple(games_from_results(ordered, boards)),
+                      games=tuple(games_from_results(ordered, boards, index=results)),
                       focus=focus if focus is not None else card, warnings=tuple(warnings))

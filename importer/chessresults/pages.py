@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import cached_property
+from itertools import islice
 from typing import cast
 from urllib.parse import parse_qs, urlsplit
 
 import lxml.etree
-import lxml.html
 
 from importer.chessresults.cells import (
     Cell,
@@ -48,6 +49,8 @@ from importer.model import Colour, Game, Player, RoundResult, Status, System, To
 
 __all__ = ["KINDS", "Page", "looks_like_chess_results", "parse_page"]
 
+_El = lxml.etree._Element
+
 KINDS = ("starting_rank", "crosstable_start", "crosstable_rank", "crosstable_rr", "pairings",
          "pairings_rr", "notpaired", "player_card", "team_pairings", "team_board_pairings",
          "team_all_details", "player_list", "no_data")
@@ -62,7 +65,7 @@ _FED = re.compile(r"[A-Z]{3}")
 _BOARD = re.compile(r"(\d+)\.(\d+)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Page:
     """What one chess-results page says.
 
@@ -71,15 +74,15 @@ class Page:
     numbers and opponents are final ranks until :func:`build_tournament` maps them.
     ``round`` is the round of a pairings page; ``live_round`` the first round paired but not
     finished; ``has_gate`` the old-tournament gate (spec §3); ``snr`` the player-card player.
-    ``rr_scores`` holds a round-robin matrix as (player, opponent, cell).  ``boards`` maps
-    (round, white, black) to the board printed on a pairings page.
+    ``rr_scores`` holds a round-robin matrix as (player, opponent, cell).  ``boards`` holds
+    (round, white, black, board) as printed on a pairings page.  ``games`` (one Game per
+    pairing) is computed from the results on first use.
     """
 
     kind: str
     info: TournamentInfo
     players: tuple[Player, ...] = ()
     results: tuple[RoundResult, ...] = ()
-    games: tuple[Game, ...] = ()
     round: int | None = None
     warnings: tuple[str, ...] = ()
     is_team_event: bool = False
@@ -92,31 +95,42 @@ class Page:
     art: str = ""
     by_rank: bool = False
     rr_scores: tuple[tuple[int, int, Cell], ...] = ()
-    boards: tuple[tuple[int, int, int, int], ...] = field(default=())
+    boards: tuple[tuple[int, int, int, int], ...] = ()
+
+    @cached_property
+    def games(self) -> tuple[Game, ...]:
+        """One Game per pairing on the page, with the printed boards."""
+        if self.by_rank:
+            return ()
+        boards = {(rd, w, b): x for rd, w, b, x in self.boards}
+        return tuple(games_from_results(self.results, boards))
 
 
 def looks_like_chess_results(text: str) -> bool:
     """Cheap content sniff: an HTML page served by chess-results.com."""
-    head = text[:400_000].casefold()
-    return "chess-results" in head and ("defaultdialog" in head or "crs1" in head)
+    head = text[:30_000].lower()
+    return "chess-results" in head and (
+        "defaultdialog" in head or "defaultDialog" in text or "CRs1" in text or "crs1" in text)
 
 
 # ---------------------------------------------------------------- low-level helpers
 
 
-def _cells(tr: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
-    return [c for c in tr if c.tag == "td" or c.tag == "th"]
+def _cells(tr: _El) -> list[_El]:
+    return list(tr.iterchildren("td", "th"))
 
 
-def _content(el: lxml.etree._Element) -> str:
+def _content(el: _El) -> str:
+    """All the text inside an element (like lxml.html's text_content)."""
     return "".join(cast("Iterator[str]", el.itertext()))
 
 
-def _text(cell: lxml.etree._Element) -> str:
-    return clean(_content(cell))
+def _text(cell: _El) -> str:
+    """A cell's normalised text; plain cells skip the subtree walk (the hot path)."""
+    return clean(_content(cell) if len(cell) else cell.text or "")
 
 
-def _rows(table: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
+def _rows(table: _El) -> Iterator[_El]:
     for child in table:
         if child.tag == "tr":
             yield child
@@ -124,12 +138,12 @@ def _rows(table: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
             yield from (tr for tr in child if tr.tag == "tr")
 
 
-def _is_header(tr: lxml.html.HtmlElement, cells: list[lxml.html.HtmlElement]) -> bool:
+def _is_header(tr: _El, cells: list[_El]) -> bool:
     cls = (tr.get("class") or "").split()
     return bool(cls and cls[0].endswith("b")) or all(c.tag == "th" for c in cells)
 
 
-def _link_snr(cell: lxml.html.HtmlElement) -> int | None:
+def _link_snr(cell: _El) -> int | None:
     for a in cell.iter("a"):
         m = _SNR.search(a.get("href") or "")
         if m:
@@ -137,14 +151,14 @@ def _link_snr(cell: lxml.html.HtmlElement) -> int | None:
     return None
 
 
-def _row_fed(tr: lxml.html.HtmlElement) -> str:
+def _row_fed(tr: _El) -> str:
     for token in (tr.get("class") or "").split()[1:]:
         if _FED.fullmatch(token):
             return token
     return ""
 
 
-def _flag_fed(cell: lxml.html.HtmlElement) -> str:
+def _flag_fed(cell: _El) -> str:
     for div in cell.iter("div"):
         cls = div.get("class") or ""
         if cls.startswith("tn_"):
@@ -220,15 +234,15 @@ class _Ctx:
 class _Table:
     header: list[str]
     keys: list[str]
-    rows: list[tuple[lxml.html.HtmlElement, list[lxml.html.HtmlElement]]]
+    rows: list[tuple[_El, list[_El]]]
     captions: list[tuple[int, str]]
     """(index into rows where the caption starts, caption text)."""
 
 
-def _split(table: lxml.html.HtmlElement, ctx: _Ctx) -> _Table:
+def _split(table: _El, ctx: _Ctx) -> _Table:
     """The first header row, the data rows after it and the caption rows (spec §6.2)."""
     header: list[str] = []
-    rows: list[tuple[lxml.html.HtmlElement, list[lxml.html.HtmlElement]]] = []
+    rows: list[tuple[_El, list[_El]]] = []
     captions: list[tuple[int, str]] = []
     for tr in _rows(table):
         cells = _cells(tr)
@@ -252,7 +266,7 @@ def _col(keys: list[str], key: str, start: int = 0, stop: int | None = None) -> 
     return None
 
 
-def _get(cells: list[lxml.html.HtmlElement], i: int | None) -> str:
+def _get(cells: list[_El], i: int | None) -> str:
     return _text(cells[i]) if i is not None and i < len(cells) else ""
 
 
@@ -263,37 +277,50 @@ def _num(ctx: _Ctx, text: str, what: str, row: int) -> int | None:
         raise ctx.error(f"row {row}: {what} {text!r} is not a number") from None
 
 
-def _ratings(keys: list[str], cells: list[lxml.html.HtmlElement]) -> tuple[int | None, int | None]:
+def _index(keys: list[str]) -> dict[str, int]:
+    """Column index of each key (its first occurrence)."""
+    idx: dict[str, int] = {}
+    for i, k in enumerate(keys):
+        idx.setdefault(k, i)
+    return idx
+
+
+def _ratings(idx: dict[str, int], cells: list[_El],
+             ) -> tuple[int | None, int | None]:
     """(FIDE rating, national rating): RtgI wins over Rtg; RtgN is national (spec §7)."""
-    intl = _col(keys, "rating_intl")
-    rating = parse_rating(_get(cells, intl if intl is not None else _col(keys, "rating")))
-    return rating, parse_rating(_get(cells, _col(keys, "rating_nat")))
+    rating = parse_rating(_get(cells, idx.get("rating_intl", idx.get("rating"))))
+    return rating, parse_rating(_get(cells, idx.get("rating_nat")))
 
 
-def _player_from_row(ctx: _Ctx, keys: list[str], tr: lxml.html.HtmlElement,
-                     cells: list[lxml.html.HtmlElement], row: int, *,
-                     link: bool = True) -> Player:
+_PLAYER_KEYS = ("no", "name", "title", "fed", "fide_id", "rating", "rating_intl", "rating_nat",
+                "national_id", "sex", "club", "team", "points", "rank")
+
+
+def _player_from_row(ctx: _Ctx, idx: dict[str, int], tr: _El,
+                     cells: list[_El], row: int) -> Player:
     """A player from a list or crosstable row (start number from the snr= link, else No.)."""
-    name_i = _col(keys, "name")
-    snr = _link_snr(cells[name_i]) if link and name_i is not None and name_i < len(cells) else None
-    no = snr if snr is not None else _num(ctx, _get(cells, _col(keys, "no")), "No.", row)
+    n = len(cells)
+    v = {k: _text(cells[i]) for k in _PLAYER_KEYS if (i := idx.get(k, n)) < n}
+    name_i = idx.get("name", n)
+    snr = _link_snr(cells[name_i]) if name_i < n else None
+    no = snr if snr is not None else _num(ctx, v.get("no", ""), "No.", row)
     if no is None:
         raise ctx.error(f"row {row}: no starting number (no No. cell and no player link)")
-    rating, national = _ratings(keys, cells)
-    fed = _get(cells, _col(keys, "fed")) or _row_fed(tr)
+    fed = v.get("fed") or _row_fed(tr)
     if not fed:
         fed = next((f for c in cells if (f := _flag_fed(c))), "")
     try:
-        points = parse_points(_get(cells, _col(keys, "points")))
+        points = parse_points(v.get("points", ""))
+        rating = parse_rating(v.get("rating_intl", v.get("rating", "")))
+        national = parse_rating(v.get("rating_nat", ""))
     except InputError as e:
         raise ctx.error(f"row {row} (player {no}): {e}") from None
     return Player(
-        start_no=no, name=_name(_get(cells, name_i)), title=_get(cells, _col(keys, "title")),
-        federation=fed, fide_id=_fide_id(_get(cells, _col(keys, "fide_id"))), rating=rating,
-        national_rating=national, national_id=_fide_id(_get(cells, _col(keys, "national_id"))),
-        sex=_sex(_get(cells, _col(keys, "sex"))), club=_get(cells, _col(keys, "club")),
-        team=_get(cells, _col(keys, "team")), points=points,
-        rank=_num(ctx, _get(cells, _col(keys, "rank")), "Rk.", row),
+        start_no=no, name=_name(v.get("name", "")), title=v.get("title", ""), federation=fed,
+        fide_id=_fide_id(v.get("fide_id", "")), rating=rating, national_rating=national,
+        national_id=_fide_id(v.get("national_id", "")), sex=_sex(v.get("sex", "")),
+        club=v.get("club", ""), team=v.get("team", ""), points=points,
+        rank=_num(ctx, v["rank"], "Rk.", row) if "rank" in v else None,
     )
 
 
@@ -302,7 +329,7 @@ def _player_from_row(ctx: _Ctx, keys: list[str], tr: lxml.html.HtmlElement,
 
 @dataclass
 class _Doc:
-    root: lxml.html.HtmlElement
+    root: _El
     tnr: str
     art: str
     rd: int | None
@@ -326,10 +353,12 @@ def _load(text: str, ctx: _Ctx) -> _Doc:
     text = text[start:]  # saved pages may start with HTTP response headers (spec §17)
     if not looks_like_chess_results(text):
         raise ctx.error("not a chess-results.com page (no 'chess-results' marker, no CRs1 table)")
-    try:
-        root = lxml.html.fromstring(text)
-    except (lxml.etree.ParserError, ValueError) as e:
+    try:  # plain etree elements: no per-element Python class lookup (the speed target)
+        root = lxml.etree.fromstring(text, lxml.etree.HTMLParser())
+    except (lxml.etree.LxmlError, ValueError) as e:
         raise ctx.error(f"unreadable HTML ({e}): expected a chess-results.com page") from None
+    if root is None:
+        raise ctx.error("unreadable HTML: expected a chess-results.com page")
     form = next(root.iter("form"), None)
     action = (form.get("action") or "") if form is not None else ""
     m = _TNR.search(action)
@@ -375,7 +404,7 @@ def _load(text: str, ctx: _Ctx) -> _Doc:
     )
 
 
-def _data_tables(root: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+def _data_tables(root: _El) -> list[_El]:
     return [t for t in root.iter("table") if (t.get("class") or "").casefold() == "crs1"]
 
 
@@ -383,7 +412,8 @@ def _data_tables(root: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
 
 
 def _starting_rank(ctx: _Ctx, t: _Table) -> list[Player]:
-    return [_player_from_row(ctx, t.keys, tr, cells, i + 1) for i, (tr, cells) in enumerate(t.rows)]
+    idx = _index(t.keys)
+    return [_player_from_row(ctx, idx, tr, cells, i + 1) for i, (tr, cells) in enumerate(t.rows)]
 
 
 def _guess_crosstable(ctx: _Ctx, t: _Table) -> None:
@@ -419,58 +449,62 @@ def _crosstable(ctx: _Ctx, doc: _Doc, t: _Table, *, by_rank_cells: bool,
                 ) -> tuple[list[Player], list[RoundResult], bool]:
     """A Swiss crosstable (art=5, or art=4 when ``by_rank_cells``) → players, results."""
     round_cols = [(int(k[3:]), i) for i, k in enumerate(t.keys) if k.startswith("rd:")]
-    points_i = _col(t.keys, "points")
-    tb1 = _col(t.keys, "tb:1")
-    use_tb1 = points_i is None and tb1 is not None and doc.tb1_is_points
-    if points_i is None and not use_tb1:
+    idx = _index(t.keys)
+    tb1 = idx.get("tb:1")
+    use_tb1 = "points" not in idx and tb1 is not None and doc.tb1_is_points
+    if use_tb1 and tb1 is not None:
+        idx["points"] = tb1
+    elif "points" not in idx:
         ctx.warnings.append("no Pts. column and no 'Tie Break1: points' legend: "
                             "points computed from the round cells (spec §8.2)")
+    first = t.rows[0][1] if t.rows else []
+    name_i = idx.get("name", 0)
+    by_rank = by_rank_cells and "no" not in idx and (
+        name_i >= len(first) or _link_snr(first[name_i]) is None)
+    if by_rank:  # gated art=4: no links, the ranks stand in for starting numbers (§8.1)
+        idx = _index([("no" if k == "rank" else k) for k in t.keys])
+        if use_tb1 and tb1 is not None:
+            idx["points"] = tb1
     players: list[Player] = []
-    raw: list[tuple[int, str, list[tuple[int, Cell]]]] = []
+    results: list[RoundResult] = []
     rank_to_no: dict[int, int] = {}
-    by_rank = False
+    width = len(t.header)
     for n, (tr, cells) in enumerate(t.rows, start=1):
-        if len(cells) < len(t.header):
+        if len(cells) < width:
             raise ctx.error(f"crosstable row {n} has {len(cells)} cells, the header "
-                            f"{len(t.header)}: broken or truncated page")
-        link = _link_snr(cells[_col(t.keys, "name") or 0])
-        if by_rank_cells and link is None and _col(t.keys, "no") is None:
-            by_rank = True
-            keys = [("no" if k == "rank" else k) for k in t.keys]
-        else:
-            keys = t.keys
-        p = _player_from_row(ctx, keys, tr, cells, n)
-        if use_tb1:
-            try:
-                p = replace(p, points=parse_points(_get(cells, tb1)))
-            except InputError as e:
-                raise ctx.error(f"crosstable row {n} (player {p.start_no}): {e}") from None
+                            f"{width}: broken or truncated page")
+        p = _player_from_row(ctx, idx, tr, cells, n)
         players.append(p)
-        rank_to_no[p.rank if p.rank is not None and not by_rank else n] = p.start_no
-        row_cells = []
+        no = p.start_no
+        rank_to_no[p.rank if p.rank is not None and not by_rank else n] = no
         for rd, i in round_cols:
-            text = _text(cells[i])
+            cell = cells[i]
+            text = _content(cell) if len(cell) else cell.text
             if not text:
                 continue
-            try:
-                row_cells.append((rd, parse_round_cell(text)))
+            try:  # the hot path: parse_round_cell is cached on the raw text
+                c = parse_round_cell(text)
             except InputError:
-                raise ctx.error(f"crosstable row {n} (player {p.start_no} {p.name}), round {rd}: "
-                                f"unknown round cell {text!r}; expected e.g. ' 54b1', ' 9w+', "
-                                "'-1', '-½' or '-0'") from None
-        raw.append((p.start_no, p.name, row_cells))
-    numbers = {p.start_no for p in players}
-    results = []
-    for no, name, row_cells in raw:
-        for rd, c in row_cells:
-            opp = c.opponent_no
-            if opp is not None and by_rank_cells and not by_rank:
-                opp = rank_to_no.get(opp)  # art=4: the cell numbers the opponent's rank (§8.1)
-            if c.opponent_no is not None and (opp is None or opp not in numbers or opp == no):
-                raise ctx.error(f"player {no} ({name}), round {rd}: opponent "
-                                f"{c.opponent_no} is not in the table: broken or truncated page")
-            results.append(RoundResult(start_no=no, round=rd, status=c.status, opponent_no=opp,
-                                       colour=c.colour, points=c.points))
+                if not clean(text):
+                    continue
+                raise ctx.error(f"crosstable row {n} (player {no} {p.name}), round {rd}: "
+                                f"unknown round cell {clean(text)!r}; expected e.g. ' 54b1', "
+                                "' 9w+', '-1', '-½' or '-0'") from None
+            results.append(RoundResult(start_no=no, round=rd, status=c.status,
+                                       opponent_no=c.opponent_no, colour=c.colour,
+                                       points=c.points))
+    known = rank_to_no if by_rank_cells and not by_rank else {p.start_no: p.start_no
+                                                               for p in players}
+    for k, r in enumerate(results):
+        opp = r.opponent_no
+        if opp is None:
+            continue
+        if known.get(opp, r.start_no) == r.start_no:
+            name = next(p.name for p in players if p.start_no == r.start_no)
+            raise ctx.error(f"player {r.start_no} ({name}), round {r.round}: opponent "
+                            f"{opp} is not in the table: broken or truncated page")
+        if known is rank_to_no:  # art=4: the cell numbers the opponent's rank (§8.1)
+            results[k] = replace(r, opponent_no=known[opp])
     if use_tb1:
         rounds = max((rd for rd, _ in round_cols), default=0)
         if any(p.points is not None and p.points > rounds for p in players):
@@ -501,13 +535,14 @@ def _crosstable_rr(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult
                                                   list[tuple[int, int, Cell]]]:
     """Round-robin matrix (spec §8.4); rounds and colours assumed from Berger tables."""
     opp_cols = [(int(k[2:]), i) for i, k in enumerate(t.keys) if k.startswith("n:")]
+    idx = _index(t.keys)
     players = []
     matrix = []
     for n, (tr, cells) in enumerate(t.rows, start=1):
         if len(cells) < len(t.header):
             raise ctx.error(f"crosstable row {n} has {len(cells)} cells, the header "
                             f"{len(t.header)}: broken or truncated page")
-        p = _player_from_row(ctx, t.keys, tr, cells, n)
+        p = _player_from_row(ctx, idx, tr, cells, n)
         players.append(p)
         for opp, i in opp_cols:
             text = _text(cells[i])
@@ -555,7 +590,7 @@ class _Side:
     word: str
 
 
-def _pairing_side(ctx: _Ctx, keys: list[str], cells: list[lxml.html.HtmlElement],
+def _pairing_side(ctx: _Ctx, keys: list[str], cells: list[_El],
                   lo: int, hi: int, row: int) -> _Side:
     name_i = next((i for i in range(lo, min(hi, len(keys)))
                    if keys[i] in ("white", "black", "name")), None)
@@ -635,9 +670,10 @@ def _pairings(ctx: _Ctx, t: _Table, default_round: int | None,
 def _notpaired(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult]]:
     """art=40: '*' not paired (absent or requested ½ bye), 'bye', '0F' forfeit loss (§11)."""
     round_cols = [(int(k[3:]), i) for i, k in enumerate(t.keys) if k.startswith("rd:")]
+    idx = _index(t.keys)
     players, results = [], []
     for n, (tr, cells) in enumerate(t.rows, start=1):
-        p = _player_from_row(ctx, t.keys, tr, cells, n)
+        p = _player_from_row(ctx, idx, tr, cells, n)
         players.append(p)
         for rd, i in round_cols:
             mark = norm(_get(cells, i))
@@ -672,7 +708,7 @@ def _card_colour(letter: str, language: str) -> Colour:
     return Colour.NONE
 
 
-def _card_result(ctx: _Ctx, cell: lxml.html.HtmlElement, row: int) -> tuple[Colour, str]:
+def _card_result(ctx: _Ctx, cell: _El, row: int) -> tuple[Colour, str]:
     """(colour, result token) from 'w 1' text or a colour square + result (spec §13.4)."""
     square = next((d.get("class") for d in cell.iter("div")
                    if (d.get("class") or "").startswith("Farbe")), None)
@@ -692,7 +728,7 @@ def _card_result(ctx: _Ctx, cell: lxml.html.HtmlElement, row: int) -> tuple[Colo
     return Colour.NONE, "".join(tokens)
 
 
-def _player_card(ctx: _Ctx, doc: _Doc, tables: list[lxml.html.HtmlElement],
+def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
                  ) -> tuple[list[Player], list[RoundResult], int]:
     """art=9: the key/value block and the games table with K and rtg+/- (spec §13)."""
     info: dict[str, str] = {}
@@ -760,7 +796,7 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[lxml.html.HtmlElement],
             colour = Colour.NONE
             points = 0.0 if points is None else points
         else:
-            rating, _ = _ratings(t.keys, cells)
+            rating, _ = _ratings(_index(t.keys), cells)
             players.append(Player(start_no=opp, name=_name(_get(cells, opp_cell)),
                                   title=_get(cells, _col(t.keys, "title")), rating=rating,
                                   federation=_get(cells, _col(t.keys, "fed")) or _row_fed(tr),
@@ -770,7 +806,7 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[lxml.html.HtmlElement],
     return players, results, snr
 
 
-def _board_pairings(ctx: _Ctx, table: lxml.html.HtmlElement, default_round: int | None,
+def _board_pairings(ctx: _Ctx, table: _El, default_round: int | None,
                     ) -> tuple[list[Player], list[RoundResult], list[tuple[int, int, int, int]]]:
     """Team board pairings (art=3, art=20 'Spielerpaarungen'): squares give colours (§14)."""
     players: dict[int, Player] = {}
@@ -838,7 +874,7 @@ def _board_pairings(ctx: _Ctx, table: lxml.html.HtmlElement, default_round: int 
     return list(players.values()), results, boards
 
 
-def _team_composition(ctx: _Ctx, table: lxml.html.HtmlElement) -> list[Player]:
+def _team_composition(ctx: _Ctx, table: _El) -> list[Player]:
     """art=20 'Teamaufstellung': caption per team, then its players with snr= links."""
     players = []
     team = ""
@@ -851,7 +887,8 @@ def _team_composition(ctx: _Ctx, table: lxml.html.HtmlElement) -> list[Player]:
         elif cells and _is_header(tr, cells):
             keys = ctx.columns([_text(c) for c in cells])
         elif cells and keys:
-            p = _player_from_row(ctx, [("" if k == "board" else k) for k in keys], tr, cells, n)
+            p = _player_from_row(ctx, _index([("" if k == "board" else k) for k in keys]),
+                                 tr, cells, n)
             players.append(replace(p, team=team))
     return players
 
@@ -931,9 +968,8 @@ def _parse(html: str, ctx: _Ctx) -> Page:
             elif len(first) == 1 and second and (header_key(_text(second[0])) or ("",))[0] == (
                     "board"):  # team composition: a team caption, then 'Br. | … | Name
                 players = _team_composition(ctx, table) + players
-        games = games_from_results(results, {(r, w, b): x for r, w, b, x in boards})
         return page("team_all_details", System.TEAM, players=tuple(_dedupe(players)),
-                    results=tuple(results), games=tuple(games), boards=tuple(boards),
+                    results=tuple(results), boards=tuple(boards),
                     live_round=_first_pending(results))
 
     t = _split(tables[0], ctx)
@@ -941,14 +977,13 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     if any(_BOARD.fullmatch(_text(c[0])) for _, c in t.rows[:3] if c) or (
             doc.art == "3" and team):
         ps, rs, bs = _board_pairings(ctx, tables[0], doc.rd)
-        games = games_from_results(rs, {(r, w, b): x for r, w, b, x in bs})
         return page("team_board_pairings", System.TEAM, players=tuple(ps), results=tuple(rs),
-                    games=tuple(games), boards=tuple(bs), round=_round_of(t, doc),
+                    boards=tuple(bs), round=_round_of(t, doc),
                     live_round=_first_pending(rs))
     if "team" in keys and "mp" in keys:
         return page("team_pairings", System.TEAM, round=_round_of(t, doc))
     if ("round" in keys and "result" in keys) or doc.art == "9" or any(
-            card_key(_text(c[0])) == "start_no" for tr in _rows(tables[0])
+            card_key(_text(c[0])) == "start_no" for tr in islice(_rows(tables[0]), 20)
             if len(c := _cells(tr)) == 2):
         ps, rs, snr = _player_card(ctx, doc, tables)
         return page("player_card", players=tuple(_dedupe(ps)), results=tuple(rs), snr=snr,
@@ -961,16 +996,15 @@ def _parse(html: str, ctx: _Ctx) -> Page:
         if game_rows == 0:
             ctx.warnings.append(f"round {rd}: only not-paired rows, the round is not paired yet")
             return page("no_data", round=rd, players=tuple(ps))
-        games = games_from_results(rs, {(r, w, b): x for r, w, b, x in bs})
         kind = "pairings_rr" if rr else "pairings"
         return page(kind, System.ROUND_ROBIN if rr else None, players=tuple(ps),
-                    results=tuple(rs), games=tuple(games), boards=tuple(bs),
+                    results=tuple(rs), boards=tuple(bs),
                     round=None if rr else rd, live_round=_first_pending(rs))
     if any(k.startswith("n:") for k in keys) and "name" in keys and not any(
             k.startswith("rd:") for k in keys):
         ps, rs, matrix = _crosstable_rr(ctx, t)
         return page("crosstable_rr", System.ROUND_ROBIN, players=tuple(ps), results=tuple(rs),
-                    games=tuple(games_from_results(rs)), rr_scores=tuple(matrix),
+                    rr_scores=tuple(matrix),
                     live_round=None)
     is_notpaired = doc.art == "40" or (
         any(k.startswith("rd:") for k in keys) and "rank" not in keys and "points" not in keys
@@ -1001,14 +1035,14 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     if len(ps) == 150:
         ctx.warnings.append("exactly 150 rows: the table may be cut (fetch with zeilen=99999)")
     return page("crosstable_rank" if by_rank_cells else "crosstable_start", players=tuple(ps),
-                results=tuple(rs), games=tuple(games_from_results(rs)) if not by_rank else (),
+                results=tuple(rs),
                 by_rank=by_rank, live_round=_first_pending(rs))
 
 
 def _round_of(t: _Table, doc: _Doc) -> int | None:
     """The round of a pairings page: its 'Round N on …' heading or caption, else rd=."""
     for h3 in doc.root.iter("h3"):
-        text = " ".join(h3.text_content().split())
+        text = " ".join(_content(h3).split())
         m = _FIRST_INT.search(text)
         if m and not text.casefold().startswith("note"):
             return int(m[0])

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+from operator import itemgetter
 
 from importer.chessresults.cells import clean
 from importer.errors import InputError
 from importer.model import Colour, Game, GameResult, RoundResult, Status
 
-__all__ = ["games_from_results", "mirror", "parse_decimal", "parse_game_result", "sides"]
+__all__ = ["games_from_results", "mirror", "mirrored_status", "parse_decimal", "parse_game_result",
+           "sides"]
 
 _GAME_RESULTS = {
     "1-0": GameResult.WHITE_WIN, "0-1": GameResult.BLACK_WIN, "½-½": GameResult.DRAW,
@@ -63,39 +65,50 @@ def mirror(r: RoundResult) -> RoundResult | None:
                        opponent_no=r.start_no, colour=_OPPOSITE[r.colour], points=points)
 
 
+_PLAYED_RESULT = {1.0: GameResult.WHITE_WIN, 0.0: GameResult.BLACK_WIN, 0.5: GameResult.DRAW}
+
+
 def _game_result(white: RoundResult, black: RoundResult | None) -> GameResult:
     w = white.status
-    if w is Status.PENDING:
-        return GameResult.PENDING
+    if w is Status.PLAYED and white.points in _PLAYED_RESULT:
+        return _PLAYED_RESULT[white.points]
     if w is Status.FORFEIT_WIN:
         return GameResult.WHITE_FORFEIT_WIN
     if w is Status.FORFEIT_LOSS:
         double = black is not None and black.status is Status.FORFEIT_LOSS
         return GameResult.DOUBLE_FORFEIT if double else GameResult.BLACK_FORFEIT_WIN
-    if white.points == 1.0:
-        return GameResult.WHITE_WIN
-    if white.points == 0.0:
-        return GameResult.BLACK_WIN
-    return GameResult.DRAW
+    return GameResult.PENDING
 
 
-def games_from_results(results: Iterable[RoundResult],
-                       boards: dict[tuple[int, int, int], int] | None = None) -> list[Game]:
+def games_from_results(results: Sequence[RoundResult],
+                       boards: dict[tuple[int, int, int], int] | None = None, *,
+                       index: dict[tuple[int, int], RoundResult] | None = None) -> list[Game]:
     """One Game per pairing, from the White side's result (the lower number is White when the
-    colours are unknown); ``boards`` maps (round, white, black) to a board number."""
-    by_key = {(r.round, r.start_no): r for r in results}
-    games = []
-    for r in by_key.values():
-        if r.opponent_no is None or not r.status.is_game:
+    colours are unknown); ``boards`` maps (round, white, black) to a board number; ``index``
+    is the results keyed by (player, round) when the caller already has it."""
+    by_key = index if index is not None else {(r.start_no, r.round): r for r in results}
+    keyed = []
+    for r in results:
+        opp = r.opponent_no
+        if opp is None or r.status not in _MIRROR:
             continue
-        if r.colour is Colour.BLACK or (r.colour is Colour.NONE and r.start_no > r.opponent_no):
+        if r.colour is Colour.BLACK or (r.colour is Colour.NONE and r.start_no > opp):
             continue
-        black = by_key.get((r.round, r.opponent_no))
-        board = (boards or {}).get((r.round, r.start_no, r.opponent_no))
-        games.append(Game(round=r.round, white_no=r.start_no, black_no=r.opponent_no,
-                          result=_game_result(r, black), board=board))
-    games.sort(key=lambda g: (g.round, g.board or 0, g.white_no))
-    return games
+        rd, no = r.round, r.start_no
+        board = boards.get((rd, no, opp)) if boards else None
+        black = by_key.get((opp, rd)) if r.status is Status.FORFEIT_LOSS else None
+        keyed.append((rd, board or 0, no, Game(round=rd, white_no=no, black_no=opp,
+                                               result=_game_result(r, black), board=board)))
+    keyed.sort(key=_ORDER)  # (round, board, white) is unique: the Game is never compared
+    return [k[3] for k in keyed]
+
+
+_ORDER = itemgetter(0, 1, 2)
+
+
+def mirrored_status(status: Status) -> Status | None:
+    """The opponent's status for a game status (None when there is no game)."""
+    return _MIRROR.get(status)
 
 
 def parse_decimal(text: str) -> Decimal | None:
