@@ -15,6 +15,7 @@ import io
 import operator
 import os
 import re
+import sys
 import zipfile
 import zlib
 from collections.abc import Callable, Collection, Iterator
@@ -199,11 +200,14 @@ class FideList:
         for name, dtype in FRAME_DTYPES.items():
             values = self._cols[name]
             if dtype == "string":
-                data[name] = pd.arrays.StringArray(np.array(_decode_all(values), dtype=object))
+                texts = _decode_all(values)
+                if name not in ("fide_id", "name"):  # few distinct values: share the objects
+                    texts = list(map(sys.intern, texts))
+                data[name] = pd.arrays.StringArray(np.array(texts, dtype=object))
             else:
                 data[name] = pd.arrays.IntegerArray(
                     values.astype(np.int64 if dtype == "Int64" else np.int16), values < 0)
-        return pd.DataFrame(data)
+        return pd.DataFrame(data, copy=False)
 
     def _find(self, fide_id: str) -> int | None:
         text = str(fide_id).strip()
