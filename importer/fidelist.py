@@ -5,7 +5,10 @@ from the token positions, spec Part B5) or the XML root. Broken lines are skippe
 reported in :attr:`FideList.warnings`; unreadable input raises :class:`InputError`.
 
 Ratings, games and K are held per list ('standard', 'rapid', 'blitz') in explicit fields
-``std_rating, std_games, std_k, rpd_…, blz_…``; unrated (blank or ``0``) is ``None``.
+``std_rating, std_games, std_k, rpd_…, blz_…``; unrated (blank or ``0``) is ``None``, as
+are a K or birth year of ``0``. A single-type list fills only its own list's fields. The
+pre-2012 list's TRF06 title letters are mapped (``g`` → GM, ``wg`` → women's title WGM…)
+and, having no Sex column, its sex is taken from the ``w`` flag.
 """
 
 from __future__ import annotations
@@ -240,7 +243,8 @@ def read_fide_list(source: str | os.PathLike[str] | bytes, *,
     ``fide_ids`` keeps only those players (only their lines are validated);
     ``on_warning`` is called with each warning as it is found. ``kind`` names the list of a
     single-type download ('standard', 'rapid', 'blitz'; else taken from the file name, else
-    standard); ``list_date`` overrides the date taken from the header or file name.
+    standard); ``list_date`` overrides the date taken from the header or file name. A zip
+    member may not expand past ``max_member_bytes``.
     """
     if kind is not None and kind not in LISTS:
         raise ValueError(f"kind must be one of {LISTS}, not {kind!r}")
