@@ -300,6 +300,15 @@ def test_billion_laughs_refused_quickly(own: Path, tmp_path: Path) -> None:
     assert time.perf_counter() - start < 5
 
 
+def test_xml_predefined_and_character_references() -> None:
+    data = (b"<playerslist><player><fideid>5</fideid><name>O&apos;Brien &amp; Co, "
+            b"J&#233;r&#xF4;me</name><rating>2000</rating></player></playerslist>")
+    fl = read_fide_list(data, kind="standard")
+    assert entry(fl, "5").name == "O'Brien & Co, J\u00e9r\u00f4me"
+    assert fl.to_frame().name.tolist() == ["O'Brien & Co, J\u00e9r\u00f4me"]
+    assert fl.warnings == []
+
+
 def test_xml_refusals(own: Path) -> None:
     with pytest.raises(UnknownFormat, match=r"xml_wrong_root\.xml: XML root is <tournament>"):
         read_fide_list(own / "xml_wrong_root.xml")
