@@ -77,7 +77,7 @@ _HEADER_TOKENS: Final = {
     "games": "std_games", "sk": "std_k", "k": "std_k",
     "rrtng": "rpd_rating", "rgm": "rpd_games", "rk": "rpd_k",
     "brtng": "blz_rating", "bgm": "blz_games", "bk": "blz_k",
-    "b-day": "birth_year", "born": "birth_year", "flag": "flags",
+    "b-day": "birth_year", "bday": "birth_year", "born": "birth_year", "flag": "flags",
 }
 _XML_TAGS: Final = {
     "fideid": "fide_id", "name": "name", "country": "federation", "sex": "sex",

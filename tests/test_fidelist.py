@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import importer.fidelist as fidelist
 from importer.errors import ImporterError, InputError, UnknownFormat
 from importer.fidelist import FRAME_DTYPES, FideList, ListEntry, read_fide_list
+from importer.model import RatingList
 
 CARLSEN = "1503014"
 
@@ -64,6 +65,7 @@ def test_foa_excerpt_carlsen_and_flags(real: Path) -> None:
     assert (carlsen.blz_rating, carlsen.blz_games, carlsen.blz_k) == (2860, 0, 10)
     assert carlsen.birth_year == 1990 and carlsen.flags == ""
     assert carlsen.rating("rapid") == 2801 and carlsen.games("rapid") == 12
+    assert carlsen.rating(RatingList.BLITZ) == 2860
     assert carlsen.k("blitz") == 10
     ding = entry(fl, "8603677")
     assert (ding.std_rating, ding.std_games) == (2723, 11)
