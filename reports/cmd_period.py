@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from datetime import date
     from pathlib import Path
 
+    from importer.fidelist import FideList
     from importer.model import Tournament
 
 __all__ = ["period"]
@@ -138,6 +139,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     from rating.period import month_add, player_key, rate_period
     from rating.register import Register, default_store
     from reports.period_report import write_period_files
+    from reports.report import list_warnings
     from reports.sources import load_sources
 
     when = _month(period_text, "--period")
@@ -163,7 +165,13 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
         if month is not None:
             on_purpose.add(keys[-1])
     pkeys = {player_key(p)[0] for t in chosen for p in t.players}
-    imported = _read_list(ratings_list, pkeys, month_add(when, -1), notes) if ratings_list else {}
+    fide_list = None
+    if ratings_list:
+        from importer.fidelist import read_fide_list
+
+        fide_list = read_fide_list(ratings_list, fide_ids=pkeys)
+        notes += list_warnings(fide_list.warnings)
+    imported = _standings(fide_list, pkeys, month_add(when, -1), notes) if fide_list else {}
     store_path = Path(store) if store else default_store()
     with Register(store_path) as reg:
         reg.check_period(when, replace=replace)
@@ -176,18 +184,17 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
         result.notes[:0] = notes
         with atomic_dir(out) as folder:
             write_period_files(result, folder, html_summary=not no_html)
-            _tournament_reports(result, folder, ratings_list)
+            _tournament_reports(result, folder, fide_list)
             reg.write_period(result, previous, imported=imported, replace=replace)
     _summary(result, Path(out), quiet=load.quiet)
 
 
-def _read_list(path: str, keys: set[str], prev: date, notes: list[str]) -> dict[Any, Any]:
-    from importer.fidelist import read_fide_list
+def _standings(fl: FideList, keys: set[str], prev: date, notes: list[str]) -> dict[Any, Any]:
+    """Each player's standing on the previous list, per rating list, from the FIDE download."""
     from rating.period import LISTS, Standing
 
-    fl = read_fide_list(path, fide_ids=keys)
     if fl.list_date is not None and fl.list_date != prev:
-        notes.append(f"{path}: the list of {fl.list_date:%Y-%m}, used as the previous list "
+        notes.append(f"{fl.source}: the list of {fl.list_date:%Y-%m}, used as the previous list "
                      f"({prev:%Y-%m})")
     out: dict[Any, Any] = {}
     for key in keys:
@@ -217,14 +224,10 @@ def _merge(register: dict[Any, Any], imported: dict[Any, Any]) -> dict[Any, Any]
     return merged
 
 
-def _tournament_reports(result: Any, folder: Path, ratings_list: str | None) -> None:
+def _tournament_reports(result: Any, folder: Path, ratings_list: FideList | None) -> None:
     """The per-tournament CSV/HTML reports (reports.report) into <out>/<tournament-id>/."""
-    try:
-        from reports.report import write_report
-    except ModuleNotFoundError as exc:
-        if exc.name != "reports.report":
-            raise
-        return
+    from reports.report import write_report
+
     for spec in result.tournaments:
         write_report(spec.tournament, folder / spec.key, ratings_list=ratings_list,
                      on=spec.start)

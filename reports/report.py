@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from importer.atomic import atomic_dir
 from importer.csvio import render_csv
@@ -29,6 +30,14 @@ from rating.system import RatingSystem
 from rating.tournament import PlayerRating, TournamentRating, rate_tournament
 from reports import fmt
 from reports.errors import ReportError
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from importer.fidelist import FideList
+
+    RatingsList: TypeAlias = str | os.PathLike[str] | FideList
+    """A FIDE rating list: a path to the download, or one already read."""
 
 __all__ = [
     "FORMATS",
@@ -135,17 +144,21 @@ def resolve_player(t: Tournament, text: str | int) -> int:
     raise ReportError(f"--player {query!r}: no such player{hint}")
 
 
-def _k_lookup_from_list(t: Tournament, ratings_list: str | os.PathLike[str], list_name: str,
+def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str,
                         notes: list[str]) -> Callable[[Player], int | None]:
     """K of each player on a FIDE rating list download (its K for the tournament's list).
 
     fide-rules.md §3.2: the K of the list in force, never a later list's; a note says so
-    when the list is dated after the tournament's start.
+    when the list is dated after the tournament's start.  The list's own warnings (broken
+    lines skipped) become notes.
     """
-    from importer.fidelist import read_fide_list
+    from importer.fidelist import FideList, read_fide_list
 
-    ids = {p.fide_id for p in t.players if p.fide_id}
-    loaded = read_fide_list(ratings_list, fide_ids=ids)
+    if isinstance(ratings_list, FideList):
+        loaded = ratings_list
+    else:
+        loaded = read_fide_list(ratings_list, fide_ids={p.fide_id for p in t.players if p.fide_id})
+        notes += list_warnings(loaded.warnings)
     start = t.info.start_date
     if loaded.list_date is not None and start is not None and loaded.list_date > start:
         notes.append(f"the rating list is dated {loaded.list_date.isoformat()}, after the "
@@ -183,8 +196,14 @@ def _ukd_applies(t: Tournament) -> bool:
             and UkdSystem().rates(info.rating_list))
 
 
+def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
+    """A rating list's warnings as notes: the first few, then how many more."""
+    more = [f"… and {len(warnings) - limit} more rating-list warnings"] if len(warnings) > limit else []
+    return [*warnings[:limit], *more]
+
+
 def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_default: int = 20,
-                 ratings_list: str | os.PathLike[str] | None = None, on: date | None = None,
+                 ratings_list: RatingsList | None = None, on: date | None = None,
                  focus: int | str | None = None) -> Report:
     """Rate *t* for a report; *focus* (start number, name or FIDE id) narrows it to one player.
 
@@ -382,7 +401,7 @@ def save_report(report: Report, out: str | os.PathLike[str],
 
 def write_report(t: Tournament, out: str | os.PathLike[str], *,
                  formats: Sequence[str] = FORMATS, system: str | RatingSystem = "fide",
-                 k_default: int = 20, ratings_list: str | os.PathLike[str] | None = None,
+                 k_default: int = 20, ratings_list: RatingsList | None = None,
                  on: date | None = None, focus: int | str | None = None) -> list[Path]:
     """Rate *t* and write the report files into the folder *out*, atomically.
 
