@@ -237,3 +237,35 @@ def test_any_page_mix_builds_or_raises_importer_error(names: list[str]) -> None:
     except ImporterError:
         return
     assert_complete_and_symmetric(t)
+
+
+def test_every_british_page_together(realdata: Path) -> None:
+    names = ["en_swiss_crosstable_art5_final_british2026.html", "british2026_champ_crosstable.html",
+             "en_swiss_startingrank_art0_british2026.html", *BRITISH_ROUNDS,
+             "en_swiss_pairings_art2_rd6_midround_byes_british2026.html",
+             "british2026_champ_r7_midround.html", "british2026_champ_r8_unpaired_only.html",
+             "en_swiss_notpaired_art40_british2026.html"]
+    t = build_tournament(real(realdata, *names))
+    assert (len(t.players), t.rounds_seen, len(t.results)) == (108, 9, 972)
+    # the later, live-round crosstable prints the points; finished rounds win over live pages
+    p3 = t.player(3)
+    assert p3 is not None and (p3.points, p3.rank, p3.fide_id) == (6.5, 1, "448869")
+    assert Counter(r.status.value for r in t.results) == {
+        "played": 838, "pending": 92, "absent": 32, "forfeit_loss": 3, "forfeit_win": 3,
+        "bye": 4}  # art=40 turns the pending 54-86 into a forfeit; r9's draws were already in
+    assert sum(g.result is GameResult.PENDING for g in t.games) == 46
+    assert not [w for w in t.warnings if "disagree" in w or "whose opponent" in w]
+    assert_complete_and_symmetric(t)
+
+
+def test_player_card_with_the_starting_rank(fixtures_dir: Path) -> None:
+    (card,) = own(fixtures_dir, "art9_player_card_en_k.html")
+    text = (fixtures_dir / CR / "art0_startingrank_small.html").read_text(encoding="utf-8")
+    start = parse_page(text.replace("999001", "999003"), source="start.html")
+    t = build_tournament([card, start])
+    assert t.focus == 5 and len(t.players) == 8
+    cedar = t.player(3)
+    assert cedar is not None and (cedar.name, cedar.fide_id, cedar.rating) == (
+        "Cedar, Cy", "1003", 2200)  # the starting rank wins over the card's opponent row
+    assert (res(t, 5, 6).k, res(t, 5, 6).rating_change) == (20, Decimal("-1.20"))
+    assert (res(t, 3, 6).opponent_no, res(t, 3, 6).colour) == (5, Colour.WHITE)

@@ -540,3 +540,15 @@ def test_mutated_crosstable_only_raises_importer_errors(small_crosstable: str,
         return
     assert page.kind in ("crosstable_start", "crosstable_rank", "starting_rank", "no_data",
                          "notpaired", "pairings", "player_card", "crosstable_rr")
+
+
+def test_unknown_language_pairings_read_by_structure(fixtures_dir: Path) -> None:
+    text = read(fixtures_dir / CR, "art2_pairings_double_forfeit.html")
+    for en, pl in (("Bo.", "Szach."), ("No.", "Nr st."), ("White", "Białe"), ("Rtg", "Ranking"),
+                   ("Pts.", "Punkty"), ("Result", "Wynik"), ("Black", "Czarne")):
+        text = text.replace(f">{en}<", f">{pl}<")
+    p = parse_page(text, source="pl.html")
+    assert p.kind == "pairings" and p.round == 2
+    assert any(w.startswith("unknown language") for w in p.warnings)
+    assert [(g.board, g.white_no, g.black_no, g.result) for g in p.games] == [
+        (1, 1, 2, GameResult.DOUBLE_FORFEIT), (2, 3, 4, GameResult.PENDING)]

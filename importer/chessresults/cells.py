@@ -94,6 +94,8 @@ def parse_round_cell(cell: str) -> Cell:
 
 def parse_points(text: str) -> float | None:
     """A printed score: ``5,5`` (decimal comma), ``5.5``, ``4½``, ``7x`` → float; '' → None."""
+    if text.isdigit() and text.isascii():  # the hot path
+        return float(text)
     t = clean(text).replace(",", ".")
     if not t:
         return None
@@ -123,6 +125,8 @@ def parse_int(text: str) -> int | None:
 
 def parse_rating(text: str) -> int | None:
     """A printed rating: '' or 0 (unrated) → None, '-' → None."""
+    if text.isdigit() and text.isascii():  # the hot path
+        return int(text) or None
     t = clean(text)
     if t in ("", "-"):
         return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from importer.chessresults.pages import Page
 from importer.chessresults.records import games_from_results, mirror, mirrored_status
@@ -35,6 +35,7 @@ _PLAYER_PRIORITY = {"starting_rank": 0, "player_list": 0, "team_all_details": 1,
 _RESULT_PRIORITY = {"crosstable_start": 0, "crosstable_rank": 0, "crosstable_rr": 0,
                     "pairings": 1, "pairings_rr": 1, "team_board_pairings": 1,
                     "team_all_details": 1, "player_card": 2, "notpaired": 3}
+_ROUND = attrgetter("round")
 _PLAYER_FIELDS = [f.name for f in dataclasses.fields(Player) if f.name != "start_no"]
 _INFO_FIELDS = [f.name for f in dataclasses.fields(TournamentInfo)]
 
@@ -49,7 +50,7 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
     rows: dict[int, list[Player]] = {}
     through: dict[int, int] = {}
     for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
-        last = max((r.round for r in page.results), default=0)
+        last = max(map(_ROUND, page.results), default=0)
         for p in page.players:
             rows.setdefault(p.start_no, []).append(p)
             if p.points is not None and p.start_no not in through:
@@ -269,7 +270,7 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     byes = [r.points for p in pages if p.kind.startswith("pairings") for r in p.results
             if r.status is Status.BYE and r.points is not None]
     bye_value = Counter(byes).most_common(1)[0][0] if byes else 1.0
-    last = max((rd for _, rd in results), default=0)
+    last = max(map(itemgetter(1), results), default=0)
     missing = 0
     for no, p in list(players.items()):
         upto = through.get(no, last)

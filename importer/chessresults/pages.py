@@ -108,9 +108,10 @@ class Page:
 
 def looks_like_chess_results(text: str) -> bool:
     """Cheap content sniff: an HTML page served by chess-results.com."""
-    head = text[:30_000].lower()
-    return "chess-results" in head and (
-        "defaultdialog" in head or "defaultDialog" in text or "CRs1" in text or "crs1" in text)
+    head = text[:30_000]
+    return any(m in head for m in ("chess-results", "Chess-Results", "Chess-results",
+                                   "CHESS-RESULTS")) and (
+        "defaultDialog" in text or "CRs1" in text or "crs1" in text or "defaultdialog" in text)
 
 
 # ---------------------------------------------------------------- low-level helpers
@@ -139,8 +140,11 @@ def _rows(table: _El) -> Iterator[_El]:
 
 
 def _is_header(tr: _El, cells: list[_El]) -> bool:
-    cls = (tr.get("class") or "").split()
-    return bool(cls and cls[0].endswith("b")) or all(c.tag == "th" for c in cells)
+    """Header rows are classed CRg1b/CRng1b, or (older pages) made of <th> cells (§6.2)."""
+    cls = tr.get("class")
+    if cls and cls.split(None, 1)[0].endswith("b"):
+        return True
+    return cells[0].tag == "th" and all(c.tag == "th" for c in cells)
 
 
 def _link_snr(cell: _El) -> int | None:
@@ -178,8 +182,7 @@ def _sex(text: str) -> str:
 
 
 def _fide_id(text: str) -> str:
-    t = clean(text)
-    return "" if t in ("", "0") else t
+    return "" if text in ("", "0") else text
 
 
 class _Ctx:
@@ -296,32 +299,42 @@ _PLAYER_KEYS = ("no", "name", "title", "fed", "fide_id", "rating", "rating_intl"
                 "national_id", "sex", "club", "team", "points", "rank")
 
 
+def _int(ctx: _Ctx, text: str, what: str, row: int) -> int | None:
+    if text.isdigit() and text.isascii():  # the hot path of _num
+        return int(text)
+    return _num(ctx, text, what, row)
+
+
 def _player_from_row(ctx: _Ctx, idx: dict[str, int], tr: _El,
                      cells: list[_El], row: int) -> Player:
     """A player from a list or crosstable row (start number from the snr= link, else No.)."""
     n = len(cells)
-    v = {k: _text(cells[i]) for k in _PLAYER_KEYS if (i := idx.get(k, n)) < n}
+    v = {k: _text(cells[i]) for k, i in idx.items() if k in _PLAYER_KEY_SET and i < n}
     name_i = idx.get("name", n)
-    snr = _link_snr(cells[name_i]) if name_i < n else None
-    no = snr if snr is not None else _num(ctx, v.get("no", ""), "No.", row)
+    snr = _link_snr(cells[name_i]) if name_i < n and len(cells[name_i]) else None
+    no = snr if snr is not None else _int(ctx, v.get("no", ""), "No.", row)
     if no is None:
         raise ctx.error(f"row {row}: no starting number (no No. cell and no player link)")
     fed = v.get("fed") or _row_fed(tr)
     if not fed:
         fed = next((f for c in cells if (f := _flag_fed(c))), "")
+    get = v.get
     try:
-        points = parse_points(v.get("points", ""))
-        rating = parse_rating(v.get("rating_intl", v.get("rating", "")))
-        national = parse_rating(v.get("rating_nat", ""))
+        points = parse_points(get("points", ""))
+        rating = parse_rating(get("rating_intl") or get("rating", ""))
+        national = parse_rating(get("rating_nat", ""))
     except InputError as e:
         raise ctx.error(f"row {row} (player {no}): {e}") from None
     return Player(
-        start_no=no, name=_name(v.get("name", "")), title=v.get("title", ""), federation=fed,
-        fide_id=_fide_id(v.get("fide_id", "")), rating=rating, national_rating=national,
-        national_id=_fide_id(v.get("national_id", "")), sex=_sex(v.get("sex", "")),
-        club=v.get("club", ""), team=v.get("team", ""), points=points,
-        rank=_num(ctx, v["rank"], "Rk.", row) if "rank" in v else None,
+        start_no=no, name=_name(get("name", "")), title=get("title", ""), federation=fed,
+        fide_id=_fide_id(get("fide_id", "")), rating=rating, national_rating=national,
+        national_id=_fide_id(get("national_id", "")), sex=_sex(get("sex", "")),
+        club=get("club", ""), team=get("team", ""), points=points,
+        rank=_int(ctx, v["rank"], "Rk.", row) if "rank" in v else None,
     )
+
+
+_PLAYER_KEY_SET = frozenset(_PLAYER_KEYS)
 
 
 # ---------------------------------------------------------------- page-level facts
@@ -443,6 +456,45 @@ def _guess_crosstable(ctx: _Ctx, t: _Table) -> None:
             t.keys[max(lengths)[1]] = "name"
     ctx.warnings.append("unknown language: columns " + ", ".join(repr(u) for u in ctx.unknown[:8])
                         + " not recognised; read the crosstable by structure")
+
+
+def _guess_pairings(ctx: _Ctx, t: _Table) -> bool:
+    """Unknown header words: find the result, board, No. and name columns of a pairings
+    table by content (spec §5.2); True when a result column was found."""
+    if not t.rows:
+        return False
+    width = min(len(c) for _, c in t.rows)
+    columns = [[_text(cells[i]) for _, cells in t.rows] for i in range(width)]
+    res_i = None
+    for i, texts in enumerate(columns):
+        if any("-" in x for x in texts) and all(_is_game_result(x) for x in texts if "-" in x):
+            res_i = i
+            break
+    if res_i is None or res_i == 0:
+        return False
+    digits = [i for i, texts in enumerate(columns)
+              if any(texts) and all(x.isdigit() for x in texts if x)]
+    for lo, hi, side in ((0, res_i, "white"), (res_i + 1, width, "black")):
+        lengths = [(sum(map(len, columns[i])), i) for i in range(lo, hi) if i not in digits]
+        if lengths:
+            t.keys[max(lengths)[1]] = side
+        numbers = [i for i in digits if lo < i < hi]
+        if numbers:
+            t.keys[numbers[0] if side == "white" else numbers[-1]] = "no"
+    if 0 in digits:
+        t.keys[0] = "board"
+    t.keys[res_i] = "result"
+    ctx.warnings.append("unknown language: columns " + ", ".join(repr(u) for u in ctx.unknown[:8])
+                        + " not recognised; read the pairings by structure")
+    return True
+
+
+def _is_game_result(text: str) -> bool:
+    try:
+        parse_game_result(text)
+    except InputError:
+        return False
+    return True
 
 
 def _crosstable(ctx: _Ctx, doc: _Doc, t: _Table, *, by_rank_cells: bool,
@@ -769,8 +821,7 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
         return players, results, snr
     t = games_table
     k_i, rc_i = _col(t.keys, "k"), _col(t.keys, "rating_change")
-    res_i = _col(t.keys, "result")
-    assert res_i is not None
+    res_i = t.keys.index("result")  # the games table was chosen for its Result column
     for n, (tr, cells) in enumerate(t.rows, start=1):
         rd = _num(ctx, _get(cells, _col(t.keys, "round")), "round", n)
         if rd is None:
@@ -988,6 +1039,9 @@ def _parse(html: str, ctx: _Ctx) -> Page:
         ps, rs, snr = _player_card(ctx, doc, tables)
         return page("player_card", players=tuple(_dedupe(ps)), results=tuple(rs), snr=snr,
                     live_round=_first_pending(rs))
+    if "result" not in keys and ctx.unknown and not any(k.startswith("rd:") for k in keys) \
+            and _guess_pairings(ctx, t):
+        keys = set(t.keys)
     if "result" in keys:
         rr = sum(1 for _, c in t.captions if _FIRST_INT.search(c)) > 1 or d.system is (
             System.ROUND_ROBIN)
