@@ -552,3 +552,11 @@ def test_unknown_language_pairings_read_by_structure(fixtures_dir: Path) -> None
     assert any(w.startswith("unknown language") for w in p.warnings)
     assert [(g.board, g.white_no, g.black_no, g.result) for g in p.games] == [
         (1, 1, 2, GameResult.DOUBLE_FORFEIT), (2, 3, 4, GameResult.PENDING)]
+
+
+def test_player_card_games_from_one_side(realdata: Path) -> None:
+    p = real(realdata, "ru_player_details_art9_2020.html")
+    assert [(g.round, g.white_no, g.black_no, g.result, g.board) for g in p.games][:3] == [
+        (1, 8, 30, GameResult.WHITE_WIN, 8), (2, 26, 8, GameResult.BLACK_WIN, 6),
+        (3, 8, 42, GameResult.WHITE_WIN, 3)]
+    assert len(p.games) == 8

@@ -565,11 +565,11 @@ def _crosstable(ctx: _Ctx, doc: _Doc, t: _Table, *, by_rank_cells: bool,
     return players, results, by_rank
 
 
-def _berger(n: int) -> dict[tuple[int, int], tuple[int, int]]:
+def _berger(n: int) -> dict[tuple[int, int], int]:
     """FIDE Berger tables: (white, black) → round, for n players (a dummy when odd)."""
     m = n + n % 2
     half = m // 2
-    out: dict[tuple[int, int], tuple[int, int]] = {}
+    out: dict[tuple[int, int], int] = {}
     for rd in range(1, m):
         shift = (rd - 1) * half
 
@@ -579,7 +579,7 @@ def _berger(n: int) -> dict[tuple[int, int], tuple[int, int]]:
             a, b = label(i), label(m + 1 - i)
             if i == 1 and rd % 2 == 0:
                 a, b = b, a
-            out[(a, b)] = (rd, 0)
+            out[(a, b)] = rd
     return out
 
 
@@ -615,7 +615,7 @@ def _crosstable_rr(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult
     berger = _berger(len(players))
     played = {(a, b): c for a, b, c in matrix}
     results = []
-    for (w, b), (rd, _) in berger.items():
+    for (w, b), rd in berger.items():
         for me, opp, colour in ((w, b, Colour.WHITE), (b, w, Colour.BLACK)):
             if me not in numbers:
                 continue
@@ -692,7 +692,10 @@ def _pairings(ctx: _Ctx, t: _Table, default_round: int | None,
         if white.no is None:
             raise ctx.error(f"pairings row {row}: no starting number for {white.name!r} "
                             "(no player link and no No. column)")
-        if black.word in BYE_WORDS or black.word in NOT_PAIRED_WORDS or black.no is None:
+        if black.no is None and black.word not in BYE_WORDS | NOT_PAIRED_WORDS and black.word:
+            raise ctx.error(f"pairings row {row}: no starting number for {black.name!r} "
+                            "(no player link and no No. column)")
+        if black.no is None:  # a 'bye' or 'not paired' row (spec §10.1)
             try:
                 pts = parse_points(text)
             except InputError:
@@ -745,10 +748,13 @@ def _notpaired(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult]]:
     return players, results
 
 
-_CARD_RESULTS = {"1": (Status.PLAYED, 1.0), "0": (Status.PLAYED, 0.0), "½": (Status.PLAYED, 0.5),
-                 "+": (Status.FORFEIT_WIN, 1.0), "-": (Status.FORFEIT_LOSS, 0.0),
-                 "1k": (Status.FORFEIT_WIN, 1.0), "0k": (Status.FORFEIT_LOSS, 0.0), "": (
-                     Status.PENDING, None)}
+_CARD_RESULTS: dict[str, tuple[Status, float | None]] = {
+    "1": (Status.PLAYED, 1.0), "0": (Status.PLAYED, 0.0), "½": (Status.PLAYED, 0.5),
+    "0,5": (Status.PLAYED, 0.5), "1/2": (Status.PLAYED, 0.5),
+    "+": (Status.FORFEIT_WIN, 1.0), "-": (Status.FORFEIT_LOSS, 0.0),
+    "1k": (Status.FORFEIT_WIN, 1.0), "0k": (Status.FORFEIT_LOSS, 0.0),  # Turkish hükmen (§5.2)
+    "": (Status.PENDING, None),
+}
 
 
 def _card_colour(letter: str, language: str) -> Colour:
@@ -773,15 +779,16 @@ def _card_result(ctx: _Ctx, cell: _El, row: int) -> tuple[Colour, str]:
         if letter == "-":
             return Colour.NONE, res
         colour = _card_colour(letter, ctx.language)
-        if colour is Colour.NONE and letter in "wbs":
+        if colour is Colour.NONE:
             ctx.warnings.append(f"player card row {row}: colour letter {letter!r} is ambiguous "
-                                "in an unknown language; colour recorded as unknown")
+                                f"on a page in language {ctx.language or 'unknown'}; colour "
+                                "recorded as unknown")
         return colour, res
     return Colour.NONE, "".join(tokens)
 
 
 def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
-                 ) -> tuple[list[Player], list[RoundResult], int]:
+                 ) -> tuple[list[Player], list[RoundResult], int, list[tuple[int, int, int, int]]]:
     """art=9: the key/value block and the games table with K and rtg+/- (spec §13)."""
     info: dict[str, str] = {}
     games_table: _Table | None = None
@@ -817,8 +824,9 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
         raise ctx.error(f"player card {snr}: {e}") from None
     players = [me]
     results: list[RoundResult] = []
+    boards: list[tuple[int, int, int, int]] = []
     if games_table is None:
-        return players, results, snr
+        return players, results, snr, boards
     t = games_table
     k_i, rc_i = _col(t.keys, "k"), _col(t.keys, "rating_change")
     res_i = t.keys.index("result")  # the games table was chosen for its Result column
@@ -852,9 +860,13 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
                                   title=_get(cells, _col(t.keys, "title")), rating=rating,
                                   federation=_get(cells, _col(t.keys, "fed")) or _row_fed(tr),
                                   club=_get(cells, _col(t.keys, "club"))))
+            board = _num(ctx, _get(cells, _col(t.keys, "board")), "Bo.", n)
+            if board is not None and colour is not Colour.NONE:
+                white, black = (snr, opp) if colour is Colour.WHITE else (opp, snr)
+                boards.append((rd, white, black, board))
         results.append(RoundResult(start_no=snr, round=rd, status=status, opponent_no=opp,
                                    colour=colour, points=points, k=k, rating_change=change))
-    return players, results, snr
+    return players, results, snr, boards
 
 
 def _board_pairings(ctx: _Ctx, table: _El, default_round: int | None,
@@ -1036,9 +1048,9 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     if ("round" in keys and "result" in keys) or doc.art == "9" or any(
             card_key(_text(c[0])) == "start_no" for tr in islice(_rows(tables[0]), 20)
             if len(c := _cells(tr)) == 2):
-        ps, rs, snr = _player_card(ctx, doc, tables)
+        ps, rs, snr, bs = _player_card(ctx, doc, tables)
         return page("player_card", players=tuple(_dedupe(ps)), results=tuple(rs), snr=snr,
-                    live_round=_first_pending(rs))
+                    boards=tuple(bs), live_round=_first_pending(rs))
     if "result" not in keys and ctx.unknown and not any(k.startswith("rd:") for k in keys) \
             and _guess_pairings(ctx, t):
         keys = set(t.keys)

@@ -93,7 +93,12 @@ def games_from_results(results: Sequence[RoundResult],
         if opp is None or r.status not in _MIRROR:
             continue
         if r.colour is Colour.BLACK or (r.colour is Colour.NONE and r.start_no > opp):
-            continue
+            if (opp, r.round) in by_key:
+                continue  # the other side's result makes this game
+            mirrored = mirror(r)  # a one-sided page (a player card): this side makes it
+            if mirrored is None:
+                continue
+            r, opp = mirrored, r.start_no
         rd, no = r.round, r.start_no
         board = boards.get((rd, no, opp)) if boards else None
         black = by_key.get((opp, rd)) if r.status is Status.FORFEIT_LOSS else None
