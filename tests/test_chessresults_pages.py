@@ -560,3 +560,17 @@ def test_player_card_games_from_one_side(realdata: Path) -> None:
         (1, 8, 30, GameResult.WHITE_WIN, 8), (2, 26, 8, GameResult.BLACK_WIN, 6),
         (3, 8, 42, GameResult.WHITE_WIN, 3)]
     assert len(p.games) == 8
+
+
+def test_team_board_with_an_empty_seat(realdata: Path) -> None:
+    text = (realdata / CR / "en_team_boardpairings_art3_rd1_cnyt2026.html").read_bytes().decode()
+    start = text.index('<td class="CRc">1.1</td>')
+    row = text[start:text.index("</td> </tr>", start) + 5]  # board 1.1: Wang (27) - Xue (13)
+    away = row[row.index('<td class="CRc">-</td>'):]
+    seat = away[away.index("<table>"):away.index("</table>") + len("</table>")]
+    row2 = row.replace(away, away.replace(seat, "")).replace(
+        '<td class="CRc"></td>', '<td class="CRc">+ - -</td>')
+    page = parse_page(text.replace(row, row2), source="seat.html")
+    assert result(page, 27, 1) == RoundResult(start_no=27, round=1, status=Status.FORFEIT_WIN,
+                                              points=1.0)
+    assert len(page.games) == 15

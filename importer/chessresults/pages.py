@@ -898,13 +898,14 @@ def _board_pairings(ctx: _Ctx, table: _El, default_round: int | None,
         board_no = boards_seen[rd] = boards_seen.get(rd, 0) + 1  # 1.1, 1.2, 2.1 … → 1, 2, 3 …
         side_cells = [i for i, c in enumerate(cells) if _link_snr(c) is not None
                       or any((d.get("class") or "").startswith("Farbe") for d in c.iter("div"))]
-        if len(side_cells) != 2 or rd is None:
+        if len(side_cells) not in (1, 2) or rd is None:
             continue
-        sides_: list[tuple[int, Colour]] = []
-        for k, i in enumerate(side_cells):
+        sides_: list[tuple[int, Colour, bool]] = []
+        for i in side_cells:
             snr = _link_snr(cells[i])
             if snr is None:
-                break
+                continue
+            home = i < len(cells) // 2  # home player left of the '-' cell
             square = next((d.get("class") for d in cells[i].iter("div")
                            if (d.get("class") or "").startswith("Farbe")), "")
             colour = Colour.WHITE if square == "FarbewT" else Colour.BLACK
@@ -912,20 +913,25 @@ def _board_pairings(ctx: _Ctx, table: _El, default_round: int | None,
                 players[snr] = Player(start_no=snr, name=_name(_text(cells[i])),
                                       title=_text(cells[i - 1]) if i else "",
                                       rating=parse_rating(_get(cells, i + 1)),
-                                      team=teams[k] if k < len(teams) else "")
-            sides_.append((snr, colour))
+                                      team=teams[0 if home else 1] if len(teams) == 2 else "")
+            sides_.append((snr, colour, home))
         text = _text(cells[-1])
-        if len(sides_) != 2:
-            if text:
-                ctx.warnings.append(f"board {m[0]} round {rd}: result {text!r} without two "
-                                    "players; skipped")
-            continue
-        (a, ca), (b, _) = sides_
         try:
             gr = parse_game_result(text)
         except InputError as e:
             raise ctx.error(f"board {m[0]} round {rd}: {e}") from None
         (ws, wp), (bs, bp) = sides(gr)  # the result reads home (left) first, not White (§14)
+        if len(sides_) == 1 and text:  # the other board is empty: a forfeit (spec §14)
+            snr, _, home = sides_[0]
+            status, points = (ws, wp) if home else (bs, bp)
+            if status in (Status.FORFEIT_WIN, Status.FORFEIT_LOSS):
+                results.append(RoundResult(start_no=snr, round=rd, status=status, points=points))
+            else:
+                ctx.warnings.append(f"board {m[0]} round {rd}: result {text!r} with one "
+                                    "player; skipped")
+        if len(sides_) != 2:
+            continue
+        (a, ca, _), (b, _, _) = sides_
         white, black = a, b
         if ca is not Colour.WHITE:
             white, black, (ws, wp), (bs, bp) = b, a, (bs, bp), (ws, wp)
