@@ -574,3 +574,20 @@ def test_team_board_with_an_empty_seat(realdata: Path) -> None:
     assert result(page, 27, 1) == RoundResult(start_no=27, round=1, status=Status.FORFEIT_WIN,
                                               points=1.0)
     assert len(page.games) == 15
+
+
+def test_cut_list_warns(fixtures_dir: Path) -> None:
+    text = read(fixtures_dir / CR, "art0_startingrank_small.html").replace(
+        "</table>", '</table><p><a class=fett href="tnr999001.aspx?lan=1&amp;art=0&amp;'
+        'zeilen=99999">Show complete list</a></p>')
+    p = parse_page(text)
+    assert p.kind == "starting_rank" and any("zeilen=99999" in w for w in p.warnings)
+
+
+def test_minimal_crosstable_is_not_a_not_paired_grid(fixtures_dir: Path) -> None:
+    text = read(fixtures_dir / CR, "art5_crosstable_small.html")
+    text = text.replace('<th class="CRc">Pts.</th>', "").replace("art=5", "art=99")
+    for pts in ("1", "1,5", "2,5"):
+        text = text.replace(f'<td class="CRc">{pts}</td></tr>', "</tr>")
+    p = parse_page(text)
+    assert p.kind == "crosstable_start" and len(p.results) == 12

@@ -353,6 +353,7 @@ class _Doc:
     menu_rounds: tuple[int, int] | None
     menu_text: str
     tb1_is_points: bool
+    cut: bool
 
 
 def _load(text: str, ctx: _Ctx) -> _Doc:
@@ -408,12 +409,14 @@ def _load(text: str, ctx: _Ctx) -> _Doc:
     menu_text = "\n".join(menu)
     mr = _MENU_ROUNDS.search(menu_text)
     notes = " ".join(_content(p) for p in root.iter("p"))
+    cut = any("zeilen=99999" in (a.get("href") or "") for a in root.iter("a")
+              if a.get("class") == "fett")  # the 'Show complete list' link (spec §4)
     return _Doc(
         root=root, tnr=m[1] if m else "", art=_q("art"),
         rd=int(rd) if rd.isdigit() and rd.isascii() else None,
         snr=int(snr) if snr.isdigit() and snr.isascii() else None, gate=gate, name=name,
         details=parse_details(detail_rows), menu_rounds=(int(mr[1]), int(mr[2])) if mr else None,
-        menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(notes)),
+        menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(notes)), cut=cut,
     )
 
 
@@ -722,6 +725,9 @@ def _pairings(ctx: _Ctx, t: _Table, default_round: int | None,
     return list(players.values()), results, boards, game_rows
 
 
+_NOT_PAIRED_MARKS = frozenset({"", "*", "0f"}) | BYE_WORDS
+
+
 def _notpaired(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult]]:
     """art=40: '*' not paired (absent or requested ½ bye), 'bye', '0F' forfeit loss (§11)."""
     round_cols = [(int(k[3:]), i) for i, k in enumerate(t.keys) if k.startswith("rd:")]
@@ -994,6 +1000,9 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     team = d.system is System.TEAM or "team pairings" in menu or "team-starting rank" in menu
     rounds = d.rounds if d.rounds is not None else (doc.menu_rounds[1] if doc.menu_rounds else None)
     base = {"tnr": doc.tnr, "has_gate": doc.gate, "source": ctx.source, "art": doc.art}
+    if doc.cut:
+        ctx.warnings.append("the list is cut ('Show complete list' link): fetch it with "
+                            "zeilen=99999 (spec §4)")
 
     def info(system: System | None = None) -> TournamentInfo:
         return TournamentInfo(
@@ -1078,9 +1087,9 @@ def _parse(html: str, ctx: _Ctx) -> Page:
         return page("crosstable_rr", System.ROUND_ROBIN, players=tuple(ps), results=tuple(rs),
                     rr_scores=tuple(matrix),
                     live_round=None)
-    is_notpaired = doc.art == "40" or (
-        any(k.startswith("rd:") for k in keys) and "rank" not in keys and "points" not in keys
-        and not any(k.startswith("tb:") for k in keys))
+    round_cols = [i for i, k in enumerate(t.keys) if k.startswith("rd:")]
+    is_notpaired = doc.art == "40" or (bool(round_cols) and all(  # '*', 'bye', '0F' marks (§11)
+        norm(_get(c, i)) in _NOT_PAIRED_MARKS for _, c in t.rows[:20] for i in round_cols))
     if is_notpaired:
         ps, rs = _notpaired(ctx, t)
         ctx.warnings.append("not-paired grid: '*' may be an absence or a requested half-point "
