@@ -269,3 +269,11 @@ def test_player_card_with_the_starting_rank(fixtures_dir: Path) -> None:
         "Cedar, Cy", "1003", 2200)  # the starting rank wins over the card's opponent row
     assert (res(t, 5, 6).k, res(t, 5, 6).rating_change) == (20, Decimal("-1.20"))
     assert (res(t, 3, 6).opponent_no, res(t, 3, 6).colour) == (5, Colour.WHITE)
+
+
+def test_not_started_round_robin(realdata: Path) -> None:
+    t = build_tournament(real(realdata, "warsaw2026_notstarted_startingrank.html",
+                              "warsaw2026_notstarted_r1.html"))
+    assert (len(t.players), t.results, t.games) == (6, (), ())
+    assert t.info.system is System.ROUND_ROBIN and t.info.id == "1449763"
+    assert all(p.points == 0.0 for p in t.players)  # computed: the source prints none

@@ -237,7 +237,22 @@ def _check_rr(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult]
 
 def build_tournament(pages: Sequence[Page], *, source: str = "",
                      focus: int | None = None) -> Tournament:
-    """Merge pages of one tournament into a Tournament (InputError for mixed tournaments)."""
+    """Merge pages of one tournament into a Tournament.
+
+    InputError for pages of different tournaments (tnr), for an opponent number that is in
+    no page (a broken or truncated page) and for pages that cannot be combined; the
+    recoverable disagreements become ``Tournament.warnings``.
+    """
+    try:
+        return _build(pages, source, focus)
+    except InputError:
+        raise
+    except (ValueError, IndexError, KeyError, TypeError, AttributeError) as e:
+        raise InputError(f"pages that cannot be combined ({type(e).__name__}: {e})",
+                         source=source) from None
+
+
+def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
     if not pages:
         raise InputError("no chess-results pages to build a tournament from", source=source)
     tnrs = sorted({p.tnr for p in pages if p.tnr})

@@ -307,9 +307,10 @@ def _int(ctx: _Ctx, text: str, what: str, row: int) -> int | None:
 
 def _player_from_row(ctx: _Ctx, idx: dict[str, int], tr: _El,
                      cells: list[_El], row: int) -> Player:
-    """A player from a list or crosstable row (start number from the snr= link, else No.)."""
+    """A player from a list or crosstable row (start number from the snr= link, else No.);
+    ``idx`` maps player keys to columns (:func:`_player_index`)."""
     n = len(cells)
-    v = {k: _text(cells[i]) for k, i in idx.items() if k in _PLAYER_KEY_SET and i < n}
+    v = {k: _text(cells[i]) for k, i in idx.items() if i < n}
     name_i = idx.get("name", n)
     snr = _link_snr(cells[name_i]) if name_i < n and len(cells[name_i]) else None
     no = snr if snr is not None else _int(ctx, v.get("no", ""), "No.", row)
@@ -335,6 +336,11 @@ def _player_from_row(ctx: _Ctx, idx: dict[str, int], tr: _El,
 
 
 _PLAYER_KEY_SET = frozenset(_PLAYER_KEYS)
+
+
+def _player_index(keys: list[str]) -> dict[str, int]:
+    """The columns of the player fields (first occurrences)."""
+    return {k: i for k, i in _index(keys).items() if k in _PLAYER_KEY_SET}
 
 
 # ---------------------------------------------------------------- page-level facts
@@ -428,7 +434,7 @@ def _data_tables(root: _El) -> list[_El]:
 
 
 def _starting_rank(ctx: _Ctx, t: _Table) -> list[Player]:
-    idx = _index(t.keys)
+    idx = _player_index(t.keys)
     return [_player_from_row(ctx, idx, tr, cells, i + 1) for i, (tr, cells) in enumerate(t.rows)]
 
 
@@ -504,8 +510,8 @@ def _crosstable(ctx: _Ctx, doc: _Doc, t: _Table, *, by_rank_cells: bool,
                 ) -> tuple[list[Player], list[RoundResult], bool]:
     """A Swiss crosstable (art=5, or art=4 when ``by_rank_cells``) → players, results."""
     round_cols = [(int(k[3:]), i) for i, k in enumerate(t.keys) if k.startswith("rd:")]
-    idx = _index(t.keys)
-    tb1 = idx.get("tb:1")
+    tb1 = _index(t.keys).get("tb:1")
+    idx = _player_index(t.keys)
     use_tb1 = "points" not in idx and tb1 is not None and doc.tb1_is_points
     if use_tb1 and tb1 is not None:
         idx["points"] = tb1
@@ -517,7 +523,7 @@ def _crosstable(ctx: _Ctx, doc: _Doc, t: _Table, *, by_rank_cells: bool,
     by_rank = by_rank_cells and "no" not in idx and (
         name_i >= len(first) or _link_snr(first[name_i]) is None)
     if by_rank:  # gated art=4: no links, the ranks stand in for starting numbers (§8.1)
-        idx = _index([("no" if k == "rank" else k) for k in t.keys])
+        idx = _player_index([("no" if k == "rank" else k) for k in t.keys])
         if use_tb1 and tb1 is not None:
             idx["points"] = tb1
     players: list[Player] = []
@@ -590,7 +596,7 @@ def _crosstable_rr(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult
                                                   list[tuple[int, int, Cell]]]:
     """Round-robin matrix (spec §8.4); rounds and colours assumed from Berger tables."""
     opp_cols = [(int(k[2:]), i) for i, k in enumerate(t.keys) if k.startswith("n:")]
-    idx = _index(t.keys)
+    idx = _player_index(t.keys)
     players = []
     matrix = []
     for n, (tr, cells) in enumerate(t.rows, start=1):
@@ -731,7 +737,7 @@ _NOT_PAIRED_MARKS = frozenset({"", "*", "0f"}) | BYE_WORDS
 def _notpaired(ctx: _Ctx, t: _Table) -> tuple[list[Player], list[RoundResult]]:
     """art=40: '*' not paired (absent or requested ½ bye), 'bye', '0F' forfeit loss (§11)."""
     round_cols = [(int(k[3:]), i) for i, k in enumerate(t.keys) if k.startswith("rd:")]
-    idx = _index(t.keys)
+    idx = _player_index(t.keys)
     players, results = [], []
     for n, (tr, cells) in enumerate(t.rows, start=1):
         p = _player_from_row(ctx, idx, tr, cells, n)
@@ -962,7 +968,7 @@ def _team_composition(ctx: _Ctx, table: _El) -> list[Player]:
         elif cells and _is_header(tr, cells):
             keys = ctx.columns([_text(c) for c in cells])
         elif cells and keys:
-            p = _player_from_row(ctx, _index([("" if k == "board" else k) for k in keys]),
+            p = _player_from_row(ctx, _player_index([("" if k == "board" else k) for k in keys]),
                                  tr, cells, n)
             players.append(replace(p, team=team))
     return players

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
-from operator import itemgetter
+from operator import attrgetter
 
 from importer.chessresults.cells import clean
 from importer.errors import InputError
@@ -87,7 +87,7 @@ def games_from_results(results: Sequence[RoundResult],
     colours are unknown); ``boards`` maps (round, white, black) to a board number; ``index``
     is the results keyed by (player, round) when the caller already has it."""
     by_key = index if index is not None else {(r.start_no, r.round): r for r in results}
-    keyed = []
+    rounds: dict[int, list[Game]] = {}
     for r in results:
         opp = r.opponent_no
         if opp is None or r.status not in _MIRROR:
@@ -102,13 +102,23 @@ def games_from_results(results: Sequence[RoundResult],
         rd, no = r.round, r.start_no
         board = boards.get((rd, no, opp)) if boards else None
         black = by_key.get((opp, rd)) if r.status is Status.FORFEIT_LOSS else None
-        keyed.append((rd, board or 0, no, Game(round=rd, white_no=no, black_no=opp,
-                                               result=_game_result(r, black), board=board)))
-    keyed.sort(key=_ORDER)  # (round, board, white) is unique: the Game is never compared
-    return [k[3] for k in keyed]
+        game = Game(round=rd, white_no=no, black_no=opp, result=_game_result(r, black),
+                    board=board)
+        if rd in rounds:
+            rounds[rd].append(game)
+        else:
+            rounds[rd] = [game]
+    games = []
+    for rd in sorted(rounds):
+        games += sorted(rounds[rd], key=_by_board if boards else _by_white)
+    return games
 
 
-_ORDER = itemgetter(0, 1, 2)
+def _by_board(g: Game) -> tuple[int, int]:
+    return g.board or 0, g.white_no
+
+
+_by_white = attrgetter("white_no")
 
 
 def mirrored_status(status: Status) -> Status | None:
