@@ -38,3 +38,25 @@ def test_readme_first_screen_has_the_two_commands():
     assert "pip install -e '.[test]'" in first_screen
     assert "fixtures/" in first_screen
     assert "python -m pytest" in first_screen
+
+
+def test_readme_python_example_runs(tmp_path, monkeypatch, capsys):
+    block = README.split("```python\n", 1)[1].split("```", 1)[0]
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block.replace('"fixtures/', f'"{root}/fixtures/'), "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "Harbourside Autumn Open 2026 24 players" in printed
+    assert "[Decimal('0.00'), Decimal('-4.30')]" in printed
+    assert (tmp_path / "report" / "index.html").is_file()
+
+
+def test_readme_main_command_produces_the_report(run_cli, tmp_path):
+    first_screen = "\n".join(README.splitlines()[:30])
+    assert "fiderate report fixtures/sample_open.trf --out report" in first_screen
+    root = Path(__file__).resolve().parent.parent
+    res = run_cli("report", str(root / "fixtures" / "sample_open.trf"), "--out",
+                  str(tmp_path / "report"))
+    assert res.code == 0, res
+    assert "index.html in a browser" in res.stderr
+    assert len(list((tmp_path / "report").glob("player-*.html"))) == 24
