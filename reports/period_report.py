@@ -6,7 +6,6 @@ decimals; every file goes through :mod:`importer.csvio` / :mod:`importer.atomic`
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -66,30 +65,16 @@ def game_rows(result: PeriodResult) -> list[dict[str, Any]]:
 
 
 def _html(result: PeriodResult, players: list[dict[str, Any]]) -> str:
-    esc = html.escape
+    """period.html through the reports' Jinja2 environment (autoescaped: names are untrusted)."""
+    from reports.html import environment
+
     counts = Counter(p["status"] for p in players)
-    head = "".join(f"<th>{esc(c)}</th>" for c in PLAYER_COLUMNS)
-    body = "\n".join(
-        "<tr>" + "".join(f"<td>{esc('' if p[c] is None else str(p[c]))}</td>"
-                         for c in PLAYER_COLUMNS) + "</tr>" for p in players)
-    tours = "".join(f"<li>{esc(t.key)}: {esc(t.tournament.info.name)} ({esc(str(t.rating_list))}, "
-                    f"starts {t.start}, {esc(t.rules.name)})</li>" for t in result.tournaments)
-    notes = "".join(f"<li>{esc(n)}</li>" for n in result.notes)
-    summary = ", ".join(f"{counts[s]} {s}" for s in PLAYER_STATUSES if counts[s])
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>FIDE rating period {result.period:%Y-%m}</title>
-<style>body{{font-family:sans-serif}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:2px 6px}}td{{text-align:right}}</style></head>
-<body><h1>FIDE rating period {result.period:%Y-%m}</h1>
-<p>{esc(summary)}. Changes are exact to the hundredth and rounded once per player and list
-(R24 8.3.4).</p>
-<h2>Tournaments</h2><ul>{tours}</ul>
-<h2>Players</h2><table><thead><tr>{head}</tr></thead><tbody>
-{body}
-</tbody></table>
-<h2>Notes</h2><ul>{notes}</ul></body></html>
-"""
+    tournaments = [{"key": t.key, "name": t.tournament.info.name, "list": str(t.rating_list),
+                    "start": t.start, "rules": t.rules.name} for t in result.tournaments]
+    return environment().get_template("period.html").render(
+        period=f"{result.period:%Y-%m}", columns=PLAYER_COLUMNS, numeric=set(_NUMERIC),
+        players=players, tournaments=tournaments, notes=list(result.notes),
+        summary=", ".join(f"{counts[s]} {s}" for s in PLAYER_STATUSES if counts[s]))
 
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True
