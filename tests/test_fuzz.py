@@ -38,6 +38,10 @@ def _survives(fn, *args, **kwargs) -> None:
         fn(*args, **kwargs)
 
 
+CHEAP = settings(max_examples=3 * settings.default.max_examples)  # microseconds an input
+
+
+@CHEAP
 @given(st.one_of(st.text(max_size=12), cell_text))
 def test_fuzz_round_cells(text):
     _survives(parse_round_cell, text)
@@ -86,7 +90,7 @@ def test_fuzz_real_crosstable_cells(crosstable, seed, texts):
         build_tournament([parse_page(html, source="fuzz.html")], source="fuzz.html")
 
 
-@SLOW
+@settings(SLOW, max_examples=2 * settings.default.max_examples)
 @given(st.binary(max_size=600), st.sampled_from([b"", b"012 ", b"<html>", b"PK\x03\x04",
                                                  b"ID Number      Name", b"001    1"]))
 def test_fuzz_any_file_through_load(tmp_path_factory, data, prefix):
