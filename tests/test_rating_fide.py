@@ -253,3 +253,15 @@ def test_equal_k_is_zero_sum(a, b, k):
 
 def test_k_from_facts():
     assert FideSystem(NOW).k(PlayerFacts(rating=None)) == 40
+
+
+def test_table_811_matches_the_spec_row_for_row(realdata):
+    import re
+
+    spec = (realdata.parent / "spec" / "fide-rules.md").read_text(encoding="utf-8")
+    section = spec.split("### 6.3 Table 8.1.1", 1)[1].split("###", 1)[0]
+    pairs = re.findall(r"\|\s*([01]\.\d\d)\s*\|\s*(−?\d+)\s*\|", section)
+    table = {round(float(p) * 100): int(dp.replace("−", "-")) for p, dp in pairs}
+    assert len(table) == 101
+    for p_h, dp in table.items():  # every row of the table, both halves
+        assert dp_for(p_h) == dp, p_h
