@@ -337,8 +337,8 @@ def test_english_player_card_with_k(fixtures_dir: Path) -> None:
     p = own(fixtures_dir, "art9_player_card_en_k.html")
     assert p.kind == "player_card" and p.snr == 5
     me = p.players[0]
-    assert (me.name, me.title, me.rating, me.national_rating, me.rating_change) == (
-        "Smith, Sam", "CM", 1850, 1870, Decimal("7.6"))
+    assert (me.name, me.title, me.rating, me.national_rating, me.rating_change, me.k) == (
+        "Smith, Sam", "CM", 1850, 1870, Decimal("7.6"), 20)
     assert (me.fide_id, me.birth_year, me.club) == ("4190001", 1990, "Frome")
     rs = {r.round: r for r in p.results}
     assert (rs[1].opponent_no, rs[1].colour, rs[1].points, rs[1].k, rs[1].rating_change) == (

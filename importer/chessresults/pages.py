@@ -878,6 +878,9 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
                 boards.append((rd, white, black, board))
         results.append(RoundResult(start_no=snr, round=rd, status=status, opponent_no=opp,
                                    colour=colour, points=points, k=k, rating_change=change))
+    ks = {r.k for r in results if r.k is not None}
+    if len(ks) == 1:  # one published K for every rated game: the player's K
+        players[0] = replace(me, k=ks.pop())
     return players, results, snr, boards
 
 
