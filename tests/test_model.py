@@ -104,3 +104,18 @@ def test_names_with_line_breaks_round_trip(tmp_path):
     t = replace(t, players=(odd, *t.players[1:]))
     write_folder(t, tmp_path / "out")
     assert read_folder(tmp_path / "out") == t
+
+
+def test_quick_init_keeps_signature_defaults_and_frozenness():
+    import dataclasses
+
+    r = RoundResult(start_no=1, round=2, status=Status.PLAYED)
+    assert (r.opponent_no, r.colour, r.points, r.k) == (None, Colour.NONE, None, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.round = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        RoundResult(1, 2, Status.PLAYED)  # type: ignore[misc]  # keyword-only
+    with pytest.raises(TypeError):
+        Game(round=1, white_no=2)  # type: ignore[call-arg]  # black_no is required
+    assert dataclasses.replace(r, points=1.0).points == 1.0
+    assert Player(start_no=3, name="X") == Player(start_no=3, name="X")
