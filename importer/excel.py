@@ -22,18 +22,16 @@ from importer.chessresults.details import parse_details
 from importer.chessresults.lang import header_key, round_column, tiebreak_column
 from importer.errors import InputError
 from importer.model import (
-    Colour,
-    Game,
-    GameResult,
     Player,
     RoundResult,
     Status,
     Tournament,
     TournamentInfo,
 )
+from importer.pairings import games_from_results
 from importer.trf import classify_time_control
 
-__all__ = ["MAX_UNPACKED_BYTES", "games_from_results", "looks_like_xlsx", "parse_xlsx"]
+__all__ = ["MAX_UNPACKED_BYTES", "looks_like_xlsx", "parse_xlsx"]
 
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024
 """A workbook whose members declare more than this, unpacked, is refused (zip bombs)."""
@@ -229,7 +227,7 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
         warn("ranking crosstable: players are numbered by rank (the export has no starting "
              "numbers)", None)
     results = _results(cells, {p.start_no for p in players}, source, warn)
-    games = games_from_results(results, warn) if rounds else []
+    games = games_from_results(results, warn=lambda m: warn(m, None)) if rounds else []
     _check_points(players, results, warn)
     info = TournamentInfo(
         name=name, source=source, start_date=det.start_date, end_date=det.end_date,
@@ -287,63 +285,6 @@ def _results(cells: dict[int, dict[int, tuple[str, int]]], known: set[int], sour
 
 
 _RESAVED = {"0": "-0", "-0.5": "-½"}
-_PAIRS = {(Status.PLAYED, Status.PLAYED), (Status.UNPLAYED, Status.UNPLAYED),
-          (Status.FORFEIT_WIN, Status.FORFEIT_LOSS), (Status.FORFEIT_LOSS, Status.FORFEIT_WIN),
-          (Status.FORFEIT_LOSS, Status.FORFEIT_LOSS), (Status.PENDING, Status.PENDING)}
-
-
-def _game_result(w: RoundResult, b: RoundResult) -> GameResult:
-    if w.status is Status.PENDING:
-        return GameResult.PENDING
-    if w.status is Status.FORFEIT_WIN:
-        return GameResult.WHITE_FORFEIT_WIN
-    if w.status is Status.FORFEIT_LOSS:
-        if b.status is Status.FORFEIT_LOSS:
-            return GameResult.DOUBLE_FORFEIT
-        return GameResult.BLACK_FORFEIT_WIN
-    return {1.0: GameResult.WHITE_WIN, 0.5: GameResult.DRAW}.get(w.points or 0.0,
-                                                                 GameResult.BLACK_WIN)
-
-
-def games_from_results(results: Iterable[RoundResult],
-                       warn: Callable[[str, int | None], None]) -> list[Game]:
-    """One Game per pairing, from both players' round results; asymmetries are warned about.
-
-    White is the player whose result says white; when neither colour is known (forfeits in
-    the Swiss-Manager CSV), the lower starting number.
-    """
-    by = {(r.start_no, r.round): r for r in results}
-    games: dict[tuple[int, int, int], Game] = {}
-    for r in by.values():
-        if not r.status.is_game or r.opponent_no is None:
-            continue
-        key = (r.round, min(r.start_no, r.opponent_no), max(r.start_no, r.opponent_no))
-        if key in games:
-            continue
-        o = by.get((r.opponent_no, r.round))
-        if o is None or o.opponent_no != r.start_no:
-            warn(f"round {r.round}: asymmetric pairing: player {r.start_no} has "
-                 f"{r.opponent_no}, who has {'nothing' if o is None else o.opponent_no} "
-                 f"(no game recorded)", None)
-            continue
-        if not ((r.status, o.status) in _PAIRS
-                and (r.points is None or o.points is None or r.points + o.points == 1.0
-                     or r.status is o.status is Status.FORFEIT_LOSS)
-                and (r.colour is Colour.NONE or r.colour != o.colour)):
-            warn(f"round {r.round}: asymmetric pairing: player {r.start_no} "
-                 f"({r.status.value} {r.colour.value} {r.points}) vs {o.start_no} "
-                 f"({o.status.value} {o.colour.value} {o.points})", None)
-        mine_white = r.colour is Colour.WHITE or (
-            r.colour is Colour.NONE and o.colour is not Colour.WHITE
-            and (o.colour is Colour.BLACK or r.start_no < o.start_no))
-        w, b = (r, o) if mine_white else (o, r)
-        result = _game_result(w, b)
-        white = r.start_no if mine_white else r.opponent_no
-        black = r.opponent_no if mine_white else r.start_no
-        games[key] = Game(round=r.round, white_no=white, black_no=black, result=result)
-    return sorted(games.values(), key=lambda g: (g.round, min(g.white_no, g.black_no)))
-
-
 def _check_points(players: Iterable[Player], results: Iterable[RoundResult],
                   warn: Callable[[str, int | None], None]) -> None:
     """Warn when a printed score differs from the sum of the round results."""

@@ -14,7 +14,6 @@ import re
 from importer.chessresults.cells import parse_points, parse_rating
 from importer.chessresults.lang import header_key, round_column
 from importer.errors import InputError
-from importer.excel import games_from_results
 from importer.model import (
     Colour,
     Player,
@@ -23,6 +22,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from importer.pairings import games_from_results
 
 __all__ = ["looks_like_smcsv", "parse_smcsv"]
 
@@ -124,7 +124,7 @@ def parse_smcsv(text: str, *, source: str = "") -> Tournament:
     if _mirrored(by_row) > _mirrored(by_sno):
         results = by_row
         warn("opponents are numbered by ranking row (a ranking export)")
-    games = games_from_results(results, warn)
+    games = games_from_results(results, warn=lambda m: warn(m, None))
     totals: dict[int, float] = {}
     for res in results:
         totals[res.start_no] = totals.get(res.start_no, 0.0) + (res.points or 0.0)

@@ -24,8 +24,6 @@ from datetime import date
 from importer.errors import InputError
 from importer.model import (
     Colour,
-    Game,
-    GameResult,
     Player,
     RatingList,
     RoundResult,
@@ -34,6 +32,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from importer.pairings import games_from_results
 
 __all__ = [
     "classify_time_control",
@@ -487,51 +486,6 @@ def _padded(row: _Row, n: int) -> list[_Round]:
     return row.rounds[:n] + [_Round(None, " ", " ")] * (n - len(row.rounds))
 
 
-_MIRROR = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D",
-           " ": " "}
-
-
-def _games(st: _State, results: dict[int, list[RoundResult]]) -> list[Game]:
-    games: dict[tuple[int, int, int], Game] = {}
-    for no, rows in results.items():
-        for res in rows:
-            if not res.status.is_game or res.opponent_no is None:
-                continue
-            key = (res.round, min(no, res.opponent_no), max(no, res.opponent_no))
-            rnd = _padded(st.rows[no], res.round)[res.round - 1]
-            other = results[res.opponent_no][res.round - 1]
-            orr = _padded(st.rows[res.opponent_no], res.round)[res.round - 1]
-            if key in games:
-                continue
-            mirrored = _MIRROR.get(rnd.code) == orr.code or rnd.code == orr.code == "-"
-            if (other.opponent_no != no or not mirrored
-                    or (res.colour is not Colour.NONE and res.colour == other.colour)):
-                st.warn(f"round {res.round}: asymmetric pairing: player {no} has "
-                        f"'{res.opponent_no} {rnd.colour} {rnd.code}', player "
-                        f"{res.opponent_no} has '{orr.opponent or '0000'} {orr.colour} "
-                        f"{orr.code}'", st.rows[no].line)
-            if other.opponent_no != no:
-                continue  # no game: the two lines disagree on who played whom
-            white_first = res.colour is Colour.WHITE or (
-                res.colour is Colour.NONE and other.colour is not Colour.WHITE
-                and (other.colour is Colour.BLACK or no < res.opponent_no))
-            white, black = (no, res.opponent_no) if white_first else (res.opponent_no, no)
-            games[key] = Game(round=res.round, white_no=white, black_no=black,
-                              result=_game_result(rnd.code, orr.code, white_first))
-    return sorted(games.values(), key=lambda g: (g.round, min(g.white_no, g.black_no)))
-
-
-def _game_result(mine: str, theirs: str, i_am_white: bool) -> GameResult:
-    w, b = (mine, theirs) if i_am_white else (theirs, mine)
-    if w == "-" and b == "-":
-        return GameResult.DOUBLE_FORFEIT
-    code = w if w != " " else _MIRROR.get(b, " ")
-    return {"1": GameResult.WHITE_WIN, "W": GameResult.WHITE_WIN, "0": GameResult.BLACK_WIN,
-            "L": GameResult.BLACK_WIN, "=": GameResult.DRAW, "D": GameResult.DRAW,
-            "+": GameResult.WHITE_FORFEIT_WIN,
-            "-": GameResult.BLACK_FORFEIT_WIN}.get(code, GameResult.PENDING)
-
-
 def _system(st: _State) -> System:
     kind = (st.header.get("092", "") + " " + st.header.get("192", "")).lower()
     if "team" in kind or ((st.teams or st.teams310) and "individual" not in kind):
@@ -615,7 +569,8 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
         res = [_classify(st, row, r, rnd, last_pairing)
                for r, rnd in enumerate(_padded(row, last), 1)]
         results[no] = _reconcile(st, row, res)
-    games = _games(st, results)
+    games = games_from_results((r for rs in results.values() for r in rs),
+                               warn=lambda m: st.warn(m, None))
     team_of = _team_membership(st)
     nrs = {no: (rating, nid) for no, rating, nid in st.nrs}
     players = []

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from operator import attrgetter, itemgetter
 
 from importer.chessresults.pages import Page
-from importer.chessresults.records import games_from_results, mirror, mirrored_status
+from importer.chessresults.records import mirror, mirrored_status
 from importer.errors import InputError
 from importer.model import (
     Colour,
@@ -24,6 +24,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from importer.pairings import games_from_results
 
 __all__ = ["build_tournament"]
 
@@ -316,5 +317,5 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
         info = dataclasses.replace(info, rounds=last)
     card = next((p.snr for p in pages if p.kind == "player_card"), None)
     return Tournament(info=info, players=tuple(players.values()), results=ordered,
-                      games=tuple(games_from_results(ordered, boards, index=results)),
+                      games=tuple(games_from_results(ordered, boards=boards)),
                       focus=focus if focus is not None else card, warnings=tuple(warnings))

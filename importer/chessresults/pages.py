@@ -39,13 +39,13 @@ from importer.chessresults.lang import (
     tiebreak_column,
 )
 from importer.chessresults.records import (
-    games_from_results,
     parse_decimal,
     parse_game_result,
     sides,
 )
 from importer.errors import InputError
 from importer.model import Colour, Game, Player, RoundResult, Status, System, TournamentInfo
+from importer.pairings import games_from_results
 
 __all__ = ["KINDS", "Page", "looks_like_chess_results", "parse_page"]
 
@@ -103,7 +103,7 @@ class Page:
         if self.by_rank:
             return ()
         boards = {(rd, w, b): x for rd, w, b, x in self.boards}
-        return tuple(games_from_results(self.results, boards))
+        return tuple(games_from_results(self.results, boards=boards))
 
 
 def looks_like_chess_results(text: str) -> bool:
