@@ -46,61 +46,60 @@ def _agree(r: RoundResult, o: RoundResult) -> bool:
             or o.points is None or r.points + o.points == 1.0)
 
 
-def _white_first(r: RoundResult, o: RoundResult | None) -> bool:
-    """Whether *r* is White: its colour, else the other side's, else the lower number."""
-    if r.colour is not Colour.NONE:
-        return r.colour is Colour.WHITE
-    if o is not None and o.colour is not Colour.NONE:
-        return o.colour is Colour.BLACK
-    return r.opponent_no is None or r.start_no < r.opponent_no
-
-
 def games_from_results(results: Iterable[RoundResult], *,
                        boards: Mapping[tuple[int, int, int], int] | None = None,
                        warn: Callable[[str], None] | None = None) -> list[Game]:
     """One Game per pairing, in round, board and number order.
 
-    *boards* maps (round, white, black) to a board number.  With *warn*, each pairing whose
-    two sides disagree is reported (the game is kept as White's side tells it, unless the
-    sides name different opponents: then there is no game).
+    White is the side whose colour says so (else the other side's colour, else the lower
+    number).  *boards* maps (round, white, black) to a board number.  With *warn*, each
+    pairing whose two sides disagree is reported (the game is kept as White's side tells it,
+    unless the sides name different opponents: then there is no game).
     """
     by_key = {(r.start_no, r.round): r for r in results}
-    games: dict[tuple[int, int, int], Game] = {}
-    for r in by_key.values():
+    games: list[Game] = []
+    for (no, rd), r in by_key.items():
         opp = r.opponent_no
         if opp is None or r.status not in _MIRROR:
             continue
-        key = (r.round, min(r.start_no, opp), max(r.start_no, opp))
-        if key in games:
-            continue
-        o = by_key.get((opp, r.round))
-        if o is not None and o.opponent_no != r.start_no:
-            if warn is not None:
-                warn(f"round {r.round}: asymmetric pairing: player {r.start_no} has opponent "
-                     f"{opp}, whose opponent is {o.opponent_no or 'nobody'} (no game recorded)")
-            continue
-        if o is not None and warn is not None and not _agree(r, o):
-            warn(f"round {r.round}: asymmetric pairing: player {r.start_no} "
-                 f"({r.status.value} {r.colour.value} {r.points}) vs {opp} "
-                 f"({o.status.value} {o.colour.value} {o.points})")
-        w_side: RoundResult | None
-        b_side: RoundResult | None
-        if _white_first(r, o):
-            white, black, w_side, b_side = r.start_no, opp, r, o
+        o = by_key.get((opp, rd))
+        if o is not None:
+            if o.opponent_no != no:
+                if warn is not None:
+                    warn(f"round {rd}: asymmetric pairing: player {no} has opponent {opp}, "
+                         f"whose opponent is {o.opponent_no or 'nobody'} (no game recorded)")
+                continue
+            colour = r.colour
+            if colour is Colour.NONE:
+                colour = _OTHER[o.colour]
+            elif colour is o.colour:
+                colour = Colour.NONE  # both claim one colour: decide by number, as if unknown
+            if colour is Colour.BLACK or (colour is Colour.NONE and no > opp):
+                continue  # the game is made from White's side
+            if warn is not None and not _agree(r, o):
+                warn(f"round {rd}: asymmetric pairing: player {no} "
+                     f"({r.status.value} {r.colour.value} {r.points}) vs {opp} "
+                     f"({o.status.value} {o.colour.value} {o.points})")
+            white, black, result = no, opp, game_result(r, o)
+        elif r.colour is Colour.BLACK:  # a one-sided page (a player card) shows Black's side
+            white, black, result = opp, no, _black_view(r)
         else:
-            white, black, w_side, b_side = opp, r.start_no, o, r
-        result = (game_result(w_side, b_side) if w_side is not None
-                  else _black_view(b_side))
-        games[key] = Game(round=r.round, white_no=white, black_no=black, result=result,
-                          board=boards.get((r.round, white, black)) if boards else None)
-    return sorted(games.values(), key=lambda g: (g.round, g.board or 0,
-                                                 min(g.white_no, g.black_no)))
+            white, black, result = no, opp, game_result(r, None)
+        games.append(Game(round=rd, white_no=white, black_no=black, result=result,
+                          board=boards.get((rd, white, black)) if boards else None))
+    games.sort(key=_order)
+    return games
 
 
-def _black_view(black: RoundResult | None) -> GameResult:
+_OTHER = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE: Colour.NONE}
+
+
+def _order(g: Game) -> tuple[int, int, int]:
+    return g.round, g.board or 0, min(g.white_no, g.black_no)
+
+
+def _black_view(black: RoundResult) -> GameResult:
     """The result when only Black's side is known (a one-sided page)."""
-    if black is None:
-        return GameResult.PENDING
     if black.status is Status.FORFEIT_WIN:
         return GameResult.BLACK_FORFEIT_WIN
     if black.status is Status.FORFEIT_LOSS:
