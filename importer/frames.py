@@ -22,6 +22,7 @@ PLAYER_DTYPES: dict[str, str] = {
     "fide_id": "string", "rating": "Int64", "national_rating": "Int64", "birth_year": "Int32",
     "sex": "string", "club": "string", "points": "Float64", "rank": "Int32",
     "national_id": "string", "team": "string", "k": "Int32", "rating_change": "Float64",
+    "category": "string",
 }
 RESULT_DTYPES: dict[str, str] = {
     "start_no": "Int32", "round": "Int16", "opponent_no": "Int32", "colour": "string",

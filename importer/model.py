@@ -170,6 +170,8 @@ class Player:
     sex: str = ""
     club: str = ""
     team: str = ""
+    category: str = ""
+    """The source's player category as printed (chess-results 'Typ': U18, S65, …)."""
     points: float | None = None
     """Points as printed by the source (None when it prints none)."""
     rank: int | None = None

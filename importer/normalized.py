@@ -50,7 +50,7 @@ TOURNAMENT_COLUMNS = ("id", "name", "source", "start_date", "end_date", "rounds"
                       "fide_event_id", "focus")
 PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating",
                   "national_rating", "birth_year", "sex", "club", "points", "rank",
-                  "national_id", "team", "k", "rating_change")
+                  "national_id", "team", "k", "rating_change", "category")
 RESULT_COLUMNS = ("start_no", "round", "opponent_no", "colour", "points", "status", "k",
                   "rating_change")
 GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
@@ -88,7 +88,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "fide_id": p.fide_id, "rating": p.rating, "national_rating": p.national_rating,
         "birth_year": p.birth_year, "sex": p.sex, "club": p.club,
         "points": format_points(p.points), "rank": p.rank, "national_id": p.national_id,
-        "team": p.team, "k": p.k, "rating_change": p.rating_change,
+        "team": p.team, "k": p.k, "rating_change": p.rating_change, "category": p.category,
     } for p in t.players)
     results = ({
         "start_no": r.start_no, "round": r.round, "opponent_no": r.opponent_no,
@@ -199,7 +199,7 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         birth_year=p.opt("birth_year", int, "a year"), sex=p.text("sex"), club=p.text("club"),
         points=p.opt("points", float, "points"), rank=p.opt("rank", int, "a rank"),
         national_id=p.text("national_id"), team=p.text("team"), k=p.opt("k", int, "a K factor"),
-        rating_change=p.opt("rating_change", Decimal, "a number"),
+        rating_change=p.opt("rating_change", Decimal, "a number"), category=p.text("category"),
     ) for p in _read(folder / "players.csv", PLAYER_COLUMNS))
     results = tuple(RoundResult(
         start_no=x.req("start_no", int, "a start number"), round=x.req("round", int, "a round"),

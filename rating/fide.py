@@ -128,19 +128,20 @@ def k_for_category(category: Category, rules: FideRules) -> int:
 
 def category_of(rules: FideRules, *, rating: int | None, games_played: int | None = None,
                 birth_year: int | None = None, reached_2400: bool = False,
-                year: int | None = None) -> Category:
+                year: int | None = None, junior: bool = False) -> Category:
     """The K category, in the precedence fitted to FIDE's lists (fide-rules.md §3.2).
 
     1. ever published ≥ 2400 → master (before 2011-07 also ≥ 30 games);
-    2. junior (year − birth year ≤ 18) still below 2300 → junior;
+    2. junior (year − birth year ≤ 18, or *junior* when the source says so without a birth
+       year, e.g. an U18 category) still below 2300 → junior;
     3. fewer than 30 games, or unrated → new;  4. otherwise established.
     """
     top = reached_2400 or (rating is not None and rating >= rules.top_threshold)
     enough_games = games_played is None or games_played >= rules.new_player_games
     if top and (enough_games or not rules.top_needs_games):
         return Category.MASTER
-    if (rules.k_junior is not None and birth_year is not None and year is not None
-            and year - birth_year <= 18 and (rating is None or rating < rules.junior_below)):
+    young = junior if birth_year is None or year is None else year - birth_year <= 18
+    if rules.k_junior is not None and young and (rating is None or rating < rules.junior_below):
         return Category.JUNIOR
     if rating is None or (games_played is not None and games_played < rules.new_player_games):
         return Category.NEW

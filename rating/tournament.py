@@ -15,6 +15,7 @@ Result types: :class:`TournamentRating` → one :class:`PlayerRating` per player
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -183,6 +184,18 @@ def _own_rating(system: RatingSystem, p: Player) -> int | None:
     return p.national_rating if _is_national(system) else p.rating
 
 
+_JUNIOR_CATEGORY = re.compile(r"[UGB](\d{1,2})", re.IGNORECASE)
+
+
+def is_junior_category(category: str) -> bool:
+    """Whether a source's category (U18, U14, G12, …) makes the player a junior for K.
+
+    An U18 player is under 18 on 1 January, so turns at most 18 this year: R24 §8.3.3 junior.
+    """
+    m = _JUNIOR_CATEGORY.fullmatch(category.strip())
+    return m is not None and int(m.group(1)) <= 18
+
+
 def _player_k(system: RatingSystem, rules: FideRules | None, p: Player, rating: int | None,
               year: int, k_lookup: KLookup | None, k_default: int,
               card_ks: Sequence[int]) -> tuple[int, KSource]:
@@ -198,10 +211,11 @@ def _player_k(system: RatingSystem, rules: FideRules | None, p: Player, rating: 
     if isinstance(system, FideSystem) and rules is not None:
         master = p.title.upper() in _MASTER_TITLES or (rating is not None
                                                       and rating >= rules.top_threshold)
-        if master or p.birth_year is not None:
+        junior = is_junior_category(p.category)
+        if master or p.birth_year is not None or junior:
             # R24 §8.3.3 with the precedence of fide-rules.md §3.2.
             cat = fide.category_of(rules, rating=rating, birth_year=p.birth_year,
-                                   reached_2400=master, year=year)
+                                   reached_2400=master, year=year, junior=junior)
             return fide.k_for_category(cat, rules), KSource.CATEGORY
         return k_default, KSource.DEFAULT
     if isinstance(system, EloSystem) or rating is None:

@@ -265,3 +265,15 @@ def test_table_811_matches_the_spec_row_for_row(realdata):
     assert len(table) == 101
     for p_h, dp in table.items():  # every row of the table, both halves
         assert dp_for(p_h) == dp, p_h
+
+
+def test_junior_from_a_source_category_without_birth_year():
+    from rating.tournament import is_junior_category
+
+    assert fide.category_of(NOW, rating=2100, junior=True, year=2026) is fide.Category.JUNIOR
+    assert fide.category_of(NOW, rating=2310, junior=True, year=2026) is fide.Category.ESTABLISHED
+    # a birth year wins over the category flag
+    assert fide.category_of(NOW, rating=2100, birth_year=1990, junior=True,
+                            year=2026) is fide.Category.ESTABLISHED
+    assert [is_junior_category(c) for c in ("U18", "u14", "G12", "U21", "S65", "", "刘")] == [
+        True, True, True, False, False, False, False]

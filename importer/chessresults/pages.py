@@ -296,7 +296,7 @@ def _ratings(idx: dict[str, int], cells: list[_El],
 
 
 _PLAYER_KEYS = ("no", "name", "title", "fed", "fide_id", "rating", "rating_intl", "rating_nat",
-                "national_id", "sex", "club", "team", "points", "rank")
+                "national_id", "sex", "club", "team", "typ", "points", "rank")
 
 
 def _int(ctx: _Ctx, text: str, what: str, row: int) -> int | None:
@@ -330,7 +330,7 @@ def _player_from_row(ctx: _Ctx, idx: dict[str, int], tr: _El,
         start_no=no, name=_name(get("name", "")), title=get("title", ""), federation=fed,
         fide_id=_fide_id(get("fide_id", "")), rating=rating, national_rating=national,
         national_id=_fide_id(get("national_id", "")), sex=_sex(get("sex", "")),
-        club=get("club", ""), team=get("team", ""), points=points,
+        club=get("club", ""), team=get("team", ""), category=get("typ", ""), points=points,
         rank=_int(ctx, v["rank"], "Rk.", row) if "rank" in v else None,
     )
 
