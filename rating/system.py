@@ -49,6 +49,13 @@ class RatingSystem(Protocol):
     def label(self) -> str:
         """Display name: 'FIDE', 'Elo', 'UKD'."""
 
+    @property
+    def national(self) -> bool:
+        """Rates national ratings (``Player.national_rating``) with its own K, never FIDE's."""
+
+    def describe(self) -> str:
+        """One line naming the rules or settings in use (for report headers)."""
+
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         """Why a game played over the board is not rated for *own*, or None when it is."""
 
@@ -76,11 +83,15 @@ class FideSystem:
     rules: FideRules
     name: str = "fide"
     label: str = "FIDE"
+    national: bool = False
 
     @classmethod
     def on(cls, start: date, rating_list: RatingList = RatingList.STANDARD) -> FideSystem:
         """The FIDE system for a tournament starting on *start*, rated on *rating_list*."""
         return cls(rules_for(start, rating_list))
+
+    def describe(self) -> str:
+        return self.rules.name
 
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         if own is None:
@@ -115,6 +126,10 @@ class EloSystem:
     default_k: int = 20
     name: str = "elo"
     label: str = "Elo"
+    national: bool = False
+
+    def describe(self) -> str:
+        return "logistic formula" + (f", {self.cap}-point cap" if self.cap is not None else "")
 
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         if own is None:

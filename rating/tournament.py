@@ -174,14 +174,9 @@ class TournamentRating:
         return self._index.get(start_no)
 
 
-def _is_national(system: RatingSystem) -> bool:
-    """A national system (UKD) rates national ratings and never takes FIDE's K."""
-    return bool(getattr(system, "national", system.name == "ukd"))
-
-
 def _own_rating(system: RatingSystem, p: Player) -> int | None:
     """The rating a system uses: the national rating for a national system, else Player.rating."""
-    return p.national_rating if _is_national(system) else p.rating
+    return p.national_rating if system.national else p.rating
 
 
 _JUNIOR_CATEGORY = re.compile(r"[UGB](\d{1,2})", re.IGNORECASE)
@@ -201,7 +196,7 @@ def _player_k(system: RatingSystem, rules: FideRules | None, p: Player, rating: 
               card_ks: Sequence[int]) -> tuple[int, KSource]:
     """K by precedence: card, source, list, category, default (the FIDE K sources count only
     for FIDE-like systems; a national system takes its own K from the rating, ukd.md §3.5)."""
-    if not _is_national(system):
+    if not system.national:
         if card_ks:
             return max(set(card_ks), key=card_ks.count), KSource.CARD
         if p.k is not None:
@@ -383,9 +378,6 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                     for p in sorted(t.players, key=lambda p: p.start_no))
     defaults = tuple(p.start_no for p in players
                      if p.k_source is KSource.DEFAULT and p.rated_games > 0)
-    settings: Callable[[], str] | None = getattr(chosen, "settings_line", None)
-    described = (fide_rules.name if isinstance(chosen, FideSystem)
-                 else settings() if settings is not None else chosen.label)
-    return TournamentRating(system=chosen.name, label=chosen.label, rules=described, on=start,
+    return TournamentRating(system=chosen.name, label=chosen.label, rules=chosen.describe(), on=start,
                             rating_list=rating_list, players=players, notes=tuple(notes),
                             default_k_players=defaults)

@@ -280,6 +280,7 @@ class UkdSystem:
     """§3.13, U10: UKD is the standard-time rating."""
     name: str = "ukd"
     label: str = "UKD"
+    national: bool = True
 
     def __post_init__(self) -> None:
         if self.cap is not None and self.cap < 0:
@@ -368,7 +369,7 @@ class UkdSystem:
             return round_total(sum(totals, Decimal("0.00")), self.rounding)
         return sum(round_total(t, self.rounding) for t in totals)
 
-    def settings_line(self) -> str:
+    def describe(self) -> str:
         """The active settings for a report header (§5)."""
         cap = "none" if self.cap is None else str(self.cap)
         unrated = str(self.unrated_opponent)

@@ -379,10 +379,10 @@ def test_defaults_pinned():
             s.opponent_fide_fallback, s.below_1000, s.rate_rapid_blitz) == (
         350, UnratedOpponent.FIXED, 50, 6, Rounding.HALF_AWAY, RoundScope.PERIOD, False,
         Below1000.FLAG, False)
-    assert s.settings_line() == (
+    assert s.describe() == (
         "UKD estimate: cap 350, unrated = fixed (E 0.50, K 6), rounding half away from zero")
     assert UkdSystem(cap=None, unrated_opponent=UnratedOpponent.CAP,
-                     rounding=Rounding.TRUNCATE).settings_line() == (
+                     rounding=Rounding.TRUNCATE).describe() == (
         "UKD estimate: cap none, unrated = cap, rounding truncate")
 
 
