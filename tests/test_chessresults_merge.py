@@ -277,3 +277,12 @@ def test_not_started_round_robin(realdata: Path) -> None:
     assert (len(t.players), t.results, t.games) == (6, (), ())
     assert t.info.system is System.ROUND_ROBIN and t.info.id == "1449763"
     assert all(p.points == 0.0 for p in t.players)  # computed: the source prints none
+
+
+def test_pages_without_players_say_so(realdata) -> None:
+    from importer.chessresults import build_tournament, parse_page
+
+    path = realdata / "chess-results" / "en_team_pairings_art2_rd1_cnyt2026.html"
+    t = build_tournament([parse_page(path.read_text(encoding="utf-8"), source=path.name)])
+    assert t.players == ()
+    assert any("no players on these pages" in w for w in t.warnings)

@@ -274,6 +274,10 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
         fixed.append(page)
     pages = fixed
     players, through = _merge_players(pages)
+    if not players:
+        kinds = ", ".join(sorted({p.kind for p in pages}))
+        warnings.append(f"no players on these pages ({kinds}): add the starting rank, a "
+                        "crosstable, or for a team event the all-details page (art=20)")
     results = _choose_results(pages, warnings)
     _apply_card(pages, results, warnings)
     numbers = set(players)
