@@ -133,7 +133,7 @@ def _single_text(a: Calculation, b: Calculation, outcomes: list[tuple[str, Calcu
         rows.append((who, str(c.rating), str(c.k), fmt.expected(g.expected),
                      fmt.points(g.score), fmt.signed(c.change) if g.rated else g.reason,
                      str(c.new_rating)))
-    lines = _columns(rows)
+    lines = fmt.text_table(rows)
     lines += ["", "Player's change by result:"]
     for name, c in outcomes:
         lines.append(f"  {name:<5} {fmt.signed(c.change):>8}  → {c.new_rating}")
@@ -146,7 +146,7 @@ def _games_text(c: Calculation) -> list[str]:
         rows.append((str(i), str(g.opponent_rating or "unrated"), fmt.points(g.score),
                      fmt.expected(g.expected),
                      fmt.signed(g.change) if g.rated else f"not rated: {g.reason}"))
-    lines = _columns(rows)
+    lines = fmt.text_table(rows)
     lines += [
         "",
         f"Rated games     {c.rated_games}",
@@ -174,7 +174,7 @@ def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> str:
                 cells.append(fmt.expected(c.games[0].expected))
             cells.append(fmt.signed(c.change))
         rows.append(cells)
-    lines += _columns(rows)
+    lines += fmt.text_table(rows)
     lines += ["", f"The same game (equal ratings, {rating} v {rating}) in each FIDE category:", ""]
     rows = [["Category", "K", "Win", "Draw", "Loss"]]
     for category in fide.Category:
@@ -182,12 +182,5 @@ def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> str:
         changes = [fmt.signed(calculate(system, rating, kc, [(rating, s)]).change)
                    for _, s in OUTCOMES]
         rows.append([category.value, str(kc), *changes])
-    lines += _columns(rows)
+    lines += fmt.text_table(rows)
     return "\n".join(lines)
-
-
-def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
-                      for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-            for r in rows]

@@ -82,11 +82,12 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     if not load.quiet:
         for line in summary_lines(t):
             click.echo(line, err=True)
+    if out is None:
+        click.echo(render_text(built))  # the notes end the printed table
+        return
+    if not load.quiet:
         for note in built.notes:
             click.echo(f"note: {note}", err=True)
-    if out is None:
-        click.echo(render_text(built))
-        return
     written = save_report(built, out, opts["formats"])
     if not load.quiet:
         where = (f"; open {os.path.join(out, 'index.html')} in a browser"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
-__all__ = ["change", "expected", "points", "signed"]
+__all__ = ["change", "expected", "points", "signed", "text_table"]
 
 _CENT = Decimal("0.01")
 
@@ -38,3 +39,11 @@ def points(value: Decimal | float | None) -> str:
     if half == 0:
         return str(whole)
     return ("" if whole == 0 else str(whole)) + "½"
+
+
+def text_table(rows: Sequence[Sequence[str]], left: Collection[int] = (0,)) -> list[str]:
+    """Rows as aligned terminal lines: columns in *left* flush left, the others right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) if i in left else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+            for r in rows]

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from reports import fmt
 from reports.report import Report
 
 __all__ = ["render_players", "render_rounds", "render_text"]
-
-
-def _columns(rows: Sequence[Sequence[str]], left: frozenset[int] = frozenset()) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.ljust(w) if i in left else cell.rjust(w)
-                      for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-            for r in rows]
 
 
 def _title(report: Report) -> list[str]:
@@ -41,7 +32,7 @@ def render_rounds(report: Report, start_no: int) -> str:
                      fmt.points(ln.points), fmt.expected(ln.expected),
                      "" if ln.k is None else str(ln.k), fmt.signed(ln.change),
                      fmt.signed(ln.cumulative), "" if ln.rated else f"not rated: {ln.reason}"))
-    lines += _columns(rows, left=frozenset({1, 8}))
+    lines += fmt.text_table(rows, left={1, 8})
     lines += ["", f"Rated games {pr.rated_games}, score {fmt.points(pr.score)}, expected "
               f"{fmt.change(pr.expected)}"]
     if pr.rating is not None:
@@ -69,7 +60,7 @@ def render_players(report: Report) -> str:
                      fmt.signed(pr.change) if pr.rating is not None else "",
                      "" if pr.new_rating is None else str(pr.new_rating),
                      "" if pr.performance is None else str(pr.performance)))
-    return "\n".join(_columns(rows, left=frozenset({1})))
+    return "\n".join(fmt.text_table(rows, left={1}))
 
 
 def render_text(report: Report) -> str:

@@ -296,3 +296,10 @@ def test_swiss_manager_csv_export_and_truncated_excel(run_cli, realdata, tmp_pat
     bad = run_cli("report", str(d / "xlsx_en_ranking_crosstable_resaved_2025.xlsx"),
                   "--out", str(tmp_path / "x"))
     assert bad.code == 2 and "truncated" in bad.stderr and not (tmp_path / "x").exists()
+
+
+def test_terminal_notes_are_printed_once(run_cli, fixtures_dir):
+    res = run_cli("report", str(fixtures_dir / "trf" / "pending_last_round.trf"))
+    assert res.code == 0
+    assert "K 20 assumed" in res.stdout
+    assert "K 20 assumed" not in res.stderr
