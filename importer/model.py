@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 __all__ = [
     "Colour",
+    "DateSource",
     "Game",
     "GameResult",
     "Player",
@@ -39,6 +40,16 @@ class System(StrEnum):
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"
     TEAM = "team"
+
+
+class DateSource(StrEnum):
+    """Where the tournament's start date was read from (best first)."""
+
+    DETAILS = "details"
+    ROUND_DATES = "round dates"
+    TITLE = "title"
+    LAST_UPDATE = "last update"
+    NONE = "none"
 
 
 class RatingList(StrEnum):
@@ -73,6 +84,8 @@ class Status(StrEnum):
     """Not paired, zero-point bye, withdrawn or not fielded."""
     PENDING = "pending"
     """Paired, result not yet known."""
+    UNKNOWN = "unknown"
+    """A round the sources do not show for this player: no points, never rated."""
 
     @property
     def is_game(self) -> bool:
@@ -151,6 +164,8 @@ class TournamentInfo:
     rating_calculation: str = ""
     """The details block's 'Rating calculation' line, e.g. 'Rating national, international'."""
     fide_event_id: str = ""
+    date_source: DateSource = DateSource.NONE
+    """Where ``start_date`` comes from; a 'last update' date is only an upper bound."""
 
 
 @_quick_init
@@ -179,6 +194,16 @@ class Player:
     """A K factor the source publishes (player card, ranking list)."""
     rating_change: Decimal | None = None
     """The source's own total rating change ('FIDE rtg +/-'), kept as published."""
+    rating_known: bool = True
+    """False when the source cut this player's rating off (unknown, not unrated)."""
+    published_performance: int | None = None
+    """The source's printed performance rating (chess-results 'Rp')."""
+    published_games: int | None = None
+    """The number of rated games the source printed ('n')."""
+    published_score: Decimal | None = None
+    """The score in rated games the source printed ('w')."""
+    published_expected: Decimal | None = None
+    """The expected score the source printed ('we')."""
 
 
 @_quick_init

@@ -21,6 +21,7 @@ from importer.csvio import render_csv, restore
 from importer.errors import InputError
 from importer.model import (
     Colour,
+    DateSource,
     Game,
     GameResult,
     Player,
@@ -47,10 +48,12 @@ __all__ = [
 
 TOURNAMENT_COLUMNS = ("id", "name", "source", "start_date", "end_date", "rounds", "system",
                       "rating_list", "federation", "time_control", "rating_calculation",
-                      "fide_event_id", "focus")
+                      "fide_event_id", "focus", "date_source")
 PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating",
                   "national_rating", "birth_year", "sex", "club", "points", "rank",
-                  "national_id", "team", "k", "rating_change", "category")
+                  "national_id", "team", "k", "rating_change", "category", "rating_known",
+                  "published_performance", "published_games", "published_score",
+                  "published_expected")
 RESULT_COLUMNS = ("start_no", "round", "opponent_no", "colour", "points", "status", "k",
                   "rating_change")
 GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
@@ -59,7 +62,8 @@ GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
 _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_year", "points",
           "rank", "k", "rating_change", "round", "opponent_no", "board", "white_no",
           "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
-          "result"}
+          "result", "date_source", "rating_known", "published_performance", "published_games",
+          "published_score", "published_expected"}
 
 
 def format_points(points: float | None) -> str:
@@ -81,7 +85,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "end_date": _iso(i.end_date), "rounds": i.rounds, "system": i.system.value,
         "rating_list": i.rating_list.value if i.rating_list else "", "federation": i.federation,
         "time_control": i.time_control, "rating_calculation": i.rating_calculation,
-        "fide_event_id": i.fide_event_id, "focus": t.focus,
+        "fide_event_id": i.fide_event_id, "focus": t.focus, "date_source": i.date_source.value,
     }
     players = ({
         "start_no": p.start_no, "name": p.name, "title": p.title, "federation": p.federation,
@@ -89,6 +93,10 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "birth_year": p.birth_year, "sex": p.sex, "club": p.club,
         "points": format_points(p.points), "rank": p.rank, "national_id": p.national_id,
         "team": p.team, "k": p.k, "rating_change": p.rating_change, "category": p.category,
+        "rating_known": "true" if p.rating_known else "false",
+        "published_performance": p.published_performance,
+        "published_games": p.published_games, "published_score": p.published_score,
+        "published_expected": p.published_expected,
     } for p in t.players)
     results = ({
         "start_no": r.start_no, "round": r.round, "opponent_no": r.opponent_no,
@@ -121,6 +129,19 @@ def is_normalized_folder(path: str | os.PathLike[str]) -> bool:
     p = Path(path)
     return p.is_dir() and all((p / n).is_file() for n in
                               ("tournament.csv", "players.csv", "results.csv", "games.csv"))
+
+
+def _date_source(text: str) -> DateSource:
+    return DateSource(text) if text else DateSource.NONE
+
+
+def _flag(text: str) -> bool:
+    """'true'/'false' (empty, from older folders, is true)."""
+    if text.casefold() in ("", "true"):
+        return True
+    if text.casefold() == "false":
+        return False
+    raise ValueError(text)
 
 
 class _Row:
@@ -189,6 +210,8 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         rating_list=r.opt("rating_list", RatingList, "standard, rapid or blitz"),
         federation=r.text("federation"), time_control=r.text("time_control"),
         rating_calculation=r.text("rating_calculation"), fide_event_id=r.text("fide_event_id"),
+        date_source=r.enum("date_source", _date_source, "details, round dates, title, "
+                           "last update or none"),
     )
     focus = r.opt("focus", int, "a start number")
     players = tuple(Player(
@@ -200,6 +223,11 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         points=p.opt("points", float, "points"), rank=p.opt("rank", int, "a rank"),
         national_id=p.text("national_id"), team=p.text("team"), k=p.opt("k", int, "a K factor"),
         rating_change=p.opt("rating_change", Decimal, "a number"), category=p.text("category"),
+        rating_known=p.enum("rating_known", _flag, "true or false"),
+        published_performance=p.opt("published_performance", int, "a rating"),
+        published_games=p.opt("published_games", int, "a number of games"),
+        published_score=p.opt("published_score", Decimal, "a number"),
+        published_expected=p.opt("published_expected", Decimal, "a number"),
     ) for p in _read(folder / "players.csv", PLAYER_COLUMNS))
     results = tuple(RoundResult(
         start_no=x.req("start_no", int, "a start number"), round=x.req("round", int, "a round"),
