@@ -551,10 +551,12 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         # R24 §8.2.4: a player rated by now is rated with their current rating, but their
         # opponents still count them as unrated.
         own_by_no = np.where((seen < 0) & (code_of >= 0), base[np.maximum(code_of, 0)], seen)
+        hidden = {p.start_no for p in spec.tournament.players if not p.rating_known}
         played = np.array([(r.start_no, r.opponent_no, round(100 * r.points), r.round)
                            for r in spec.tournament.results
                            if r.status is Status.PLAYED and r.opponent_no is not None
-                           and r.points is not None], dtype=np.int64).reshape(-1, 4)
+                           and r.points is not None and r.start_no not in hidden
+                           and r.opponent_no not in hidden], dtype=np.int64).reshape(-1, 4)
         me, them = played[:, 0], played[:, 1]
         ok = (me < size) & (them < size)
         ok[ok] &= (code_of[me[ok]] >= 0) & (code_of[them[ok]] >= 0)

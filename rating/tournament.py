@@ -53,7 +53,10 @@ NOT_PLAYED_REASONS: dict[Status, str] = {
     Status.HALF_BYE: "half-point bye (R24 5.1)",
     Status.ABSENT: "absent / not paired",
     Status.PENDING: "pending",
+    Status.UNKNOWN: "not shown by the source",
 }
+OPPONENT_RATING_UNKNOWN = "opponent's rating not in the source"
+OWN_RATING_UNKNOWN = "rating not in the source"
 
 _MASTER_TITLES = frozenset({"GM", "IM"})
 """Titles that need a published rating of 2400+ (GM 2500, IM 2400): K 10 (R24 §8.3.3)."""
@@ -241,11 +244,15 @@ def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | Non
 def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
                  rows: Sequence[RoundResult], ratings: dict[int, int | None],
                  fide_ratings: dict[int, int | None], year: int, k_lookup: KLookup | None,
-                 k_default: int) -> PlayerRating:
+                 k_default: int, hidden: frozenset[int]) -> PlayerRating:
     own = ratings.get(p.start_no)
     published = [r.k for r in rows if r.k is not None and r.status is Status.PLAYED]
     k, k_source = _player_k(system, rules, p, own, year, k_lookup, k_default, published)
-    played = [r for r in rows if r.status is Status.PLAYED]
+    # A rating the source cut off is unknown, not unrated: such games are left out entirely.
+    skipped = {r.round: OWN_RATING_UNKNOWN if p.start_no in hidden else OPPONENT_RATING_UNKNOWN
+               for r in rows if r.status is Status.PLAYED
+               and (p.start_no in hidden or r.opponent_no in hidden)}
+    played = [r for r in rows if r.status is Status.PLAYED and r.round not in skipped]
     opp = [ratings.get(r.opponent_no) if r.opponent_no is not None else None for r in played]
     scores = [_points(r) or Decimal(0) for r in played]
     fides = [fide_ratings.get(r.opponent_no) if r.opponent_no is not None else None
@@ -263,7 +270,8 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
                          opponent_rating=(ratings.get(r.opponent_no)
                                           if r.opponent_no is not None else None),
                          colour=r.colour, points=_points(r), rated=False,
-                         reason=NOT_PLAYED_REASONS.get(r.status, r.status.value),
+                         reason=skipped.get(r.round)
+                         or NOT_PLAYED_REASONS.get(r.status, r.status.value),
                          cumulative=cumulative, published_change=r.rating_change)
         hit = by_round.get(r.round) if r.status is Status.PLAYED else None
         if hit is not None:
@@ -296,8 +304,9 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
         new_rating=None if own is None else system.new_rating(own, cumulative),
         performance=performance,
         initial=initial,
-        scenarios=_scenarios(system, own, k, rows, ratings, fide_ratings,
-                             (opp, scores, fides, card_ks), cumulative),
+        scenarios=() if p.start_no in hidden else _scenarios(
+            system, own, k, [r for r in rows if r.opponent_no not in hidden], ratings,
+            fide_ratings, (opp, scores, fides, card_ks), cumulative),
         published_change=p.rating_change)
 
 
@@ -373,8 +382,9 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     for r in sorted(t.results, key=lambda r: (r.start_no, r.round)):
         rows.setdefault(r.start_no, []).append(r)
     fide_ratings = {p.start_no: p.rating for p in t.players}
+    hidden = frozenset(p.start_no for p in t.players if not p.rating_known)
     players = tuple(_rate_player(chosen, fide_rules, p, rows[p.start_no], ratings, fide_ratings,
-                                 start.year, k_lookup, k_default)
+                                 start.year, k_lookup, k_default, hidden)
                     for p in sorted(t.players, key=lambda p: p.start_no))
     defaults = tuple(p.start_no for p in players
                      if p.k_source is KSource.DEFAULT and p.rated_games > 0)

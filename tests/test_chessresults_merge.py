@@ -148,7 +148,11 @@ def test_player_card_sets_focus_and_published_figures(fixtures_dir: Path) -> Non
     r1 = res(t, 5, 1)
     assert (r1.k, r1.rating_change) == (20, Decimal("8.80"))
     assert res(t, 12, 1).status is Status.PLAYED and res(t, 12, 1).points == 0.0
-    assert any("on no page" in w for w in t.warnings)
+    # the opponents' other rounds are on no page: unknown, not absent
+    assert res(t, 12, 2).status is Status.UNKNOWN and res(t, 12, 2).points is None
+    assert not any(r.status is Status.ABSENT and r.start_no != 5 for r in t.results)
+    assert sum("not shown on these pages" in w for w in t.warnings) == 1
+    assert not any("sum to" in w for w in t.warnings)
     assert build_tournament(own(fixtures_dir, "art9_player_card_en_k.html"), focus=9).focus == 9
 
 
@@ -276,7 +280,7 @@ def test_not_started_round_robin(realdata: Path) -> None:
                               "warsaw2026_notstarted_r1.html"))
     assert (len(t.players), t.results, t.games) == (6, (), ())
     assert t.info.system is System.ROUND_ROBIN and t.info.id == "1449763"
-    assert all(p.points == 0.0 for p in t.players)  # computed: the source prints none
+    assert all(p.points is None for p in t.players)  # unknown: the source prints none
 
 
 def test_pages_without_players_say_so(realdata) -> None:

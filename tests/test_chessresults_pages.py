@@ -582,7 +582,9 @@ def test_cut_list_warns(fixtures_dir: Path) -> None:
         "</table>", '</table><p><a class=fett href="tnr999001.aspx?lan=1&amp;art=0&amp;'
         'zeilen=99999">Show complete list</a></p>')
     p = parse_page(text)
-    assert p.kind == "starting_rank" and any("zeilen=99999" in w for w in p.warnings)
+    assert p.kind == "starting_rank" and p.cut and p.shows_ratings
+    assert [w for w in p.warnings if "cut" in w] == [
+        "the list on this page is cut ('Show complete list'): players beyond it are missing"]
 
 
 def test_minimal_crosstable_is_not_a_not_paired_grid(fixtures_dir: Path) -> None:

@@ -214,11 +214,17 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
         elif (r.points is not None and other.points is not None and r.status is Status.PLAYED
               and r.points + other.points != 1.0) or (
                 Status.PENDING not in (r.status, other.status)
-                and other.status is not mirrored_status(r.status)):
+                and other.status is not mirrored_status(r.status)
+                and not _double_forfeit(r, other)):
             warnings.append(f"round {rd}: players {no} and {opp} disagree on the result"
                             f" ({r.status.value} {r.points} vs {other.status.value} "
                             f"{other.points})")
     return one_sided
+
+
+def _double_forfeit(a: RoundResult, b: RoundResult) -> bool:
+    """Both sides lost by forfeit (neither turned up): consistent, not a disagreement."""
+    return a.status is b.status is Status.FORFEIT_LOSS and not a.points and not b.points
 
 
 def _check_rr(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
@@ -234,6 +240,61 @@ def _check_rr(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult]
                 warnings.append(f"round-robin matrix: {me} vs {opp} is {cell.status.value} "
                                 f"{cell.points}, pairings say "
                                 f"{(r.status.value, r.points) if r else 'nothing'}")
+
+
+def unknown_rounds_note(unknown: dict[int, list[int]], n_players: int, last: int) -> str:
+    """One sentence saying which rounds the pages do not show (unknown: no points, not rated)."""
+    everyone = set.intersection(*(set(v) for v in unknown.values())) if (
+        len(unknown) == n_players) else set()
+    tail = "unknown: not rated and not counted in the points"
+    if everyone:
+        partly = sum(1 for v in unknown.values() if set(v) - everyone)
+        text = (f"{_round_words(sorted(everyone))} of {last} not shown on these pages: {tail}")
+        return text + (f"; {partly} players also miss other rounds" if partly else "")
+    n = len(unknown)
+    return (f"{n} player{'s' if n != 1 else ''} ha{'ve' if n != 1 else 's'} rounds not shown "
+            f"on these pages (e.g. player {min(unknown)}: {_round_words(unknown[min(unknown)])})"
+            f": {tail}")
+
+
+def _round_words(rounds: list[int]) -> str:
+    """[1, 2, 3, 5] → 'rounds 1–3, 5'; [4] → 'round 4'."""
+    spans: list[str] = []
+    start = prev = rounds[0]
+    for rd in [*rounds[1:], None]:
+        if rd is not None and rd == prev + 1:
+            prev = rd
+            continue
+        spans.append(str(start) if start == prev else f"{start}–{prev}")
+        if rd is not None:
+            start = prev = rd
+    return ("round " if len(rounds) == 1 else "rounds ") + ", ".join(spans)
+
+
+def _mark_unknown_ratings(pages: Sequence[Page], players: dict[int, Player],
+                          warnings: list[str]) -> None:
+    """A player whom no page shows with a rating column has an unknown rating (a cut list),
+    which is not the same as unrated."""
+    shown = {pl.start_no for p in pages if p.shows_ratings for pl in p.players}
+    hidden = [no for no in players if no not in shown]
+    if not hidden or not shown:
+        return  # no page shows ratings at all: nothing to tell apart
+    for no in hidden:
+        players[no] = dataclasses.replace(players[no], rating=None, rating_known=False)
+    cut = any(p.cut for p in pages)
+    n = len(hidden)
+    warnings.append(
+        f"{n} player{'s' if n != 1 else ''} ({_numbers(hidden)}) "
+        f"{'are' if n != 1 else 'is'} on no page that shows ratings"
+        + (" because the starting list is cut" if cut else "")
+        + ": their ratings are unknown and games against them are not rated. "
+        "Import the tournament from its chess-results link, which fetches the complete list, "
+        "or save the page after 'Show complete list'.")
+
+
+def _numbers(nos: list[int]) -> str:
+    """Start numbers as ranges: [151, 152, 153, 160] → 'Nos. 151–153, 160'."""
+    return "No" + _round_words(nos).replace("rounds ", "s. ").replace("round ", ". ")
 
 
 def build_tournament(pages: Sequence[Page], *, source: str = "",
@@ -260,7 +321,7 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
     if len(tnrs) > 1:
         raise InputError(f"pages of different tournaments (tnr {', '.join(tnrs)}): expected "
                          "pages of one tournament", source=source)
-    warnings = [f"{p.source or p.kind}: {w}" for p in pages for w in p.warnings]
+    warnings = list(dict.fromkeys(f"{p.source or p.kind}: {w}" for p in pages for w in p.warnings))
     fixed = []
     for page in pages:
         if page.by_rank:
@@ -291,28 +352,34 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
             if r.status is Status.BYE and r.points is not None]
     bye_value = Counter(byes).most_common(1)[0][0] if byes else 1.0
     last = max(map(itemgetter(1), results), default=0)
-    missing = 0
+    unknown: dict[int, list[int]] = {}
     for no, p in list(players.items()):
         upto = through.get(no, last)
         total = 0.0
         for rd in range(1, last + 1):
             have = results.get((no, rd))
-            if have is None:
-                missing += 1
+            if have is None:  # no page shows this round for this player
+                unknown.setdefault(no, []).append(rd)
                 have = results[(no, rd)] = RoundResult(start_no=no, round=rd,
-                                                       status=Status.ABSENT, points=0.0)
+                                                       status=Status.UNKNOWN)
             elif have.status is Status.BYE and have.points in (None, 1.0) and (
                     have.points != bye_value):  # -1 is printed whatever the event awards
                 have = results[(no, rd)] = dataclasses.replace(have, points=bye_value)
             if rd <= upto and have.points:
                 total += have.points
+        if upto == 0 or (no in unknown and min(unknown[no]) <= upto):
+            continue  # printed points (or none) stay as printed: the rounds are incomplete
         if p.points is None:
             players[no] = dataclasses.replace(p, points=total)
         elif abs(p.points - total) > 1e-9:
             warnings.append(f"player {no} ({p.name}): printed points {p.points:g}, the rounds "
                             f"sum to {total:g}")
-    if missing:
-        warnings.append(f"{missing} player-rounds are on no page: recorded as absent")
+    if unknown:
+        warnings.append(unknown_rounds_note(unknown, len(players), last))
+    elif players and not last:
+        warnings.append("these pages show no round results: only what they print per player "
+                        "(points, rank, published figures) is known")
+    _mark_unknown_ratings(pages, players, warnings)
     boards = {(rd, w, b): x for p in pages for rd, w, b, x in p.boards}
     ordered = tuple(sorted(results.values(), key=attrgetter("start_no", "round")))
     info = _merge_info(pages, source)
@@ -322,4 +389,5 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
     card = next((p.snr for p in pages if p.kind == "player_card"), None)
     return Tournament(info=info, players=tuple(players.values()), results=ordered,
                       games=tuple(games_from_results(ordered, boards=boards)),
-                      focus=focus if focus is not None else card, warnings=tuple(warnings))
+                      focus=focus if focus is not None else card,
+                      warnings=tuple(dict.fromkeys(warnings)))

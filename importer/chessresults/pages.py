@@ -96,6 +96,10 @@ class Page:
     by_rank: bool = False
     rr_scores: tuple[tuple[int, int, Cell], ...] = ()
     boards: tuple[tuple[int, int, int, int], ...] = ()
+    shows_ratings: bool = False
+    """The page has a rating column: a player on it without a rating is unrated."""
+    cut: bool = False
+    """The page's list is cut (a 'Show complete list' link, or exactly 150 rows)."""
 
     @cached_property
     def games(self) -> tuple[Game, ...]:
@@ -193,6 +197,7 @@ class _Ctx:
         self.warnings: list[str] = []
         self.languages: Counter[str] = Counter()
         self.unknown: list[str] = []
+        self.rating_column = False
 
     def error(self, message: str) -> InputError:
         return InputError(message, source=self.source)
@@ -205,6 +210,7 @@ class _Ctx:
             if hit:
                 keys.append(hit[0])
                 self.languages[hit[1]] += 1
+                self.rating_column |= hit[0] in ("rating", "rating_intl")
                 continue
             n = round_column(text)
             if n is not None:
@@ -1010,8 +1016,8 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     rounds = d.rounds if d.rounds is not None else (doc.menu_rounds[1] if doc.menu_rounds else None)
     base = {"tnr": doc.tnr, "has_gate": doc.gate, "source": ctx.source, "art": doc.art}
     if doc.cut:
-        ctx.warnings.append("the list is cut ('Show complete list' link): fetch it with "
-                            "zeilen=99999 (spec §4)")
+        ctx.warnings.append("the list on this page is cut ('Show complete list'): players "
+                            "beyond it are missing")
 
     def info(system: System | None = None) -> TournamentInfo:
         return TournamentInfo(
@@ -1027,7 +1033,10 @@ def _parse(html: str, ctx: _Ctx) -> Page:
             ctx.warnings.append("unknown header words: " + ", ".join(
                 repr(u) for u in ctx.unknown[:8]))
         fields = {**base, **kw}
-        return Page(kind=kind, info=info(system), warnings=tuple(ctx.warnings),
+        players = cast(Sequence[Player], fields.get("players", ()))
+        fields["shows_ratings"] = ctx.rating_column or any(p.rating is not None for p in players)
+        fields["cut"] = doc.cut or len(players) == 150
+        return Page(kind=kind, info=info(system), warnings=tuple(dict.fromkeys(ctx.warnings)),
                     is_team_event=team or kind.startswith("team") or kind == "player_list",
                     language=ctx.language, **fields)  # type: ignore[arg-type]
 
@@ -1109,8 +1118,8 @@ def _parse(html: str, ctx: _Ctx) -> Page:
         kind = "player_list" if "team" in keys else "starting_rank"
         if not ps:
             return page("no_data")
-        if len(ps) == 150:
-            ctx.warnings.append("exactly 150 rows: the list may be cut (fetch with zeilen=99999)")
+        if len(ps) == 150 and not doc.cut:
+            ctx.warnings.append("exactly 150 rows: the list may be cut")
         return page(kind, players=tuple(ps))
     if not any(k.startswith("rd:") for k in keys):
         _guess_crosstable(ctx, t)
@@ -1122,8 +1131,8 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     if by_rank:
         ctx.warnings.append("ranking crosstable without player links: numbers are ranks until "
                             "a starting list maps them (spec §8.1)")
-    if len(ps) == 150:
-        ctx.warnings.append("exactly 150 rows: the table may be cut (fetch with zeilen=99999)")
+    if len(ps) == 150 and not doc.cut:
+        ctx.warnings.append("exactly 150 rows: the table may be cut")
     return page("crosstable_rank" if by_rank_cells else "crosstable_start", players=tuple(ps),
                 results=tuple(rs),
                 by_rank=by_rank, live_round=_first_pending(rs))
