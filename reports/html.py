@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
+from importer.model import Status
 from reports import fmt
 
 if TYPE_CHECKING:
@@ -50,18 +51,25 @@ def _sort_key(value: Decimal | int | None) -> str:
     return "" if value is None else str(value)
 
 
+_NOT_PLOTTED = frozenset({Status.PENDING, Status.UNKNOWN, Status.ABSENT})
+
+
 def chart(lines: tuple[RoundLine, ...], *, width: int = 640, height: int = 220
           ) -> dict[str, Any] | None:
-    """The cumulative-change line as SVG coordinates (None when nothing is rated)."""
+    """The cumulative-change line as SVG coordinates (None when nothing is rated).
+
+    Only rounds with an outcome are plotted: pending, unknown and absent rounds are left out.
+    """
     if not any(ln.rated for ln in lines):
         return None
+    span_x = max(lines[-1].round, 1)  # the axis keeps every round, plotted or not
+    lines = tuple(ln for ln in lines if ln.status not in _NOT_PLOTTED)
     values = [Decimal(0)] + [ln.cumulative for ln in lines]
     rounds = [0] + [ln.round for ln in lines]
     lo, hi = min(values), max(values)
     if hi == lo:
         hi, lo = hi + 1, lo - 1
     left, right, top, bottom = 56, 16, 16, 32
-    span_x = max(rounds[-1], 1)
 
     def x(r: int) -> str:
         return f"{left + (width - left - right) * r / span_x:.1f}"
