@@ -132,8 +132,9 @@ class PlayerRating:
     rated_games: int
     score: Decimal
     """Points in rated games."""
-    points: Decimal
-    """Points in all rounds (games, forfeits and byes)."""
+    points: Decimal | None
+    """Points in all rounds as the source prints them (else the rounds' sum when every round is
+    known; None when unknown)."""
     expected: Decimal
     """Σ PD over rated games."""
     change: Decimal
@@ -299,7 +300,7 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
         start_no=p.start_no, rating=own, k=k if own is not None else None, k_source=k_source,
         rounds=tuple(lines), rated_games=len(rated_lines),
         score=sum((ln.points or Decimal(0) for ln in rated_lines), Decimal(0)),
-        points=sum((ln.points or Decimal(0) for ln in lines), Decimal(0)),
+        points=_total_points(p, lines),
         expected=sum((ln.expected or ZERO for ln in rated_lines), ZERO), change=cumulative,
         new_rating=None if own is None else system.new_rating(own, cumulative),
         performance=performance,
@@ -308,6 +309,15 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
             system, own, k, [r for r in rows if r.opponent_no not in hidden], ratings,
             fide_ratings, (opp, scores, fides, card_ks), cumulative),
         published_change=p.rating_change)
+
+
+def _total_points(p: Player, lines: Sequence[RoundLine]) -> Decimal | None:
+    """The printed points; else the rounds' sum when every round is known; else None."""
+    if p.points is not None:
+        return Decimal(str(p.points)).normalize()
+    if any(ln.status is Status.UNKNOWN for ln in lines):
+        return None
+    return sum((ln.points or Decimal(0) for ln in lines), Decimal(0))
 
 
 def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[RoundResult],
