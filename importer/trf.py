@@ -13,6 +13,13 @@ Choices worth knowing:
 * An id of fewer than 6 digits in the FIDE-id column is a national id (ICU files; real FIDE
   ids have at least 6 digits): it goes to ``Player.national_id``, with one warning per file.
 * Sex is normalised to ``m``/``w`` (``M``; ``W``/``F``/``f`` → ``w``); anything else → ''.
+* A full point with nobody opposite (``0000 - +``, as older files and team events write it)
+  is a bye (``Status.BYE``, 1 point), not a forfeit win: there is no opponent to forfeit.
+* Some pairing programs write the bye as a placeholder "player" ("spielfrei", "BYE",
+  "Freilos", …).  Such a line is recognised by its structure (see :func:`_find_placeholders`):
+  no rating, no id, never at a board.  It is left out, and its opponents' rounds against it
+  become what they were, a bye worth what their own record gives (``+``/``U``/``F`` → bye,
+  ``H`` → half-point bye, ``-``/``Z`` → absent), with one warning naming it.
 """
 
 from __future__ import annotations
@@ -231,6 +238,7 @@ class _State:
     points: dict[str, float] = field(default_factory=lambda: dict(_DEFAULT_POINTS))
     planned_rounds: int | None = None
     short_ids: int = 0
+    dropped: set[int] = field(default_factory=set)
 
     def warn(self, message: str, line: int | None = None) -> None:
         where = self.source
@@ -395,7 +403,7 @@ _PLAYED = {"1": (1.0, Status.PLAYED), "0": (0.0, Status.PLAYED), "=": (0.5, Stat
            "-": (0.0, Status.FORFEIT_LOSS)}
 _NO_GAME = {"H": (0.5, Status.HALF_BYE), "F": (1.0, Status.BYE), "U": (1.0, Status.BYE),
             "Z": (0.0, Status.ABSENT), "-": (0.0, Status.ABSENT), " ": (0.0, Status.ABSENT),
-            "+": (1.0, Status.FORFEIT_WIN), "1": (1.0, Status.BYE), "W": (1.0, Status.BYE),
+            "+": (1.0, Status.BYE), "1": (1.0, Status.BYE), "W": (1.0, Status.BYE),
             "=": (0.5, Status.HALF_BYE), "D": (0.5, Status.HALF_BYE),
             "0": (0.0, Status.ABSENT), "L": (0.0, Status.ABSENT)}
 _COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK}
@@ -409,7 +417,8 @@ def _event_points(pts: dict[str, float], rnd: _Round, status: Status) -> float:
         return pts[side + outcome]
     return {Status.FORFEIT_WIN: pts["FW"], Status.FORFEIT_LOSS: pts["FL"],
             Status.HALF_BYE: pts["HPB"], Status.PENDING: 0.0,
-            Status.BYE: pts["PAB"] if rnd.code == "U" else pts["FPB"],
+            # '0000 - +' is scored as the forfeit win the file wrote, whatever it is read as
+            Status.BYE: pts[{"U": "PAB", "+": "FW"}.get(rnd.code, "FPB")],
             Status.ABSENT: pts["ZPB"] if rnd.code == "Z" else 0.0}[status]
 
 
@@ -486,6 +495,102 @@ def _padded(row: _Row, n: int) -> list[_Round]:
     return row.rounds[:n] + [_Round(None, " ", " ")] * (n - len(row.rounds))
 
 
+# ---------------------------------------------------------------- bye placeholders
+
+
+_PLACEHOLDER_WORDS = frozenset({
+    "bye", "byes", "pab", "spielfrei", "freilos", "frei", "libre", "exempt", "exempte",
+    "exempté", "bay", "vrij", "oneven", "pauza", "volno", "riposo", "descanso", "folga",
+    "pause", "свободен"})
+"""Names pairing programs give their bye placeholder, as words (case ignored)."""
+_OWN_CODES_WITH_OPPONENT = frozenset("-Z")
+"""What a placeholder's own line may show against an opponent: it never plays."""
+_OPPONENT_CODES = {"+": "bye", "U": "bye", "F": "bye", "H": "half-point bye", "-": "absence",
+                   "Z": "absence"}
+"""What an opponent's line may show against a placeholder, and what that round becomes."""
+
+
+def _placeholder_name(name: str, paired: bool) -> bool:
+    """A name of placeholder words only ('spielfrei', 'Bye, Bye'), or none at all if paired."""
+    words = re.findall(r"[^\W\d_]+", name.lower())
+    return all(w in _PLACEHOLDER_WORDS for w in words) and (paired or bool(words))
+
+
+def _find_placeholders(st: _State) -> list[int]:
+    """Starting ranks of the lines that are the pairing program's bye, not a player.
+
+    Always required (the structure): no rating and no id (FIDE or national, NRS lines
+    included); never at a board: its own rounds against an opponent can only be forfeit
+    losses or absences, and every round that names it as the opponent is a bye, forfeit or
+    absence code (never ``1 = 0 W D L`` or pending); and the opponents it names are in the
+    file.  Then either
+
+    * its own line names no opponent at all (every round a bye or absence) while other
+      players' rounds point at it, and it is in no team; or
+    * its name is a placeholder's (``_PLACEHOLDER_WORDS``; or no letters at all, when it is
+      paired in some round): its own line may then carry the forfeit losses some programs
+      write for it.
+
+    A real player who never turned up and lost by forfeit has opponents on their own line and
+    a real name, so stays.  Whoever played a single game stays, whatever the name.
+    """
+    against: dict[int, list[tuple[int, int]]] = {}
+    for no, row in st.rows.items():
+        for i, rnd in enumerate(row.rounds):
+            if rnd.opponent is not None and rnd.opponent != no:
+                against.setdefault(rnd.opponent, []).append((no, i))
+    known_nationally = {no for no, rating, nid in st.nrs if rating or nid}
+    in_team = {no for _, members, _ in st.teams + st.teams310 for no in members}
+    found = []
+    for no, row in st.rows.items():
+        p = row.player
+        if p.rating or p.fide_id or p.national_id or no in known_nationally:
+            continue
+        own = [rnd for rnd in row.rounds if rnd.opponent is not None]
+        if any(rnd.code not in _OWN_CODES_WITH_OPPONENT or rnd.opponent not in st.rows
+               or rnd.opponent == no for rnd in own):
+            continue
+        pointing = against.get(no, [])
+        if any(st.rows[o].rounds[i].code not in _OPPONENT_CODES for o, i in pointing):
+            continue
+        if (_placeholder_name(p.name, bool(own or pointing))
+                or (not own and pointing and no not in in_team)):
+            found.append(no)
+    return sorted(found)
+
+
+def _drop_placeholders(st: _State, placeholders: list[int]) -> None:
+    """Leave the placeholders out; their opponents' rounds against them become byes."""
+    kinds: dict[str, int] = {}
+    for no, row in st.rows.items():
+        if no in placeholders:
+            continue
+        for i, rnd in enumerate(row.rounds):
+            if rnd.opponent in placeholders:
+                row.rounds[i] = _Round(None, "-", rnd.code)
+                kind = _OPPONENT_CODES[rnd.code]
+                kinds[kind] = kinds.get(kind, 0) + 1
+    names = [f"{no} {st.rows[no].player.name!r}" for no in placeholders]
+    for no in placeholders:
+        del st.rows[no]
+    st.dropped.update(placeholders)
+    one = len(names) == 1
+    who = (f"player {names[0]} is the pairing program's bye placeholder, not a player"
+           if one else f"players {', '.join(names[:-1])} and {names[-1]} are the pairing "
+           f"program's bye placeholders, not players")
+    rounds = sum(kinds.values())
+    tail = ""
+    if rounds:
+        parts = [f"{kinds[k]} {label}{'s' if kinds[k] > 1 else ''}"
+                 for k, label in (("bye", "full-point bye"), ("half-point bye", "half-point bye"),
+                                  ("absence", "absence"))
+                 if k in kinds]
+        made = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        tail = (f"; the {rounds} round{'s' if rounds > 1 else ''} other players had against "
+                f"{'it' if one else 'them'} {'is' if rounds == 1 else 'are'} read as {made}")
+    st.warn(f"{who}: left out{tail}")
+
+
 def _system(st: _State) -> System:
     kind = (st.header.get("092", "") + " " + st.header.get("192", "")).lower()
     if "team" in kind or ((st.teams or st.teams310) and "individual" not in kind):
@@ -550,11 +655,18 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
     if st.short_ids:
         st.warn(f"{st.short_ids} id(s) of fewer than {_MIN_FIDE_ID_DIGITS} digits in the "
                 f"FIDE-id column read as national ids")
-    last = max((i + 1 for row in st.rows.values() for i, rnd in enumerate(row.rounds)
+    placeholders = _find_placeholders(st)
+    if len(placeholders) == len(st.rows):  # nothing but placeholders: read the lines as they are
+        placeholders = []
+    kept = [row for no, row in st.rows.items() if no not in placeholders]
+    last = max((i + 1 for row in kept for i, rnd in enumerate(row.rounds)
                 if rnd.opponent is not None or rnd.code != " " or rnd.colour not in " "),
                default=0)
-    pairing_rounds = {r for row in st.rows.values() for r, rnd in enumerate(row.rounds, 1)
+    # a round paired against the placeholder is a paired round, before and after it goes
+    pairing_rounds = {r for row in kept for r, rnd in enumerate(row.rounds, 1)
                       if rnd.opponent is not None}
+    if placeholders:
+        _drop_placeholders(st, placeholders)
     last_pairing = max(pairing_rounds, default=0)
     if 0 < last_pairing < last:
         st.warn(f"rounds after round {last_pairing} have no pairings yet: their pre-entered "
@@ -582,7 +694,7 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
                         team=team_of.get(no, ""))
         players.append(p)
     for no in nrs:
-        if no not in st.rows:
+        if no not in st.rows and no not in st.dropped:
             st.warn(f"national rating record for unknown player {no} ignored")
     start, end = _dates(st)
     h = st.header
@@ -600,6 +712,8 @@ def _team_membership(st: _State) -> dict[int, str]:
     team_of: dict[int, str] = {}
     for name, members, lineno in st.teams or st.teams310:
         for no in members:
+            if no in st.dropped:
+                continue
             if no not in st.rows:
                 st.warn(f"team {name!r}: member {no} is not in the tournament (ignored)",
                         lineno)

@@ -121,9 +121,9 @@ def test_grandmommy_trf26_team(realdata: Path) -> None:
     assert t.info.system is System.TEAM
     assert (t.info.start_date, t.info.end_date) == (date(2024, 12, 1), date(2024, 12, 14))
     assert t.info.rating_list is RatingList.STANDARD  # 222 40/6000+30:...
-    # 1328 × '0000 - -' (not fielded) and 98 × '0000 - +' (opposing team defaulted)
-    assert statuses(t)["absent"] == 1328 and statuses(t)["forfeit_win"] == 98
-    assert all(r.opponent_no is None for r in t.results if r.status is Status.FORFEIT_WIN)
+    # 1328 × '0000 - -' (not fielded) and 98 × '0000 - +' (a point with nobody opposite: a bye)
+    assert statuses(t)["absent"] == 1328 and statuses(t)["bye"] == 98
+    assert statuses(t)["forfeit_win"] == 0
     p1 = t.player(1)
     assert p1 is not None
     assert (p1.fide_id, p1.rating, p1.federation, p1.birth_year) == ("70123454321", 2586,
@@ -153,7 +153,8 @@ def test_armstrong_ruler_legend_national_ids_teams(realdata: Path) -> None:
     assert all(p.fide_id == "" for p in t.players)
     assert sum(1 for p in t.players if p.national_id) == 159
     assert any("national ids" in w for w in t.warnings)
-    assert statuses(t)["forfeit_win"] == 6 and statuses(t)["absent"] == 710
+    assert statuses(t)["bye"] == 6 and statuses(t)["absent"] == 710  # 6 × '0000 - +'
+    assert statuses(t)["forfeit_win"] == 0
 
 
 def test_bunratty_blank_byes_worth_half(realdata: Path) -> None:
@@ -558,7 +559,8 @@ def test_odd_but_readable_rounds() -> None:
     assert t.info.name == "Odd Rounds" and t.info.rounds == 3  # XXR 1 < 3 rounds seen
     s = {(r.start_no, r.round): r for r in t.results}
     assert s[(1, 2)].status is Status.ABSENT and s[(1, 2)].opponent_no is None  # 'Z' + opponent
-    assert s[(2, 2)].status is Status.FORFEIT_WIN and s[(2, 2)].opponent_no is None
+    assert (s[(2, 2)].status, s[(2, 2)].points, s[(2, 2)].opponent_no) == (Status.BYE, 1.0,
+                                                                             None)  # 0000 - +
     assert s[(3, 1)].status is Status.BYE  # '1' without an opponent
     assert s[(3, 3)].status is Status.ABSENT
     assert s[(1, 3)].status is s[(2, 3)].status is Status.PENDING
@@ -577,3 +579,153 @@ def test_blank_that_the_points_cannot_explain() -> None:
     assert [r.status for r in t.results_of(1)] == [Status.PLAYED, Status.ABSENT]
     assert any("player 1: points column says 0.7 but the results give 0" in w
                for w in t.warnings)
+
+
+# ---------------------------------------------------------------- byes without an opponent
+
+
+def raw_blocks(realdata: Path, name: str) -> dict[tuple[int, int], str]:
+    """(start no, round) → the 8-character round block, straight from the file's 001 lines."""
+    text = decode_trf((realdata / "trf" / name).read_bytes())
+    out = {}
+    for line in text.split("\n"):
+        if line.startswith("001"):
+            body = line.rstrip()
+            for r, col in enumerate(range(91, len(body), 10), 1):
+                out[(int(line[4:8]), r)] = body[col:col + 8].ljust(8)
+    return out
+
+
+@pytest.mark.parametrize(("name", "plus", "minus"), [
+    ("fide_tec_trf2025_sample_grandmommys_cup_team.trf", 98, 1328),
+    ("icu_armstrong_cup_2010_11_team_league_160p.trf", 6, 2),
+])
+def test_zero_opponent_plus_is_a_bye(realdata: Path, name: str, plus: int, minus: int) -> None:
+    blocks = raw_blocks(realdata, name)
+    plus_cells = {k for k, b in blocks.items() if b == "0000 - +"}
+    minus_cells = {k for k, b in blocks.items() if b == "0000 - -"}
+    assert (len(plus_cells), len(minus_cells)) == (plus, minus)
+    t = load(realdata, name)
+    by = {(r.start_no, r.round): r for r in t.results}
+    for cell in plus_cells:
+        assert (by[cell].status, by[cell].points, by[cell].opponent_no) == (Status.BYE, 1.0, None)
+    for cell in minus_cells:
+        assert (by[cell].status, by[cell].points, by[cell].opponent_no) == (Status.ABSENT, 0.0,
+                                                                            None)
+    # these are the file's only byes, and the points column agrees with every one of them
+    assert {k for k, r in by.items() if r.status is Status.BYE} == plus_cells
+    assert not any("points column says" in w for w in t.warnings)
+    # written back as a pairing-allocated bye, read again the same
+    assert "0000 - U" in write_trf(t) and parse_trf(write_trf(t), source=name) == t
+
+
+# ---------------------------------------------------------------- bye placeholder players
+
+
+def test_bye_placeholder_fixture(fixtures_dir: Path) -> None:
+    t = fixture(fixtures_dir, "bye_placeholder.trf")
+    check_invariants(t)
+    assert [p.start_no for p in t.players] == [1, 2, 3, 4, 5]  # 6 'spielfrei' left out
+    assert t.warnings == (
+        "bye_placeholder.trf: player 6 'spielfrei' is the pairing program's bye placeholder, "
+        "not a player: left out; the 5 rounds other players had against it are read as "
+        "3 full-point byes, 1 half-point bye and 1 absence",)
+    B, H, A, P = Status.BYE, Status.HALF_BYE, Status.ABSENT, Status.PLAYED
+    expected = {  # (status, opponent, points) per round
+        1: [(B, None, 1.0), (P, 2, 1.0), (P, 3, 1.0), (P, 4, 0.5), (P, 5, 1.0)],
+        2: [(P, 5, 1.0), (P, 1, 0.0), (H, None, 0.5), (P, 3, 1.0), (P, 4, 1.0)],
+        3: [(P, 4, 0.5), (P, 5, 0.0), (P, 1, 0.0), (P, 2, 0.0), (B, None, 1.0)],
+        4: [(P, 3, 0.5), (B, None, 1.0), (P, 5, 1.0), (P, 1, 0.5), (P, 2, 0.0)],
+        5: [(P, 2, 0.0), (P, 3, 1.0), (P, 4, 0.0), (A, None, 0.0), (P, 1, 0.0)],
+    }
+    for no, rounds in expected.items():
+        assert [(r.status, r.opponent_no, r.points) for r in t.results_of(no)] == rounds
+    # the unrated player without an id played games: kept, as printed
+    neumann = t.player(5)
+    assert neumann is not None
+    assert (neumann.name, neumann.rating, neumann.fide_id, neumann.points) == (
+        "Neumann, Paul", None, "", 1.0)
+    assert len(t.games) == 10 and all(6 not in (g.white_no, g.black_no) for g in t.games)
+    assert t.info.rounds == 5 and t.info.system is System.ROUND_ROBIN
+    # the writer: byes as 'U', the half-point bye as 'H', the absence as 'Z'; read back the same
+    text = write_trf(t)
+    assert "spielfrei" not in text and "062 5" in text
+    assert text.count("0000 - U") == 3 and text.count("0000 - H") == 1
+    assert text.count("0000 - Z") == 1
+    again = parse_trf(text, source="bye_placeholder.trf")
+    assert again == t and again.warnings == ()
+
+
+def test_placeholder_name_with_a_real_game_is_kept() -> None:
+    t = parse_trf("\n".join([
+        trf_line(1, "2.0", "   3 w 1", "0000 - U", "   2 b 0"),
+        trf_line(2, "3.0", "0000 - U", "   3 b +", "   1 w 1"),
+        trf_line(3, "0.0", "   1 b 0", "   2 w -", "0000 - Z", rating=""),  # lost a real game
+    ]).replace("Player 3 ", "BYE      "), source="p")
+    bye = t.player(3)
+    assert bye is not None and (bye.name, bye.rating, bye.fide_id) == ("BYE", None, "")
+    assert t.warnings == ()
+    assert [(r.status, r.opponent_no) for r in t.results_of(3)] == [
+        (Status.PLAYED, 1), (Status.FORFEIT_LOSS, 2), (Status.ABSENT, None)]
+    assert [(r.status, r.opponent_no) for r in t.results_of(2)][1] == (Status.FORFEIT_WIN, 3)
+
+
+def test_unrated_player_without_id_who_only_forfeited_is_kept() -> None:
+    # a real name and their own line names the opponents: a no-show, not a placeholder
+    t = parse_trf("\n".join([
+        trf_line(1, "3.0", "   3 w +", "   2 b 1", "0000 - U"),
+        trf_line(2, "2.0", "0000 - U", "   1 w 0", "   3 b +"),
+        trf_line(3, "0.0", "   1 b -", "0000 - Z", "   2 w -", rating=""),
+    ]), source="p")
+    assert [p.start_no for p in t.players] == [1, 2, 3]
+    assert t.warnings == ()
+    assert [r.status for r in t.results_of(3)] == [Status.FORFEIT_LOSS, Status.ABSENT,
+                                                   Status.FORFEIT_LOSS]
+
+
+def test_placeholder_found_by_structure_alone() -> None:
+    # 'Dummy Line' is no placeholder word: its line names no opponent, the others point at it
+    real = [trf_line(1, "2.0", "   3 w +", "   2 b 1", "0000 - Z"),
+            trf_line(2, "1.0", "0000 - Z", "   1 w 0", "   3 b +")]
+    dummy = trf_line(3, "0.0", "0000 - -", "0000 - -", "0000 - -", rating="")
+    t = parse_trf("\n".join([*real, dummy.replace("Player 3  ", "Dummy Line")]), source="s")
+    assert [p.start_no for p in t.players] == [1, 2]
+    assert [(r.status, r.points) for r in t.results_of(1)] == [
+        (Status.BYE, 1.0), (Status.PLAYED, 1.0), (Status.ABSENT, 0.0)]
+    assert [(r.status, r.points) for r in t.results_of(2)] == [
+        (Status.ABSENT, 0.0), (Status.PLAYED, 0.0), (Status.BYE, 1.0)]
+    assert t.warnings == ("s: player 3 'Dummy Line' is the pairing program's bye placeholder, "
+                          "not a player: left out; the 2 rounds other players had against it "
+                          "are read as 2 full-point byes",)
+    # with a rating, an id or a team it is somebody: kept (and the pairings disagree)
+    for other in (trf_line(3, "0.0", "0000 - -", "0000 - -", "0000 - -", rating="1500"),
+                  dummy.replace(f"ENG {'':>11}", f"ENG {'12345678':>11}"),
+                  dummy + "\n013 Rooks                               3"):
+        kept = parse_trf("\n".join([*real, other]))
+        assert len(kept.players) == 3 and any("asymmetric" in w for w in kept.warnings)
+        assert not any("placeholder" in w for w in kept.warnings)
+
+
+def test_two_placeholders_one_note_and_an_unused_one() -> None:
+    t = parse_trf("\n".join([
+        trf_line(1, "1.5", "   4 w +", "   2 b 0", "   5 w H"),
+        trf_line(2, "2.0", "   5 b -", "   1 w 1", "   4 b +"),
+        trf_line(4, "0.0", "   1 b -", "0000 - -", "   2 w -", rating="").replace(
+            "Player 4  ", "Freilos   "),
+        trf_line(5, "0.0", "   2 w -", "0000 - -", "   1 b -", rating="").replace(
+            "Player 5  ", "BYE, bye  "),
+    ]), source="two")
+    assert [p.start_no for p in t.players] == [1, 2]
+    placeholder_notes = [w for w in t.warnings if "placeholder" in w]
+    assert placeholder_notes == [
+        "two: players 4 'Freilos' and 5 'BYE, bye' are the pairing program's bye placeholders, "
+        "not players: left out; the 4 rounds other players had against them are read as "
+        "2 full-point byes, 1 half-point bye and 1 absence"]
+    assert t.warnings == tuple(placeholder_notes)  # the points columns agree
+    assert [r.status for r in t.results_of(2)] == [Status.ABSENT, Status.PLAYED, Status.BYE]
+    unused = parse_trf("\n".join([trf_line(1, "1.0", "   2 w 1"), trf_line(2, "0.0", "   1 b 0"),
+                                  trf_line(3, "0.0", "0000 - -", rating="").replace(
+                                      "Player 3  ", "spielfrei ")]), source="u")
+    assert [p.start_no for p in unused.players] == [1, 2]
+    assert unused.warnings == ("u: player 3 'spielfrei' is the pairing program's bye "
+                               "placeholder, not a player: left out",)
