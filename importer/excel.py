@@ -25,6 +25,7 @@ from importer.model import (
     Player,
     RoundResult,
     Status,
+    System,
     Tournament,
     TournamentInfo,
 )
@@ -235,7 +236,7 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
         rating_list=det.rating_list or classify_time_control(det.time_control),
         federation=det.federation, time_control=det.time_control,
         rating_calculation=det.rating_calculation, fide_event_id=det.fide_event_id,
-        **({"system": det.system} if det.system else {}))
+        system=det.system or System.SWISS)
     return Tournament(info=info, players=tuple(sorted(players, key=lambda p: p.start_no)),
                       results=tuple(results), games=tuple(games), warnings=tuple(warnings))
 

@@ -91,7 +91,7 @@ def test_no_rated_player_gets_a_first_rating(events) -> None:
 
 
 def test_games_against_cut_off_players_are_not_rated(events) -> None:
-    _, cut, _, rated_cut, opponents = events
+    _, _, _, rated_cut, opponents = events
     checked = 0
     for p in rated_cut.players:
         for line in p.rounds:
