@@ -73,7 +73,7 @@ def calculate(system: RatingSystem, rating: int, k: int,
     n = sum(g.rated for g in first)
     used_k = fide.period_k(k, n, rules) if rules is not None else k
     if used_k != k:
-        notes.append(f"K {k} × {n} games exceeds 700: K {used_k} used (R24 8.3.3)")
+        notes.append(f"K {k} × {n} games exceeds 700: K {used_k} used")
         first = rate_games(system, rating, used_k, games)
     rated = [g for g in first if g.rated]
     change = sum((g.change for g in rated if g.change is not None), Decimal("0.00"))

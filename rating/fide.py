@@ -100,7 +100,7 @@ def excluded_reason(own: int, opponent: int, rules: FideRules) -> str | None:
             and abs(own - opponent) >= rules.exclude_gap
             and max(own, opponent) > rules.exclude_above):
         return (f"difference of {rules.exclude_gap}+ with a player above "
-                f"{rules.exclude_above} (RB24 7.3.1)")
+                f"{rules.exclude_above}")
     return None
 
 

@@ -521,7 +521,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         code = codes[key]
         rated_on = [3 * code + li for li in range(3) if base[3 * code + li] >= 0]
         base[rated_on or [3 * code]] = corrections[key]
-        notes.append(f"{key}: base rating corrected to {corrections[key]} (fide-rules.md §12.3)")
+        notes.append(f"{key}: base rating corrected to {corrections[key]}")
 
     # The long table: one row per player per played game (R24 §5.1: forfeits, byes, games of
     # less than one move are never rated).
@@ -623,7 +623,7 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
         drop = (first & zero).to_numpy() & ~earlier & (reason[unrated_rows] == POOLED)
         reason[unrated_rows[drop]] = DISREGARDED
         for c in np.unique(frame["pl"].to_numpy()[drop]):
-            notes.append(f"{pkeys[c // 3]}: zero score in the first event disregarded (R24 8.2.1)")
+            notes.append(f"{pkeys[c // 3]}: zero score in the first event disregarded")
     pooled = reason == POOLED
     n_now = np.bincount(pl[pooled], minlength=n_pl)
     s_now = np.bincount(pl[pooled], weights=opp[pooled], minlength=n_pl).astype(np.int64)
@@ -645,7 +645,7 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
         # fide-rules.md §7: the one-time March 2024 adjustment, on the post-period rating.
         adj = np.where((base >= 0) & (new < 2000), (4 * (2000 - new) + 5) // 10, 0)
         new = new + adj
-        notes.append("2024-03: the one-time adjustment 0.4 × (2000 − R) is applied (fide-rules §7)")
+        notes.append("2024-03: FIDE's one-time adjustment 0.4 × (2000 − R) is applied")
     floor = period_rules.floor
     rated = base >= 0
     # R24 §7.2.2: no rated game for a year (or the list's flag and none now) → inactive.

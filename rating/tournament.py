@@ -46,11 +46,11 @@ _OUTCOMES = (Decimal(1), Decimal("0.5"), Decimal(0))
 
 # R24 §5.1: forfeits, byes and games of less than one move are not rated.
 NOT_PLAYED_REASONS: dict[Status, str] = {
-    Status.FORFEIT_WIN: "forfeit (R24 5.1)",
-    Status.FORFEIT_LOSS: "forfeit (R24 5.1)",
-    Status.UNPLAYED: "less than one move (R24 5.1)",
-    Status.BYE: "bye (R24 5.1)",
-    Status.HALF_BYE: "half-point bye (R24 5.1)",
+    Status.FORFEIT_WIN: "forfeit",
+    Status.FORFEIT_LOSS: "forfeit",
+    Status.UNPLAYED: "less than one move",
+    Status.BYE: "bye",
+    Status.HALF_BYE: "half-point bye",
     Status.ABSENT: "absent / not paired",
     Status.PENDING: "pending",
     Status.UNKNOWN: "not shown by the source",

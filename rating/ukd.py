@@ -167,9 +167,9 @@ def invalid_ukd_reason(value: int | None) -> str | None:
     if not value:
         return None
     if value < MIN_UKD:
-        return f"UKD {value} is below {MIN_UKD}, not a valid UKD (§3.10): treated as without UKD"
+        return f"UKD {value} is below {MIN_UKD}, not a valid UKD: treated as without UKD"
     if value > MAX_UKD:
-        return f"UKD {value} is above {MAX_UKD} (§3.10): treated as without UKD"
+        return f"UKD {value} is above {MAX_UKD}, not a valid UKD: treated as without UKD"
     return None
 
 

@@ -230,7 +230,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     notes += rating.notes
     if rating.system == "ukd" and rating.rating_list is not RatingList.STANDARD:
         notes.append("UKD is the standard-time rating: this event was rated as asked, but TSF "
-                     "may not rate it (ukd.md §3.13)")
+                     "may not rate it")
     notes += t.warnings
     concerned = set(rating.default_k_players) if focus_no is None else (
         {focus_no} & set(rating.default_k_players))

@@ -40,7 +40,7 @@ def render_rounds(report: Report, start_no: int) -> str:
     if pr.performance is not None:
         lines.append(f"Performance {pr.performance}")
     if pr.initial is not None:
-        lines.append(f"Initial rating {pr.initial.value} (R24 8.2)" if pr.initial.published
+        lines.append(f"First rating {pr.initial.value}" if pr.initial.published
                      else f"No initial rating yet: {pr.initial.reason}")
     for s in pr.scenarios:
         lines.append(f"Round {s.round} v {report.player(s.opponent_no).name} "

@@ -106,7 +106,7 @@ def test_player_page_round_table_chart_and_scenarios(browser, report_dir, tmp_pa
     assert rounds[0][3] == "<img src=x onerror=alert(1)>"
     assert rounds[0][8:10] == ["+2.50", "+2.50"]
     assert rounds[1][4] == "1990*" and rounds[1][8:10] == ["-4.20", "-1.70"]
-    assert rounds[2][-1] == "not rated: forfeit (R24 5.1)"
+    assert rounds[2][-1] == "not rated: forfeit"
     assert rounds[3][-1] == "not rated: pending"
     assert page.locator("svg polyline").count() == 1
     assert page.locator("svg circle").count() == 3  # the pending round 4 is not plotted

@@ -105,7 +105,7 @@ def test_csv_contract_columns_and_values():
     assert tuple(rounds[0]) == ROUND_COLUMNS
     r1 = [r for r in rounds if r["start_no"] == "1"]
     assert [r["rated"] for r in r1] == ["true", "true", "false", "false"]
-    assert [r["reason"] for r in r1[2:]] == ["forfeit (R24 5.1)", "pending"]
+    assert [r["reason"] for r in r1[2:]] == ["forfeit", "pending"]
     assert [r["cumulative_change"] for r in r1] == ["2.50", "-1.70", "-1.70", "-1.70"]
     assert r1[0]["opponent_name"] == IMG
 
