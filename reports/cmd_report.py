@@ -80,7 +80,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
                          ratings_list=opts["ratings_list"], on=opts["on"],
                          focus=opts["player"])
     if not load.quiet:
-        for line in summary_lines(t):
+        for line in summary_lines(t, warnings=False):  # the report's notes carry them
             click.echo(line, err=True)
     if out is None:
         click.echo(render_text(built))  # the notes end the printed table

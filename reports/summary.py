@@ -39,8 +39,9 @@ def _counts(t: Tournament) -> tuple[str, str]:
     return games_text, "player-rounds without a game: " + ", ".join(rounds)
 
 
-def summary_lines(t: Tournament) -> list[str]:
-    """Name, dates, rounds, players, games (boards) and other player-rounds, warnings."""
+def summary_lines(t: Tournament, *, warnings: bool = True) -> list[str]:
+    """Name, dates, rounds, players, games (boards) and other player-rounds, and the warnings
+    (unless the caller prints them itself, as the report's notes do)."""
     i = t.info
     dates = " – ".join(d.isoformat() for d in (i.start_date, i.end_date) if d) or "dates unknown"
     rounds = i.rounds or t.rounds_seen
@@ -57,7 +58,7 @@ def summary_lines(t: Tournament) -> list[str]:
     if t.focus is not None:
         p = t.player(t.focus)
         lines.append(f"  focus: No. {t.focus} {p.name if p else '(not in the player list)'}")
-    if t.warnings:
+    if warnings and t.warnings:
         lines.append(f"  {plural(len(t.warnings), 'warning')}:")
         lines += [f"    - {w}" for w in t.warnings[:MAX_WARNINGS]]
         if len(t.warnings) > MAX_WARNINGS:

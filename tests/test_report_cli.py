@@ -303,3 +303,13 @@ def test_terminal_notes_are_printed_once(run_cli, fixtures_dir):
     assert res.code == 0
     assert "K 20 assumed" in res.stdout
     assert "K 20 assumed" not in res.stderr
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_source_warnings_are_printed_once(run_cli, realdata, tmp_path, out):
+    d = realdata / "chess-results"
+    args = [str(d / "en_swiss_crosstable_art5_oldtournament_gated_halfbyes_frome2026.html"),
+            str(d / "frome2026_open_notpaired.html")]
+    res = run_cli("report", *args, *(["--out", str(tmp_path / "r")] if out else []))
+    assert res.code == 0
+    assert (res.stdout + res.stderr).count("may be an absence or a requested half-point bye") == 1
