@@ -8,17 +8,22 @@ Rapid and Blitz Regulations (amended 1 December 2024), R22 the 2022 text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
+from functools import cache
 
 from rating.rules import CapRule, FideRules, InitialRule
 from rating.tables import dp_for, pd_h
 
 __all__ = [
+    "MASTER_TITLES",
     "Category",
     "InitialRating",
+    "KSource",
+    "PlayerFacts",
     "cap_mask",
     "capped_opponent",
     "category_of",
@@ -30,7 +35,9 @@ __all__ = [
     "k_for_category",
     "percent_h",
     "performance",
+    "is_junior_category",
     "period_k",
+    "player_k",
     "round_change",
     "round_half_away",
     "round_half_up",
@@ -151,6 +158,80 @@ def category_of(rules: FideRules, *, rating: int | None, games_played: int | Non
 def k_factor(rules: FideRules, **player: object) -> int:
     """K for a player described by :func:`category_of`'s keywords."""
     return k_for_category(category_of(rules, **player), rules)  # type: ignore[arg-type]
+
+
+MASTER_TITLES = frozenset({"GM", "IM"})
+"""Titles that need a published rating of 2400 or more: their holders have K 10 (R24 8.3.3)."""
+
+_JUNIOR_CATEGORY = re.compile(r"[UGB](\d{1,2})", re.IGNORECASE)
+
+
+def is_junior_category(category: str) -> bool:
+    """Whether a source's category (U18, U14, G12, …) makes the player a junior for K.
+
+    An U18 player is under 18 on 1 January, so turns at most 18 this year: a junior under
+    R24 8.3.3 (K 40 until the end of the year of the 18th birthday).
+    """
+    m = _JUNIOR_CATEGORY.fullmatch(category.strip())
+    return m is not None and int(m.group(1)) <= 18
+
+
+class KSource(StrEnum):
+    """Where a player's K came from, in the order of precedence."""
+
+    CARD = "card"
+    """Published per game by the source (player card 'K' column)."""
+    SOURCE = "source"
+    """Published per player by the source (a ranking list's or card's K)."""
+    LIST = "list"
+    """The FIDE rating list in force."""
+    CATEGORY = "category"
+    """The K category from rating, title, birth year and games (R24 8.3.3)."""
+    DEFAULT = "default"
+    """Nothing known: the caller's default K (a warning names the player)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerFacts:
+    """What is known about a player when choosing K (every path asks :func:`player_k`)."""
+
+    rating: int | None
+    """The rating the K is for (the tournament's, or the previous list's in a period)."""
+    games_played: int | None = None
+    """Rated games before this period (None: unknown)."""
+    birth_year: int | None = None
+    reached_2400: bool = False
+    year: int | None = None
+    """The year the K is for (the tournament's start)."""
+    title: str = ""
+    junior: bool = False
+    """The source's category says junior (U18 …) where no birth year is known."""
+    published_k: int | None = None
+    """A K the source publishes for the player."""
+    list_k: int | None = None
+    """The K on the FIDE rating list in force."""
+
+
+@cache
+def player_k(rules: FideRules, facts: PlayerFacts, default: int) -> tuple[int, KSource]:
+    """A player's K before the period cap (R24 8.3.3), the one rule every path uses.
+
+    Published by the source, else on the rating list, else the category when any fact
+    decides it (a title or rating of 2400+, a birth year or junior category, a games count),
+    else *default*.
+    """
+    if facts.published_k is not None:
+        return facts.published_k, KSource.SOURCE
+    if facts.list_k:
+        return facts.list_k, KSource.LIST
+    master = facts.reached_2400 or facts.title.upper() in MASTER_TITLES
+    top = master or (facts.rating is not None and facts.rating >= rules.top_threshold)
+    if top or facts.birth_year is not None or facts.junior or facts.games_played is not None:
+        cat = category_of(rules, rating=facts.rating, games_played=facts.games_played,
+                          birth_year=facts.birth_year, reached_2400=master, year=facts.year,
+                          junior=facts.junior)
+        return k_for_category(cat, rules), KSource.CATEGORY
+    return default, KSource.DEFAULT
 
 
 def period_k(k: int, n: int, rules: FideRules) -> int:

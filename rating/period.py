@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from importer.model import Player, RatingList, Status, Tournament
 from rating.errors import RatingError
+from rating.fide import PlayerFacts, is_junior_category, player_k
 from rating.rules import CapRule, FideRules, InitialRule, rules_for
 from rating.tables import DP_TABLE, PD_TABLE
 
@@ -127,14 +128,6 @@ class RuleArrays:
     exclude_gap: Array
     exclude_above: Array
     period_cap: Array
-    k_new: Array
-    k_established: Array
-    k_top: Array
-    k_junior: Array
-    junior_below: Array
-    top_threshold: Array
-    new_player_games: Array
-    top_needs_games: Array
 
     @classmethod
     def of(cls, rules: Sequence[FideRules]) -> RuleArrays:
@@ -149,14 +142,6 @@ class RuleArrays:
             exclude_gap=col([r.exclude_gap for r in rules]),
             exclude_above=col([r.exclude_above for r in rules]),
             period_cap=col([r.period_cap for r in rules], none=0),
-            k_new=col([r.k_new for r in rules]),
-            k_established=col([r.k_established for r in rules]),
-            k_top=col([r.k_top for r in rules]),
-            k_junior=col([r.k_junior for r in rules], none=NONE),
-            junior_below=col([r.junior_below for r in rules]),
-            top_threshold=col([r.top_threshold for r in rules]),
-            new_player_games=col([r.new_player_games for r in rules]),
-            top_needs_games=np.array([r.top_needs_games for r in rules], dtype=bool),
         )
 
 
@@ -212,47 +197,23 @@ class _ByTournament:
         return self.value(applies), values[self.idx()]
 
 
-def _k_base(rules: RuleArrays, idx: Any, b: Array, gt: Array, reached: Array, by: Array,
-            lk: Array, year: int) -> Array:
-    """K before the 700 cap: the list's K, else the category (R24 §8.3.3; fide-rules.md §3.2).
-
-    ``idx`` picks the tournament parameters (a tournament code per row, or 0 when shared);
-    the other arrays are aligned with it.
-    """
-    def par(a: Array) -> Any:
-        return a[idx]
-
-    top = reached | (b >= par(rules.top_threshold))
-    enough = (gt < 0) | (gt >= par(rules.new_player_games))
-    kj = par(rules.k_junior)
-    master = top & (enough | ~par(rules.top_needs_games))
-    junior = (kj >= 0) & (by > 0) & (year - by <= 18) & (b < par(rules.junior_below))
-    new = (gt >= 0) & ~enough
-    k_cat = np.where(master, par(rules.k_top), np.where(
-        junior, kj, np.where(new, par(rules.k_new), par(rules.k_established))))
-    out: Array = np.where(lk > 0, lk, k_cat)
-    return out
-
-
-_K_FIELDS: Final = ("k_new", "k_established", "k_top", "k_junior", "junior_below", "top_threshold",
-                    "new_player_games", "top_needs_games", "period_cap")
 # Row reason by (player rated, opponent rated, excluded): see RATED … BOTH_UNRATED.
 _REASON_LUT = np.array([BOTH_UNRATED, BOTH_UNRATED, POOLED, POOLED,
                         OPP_UNRATED, OPP_UNRATED, RATED, EXCLUDED_600], dtype=np.int8)
 
 
 def rate_rows(pl: Array, tour: Array, own: Array, opp: Array, score_h: Array, *,
-              rules: RuleArrays, base: Array, list_k: Array, games_total: Array,
-              reached_2400: Array, birth_year: Array, year: int) -> RateOutput:
-    """Rate a period's long table of player-games, vectorised (fide-rules.md §13).
+              rules: RuleArrays, base: Array, k: Array) -> RateOutput:
+    """Rate a period's long table of player-games, vectorised.
 
     Rows: ``pl`` player-list code (player × 3 + list), ``tour`` tournament code, ``own`` and
-    ``opp`` the ratings used in the tournament (int16, −1 unrated), ``score_h`` 0/50/100.
-    Per player-list code: ``base`` the previous list's rating (−1 unrated: the row goes to the
-    initial-rating pool), ``list_k`` the K published on it (0 when unknown), ``games_total``
-    (−1 unknown), ``reached_2400``, ``birth_year`` (0 unknown); ``year`` the previous list's
-    year (junior K).  Parameters shared by every tournament are applied as scalars, and
-    selections are done with integer arithmetic rather than ``np.where`` (it is the hot path).
+    ``opp`` the ratings used in the tournament (int16, −1 unrated), ``score_h`` 0/50/100, and
+    ``k`` the player's K for that tournament before the period cap, from
+    :func:`rating.fide.player_k`.  Per player-list code: ``base`` the previous list's rating
+    (−1 unrated: the row goes to the initial-rating pool).  Only arithmetic is done here: the
+    difference cap, PD, K × n ≤ 700 and the sums.  Parameters shared by every tournament are
+    applied as scalars, and selections use integer arithmetic rather than ``np.where`` (it is
+    the hot path).
     """
     n_pl = len(base)
     by_t = _ByTournament(tour)
@@ -293,23 +254,14 @@ def rate_rows(pl: Array, tour: Array, own: Array, opp: Array, score_h: Array, *,
     pd_h = (100 - high) + (diff >= 0) * (2 * high - 100)
     opp_used = opp - c16 * (opp - own + np.sign(diff) * cap).astype(np.int16)
 
-    # K (R24 §8.3.3), then K × n ≤ 700 over all the player's rated games of the list in the period.
+    # K × n ≤ 700 over all the player's rated games of the list in the period (R24 8.3.3).
     rated16 = rated.view(np.int8).astype(np.int16)
     games = np.bincount(pli, weights=rated16.astype(np.float64), minlength=n_pl).astype(np.int32)
-    if all(not np.ndim(by_t.value(getattr(rules, f))) for f in _K_FIELDS):
-        k_pl = _k_base(rules, 0, base, games_total, reached_2400, birth_year, list_k, year)
-        pcap = int(rules.period_cap[0])
-        if pcap > 0:
-            k_pl = np.where(k_pl * games > pcap, pcap // np.maximum(games, 1), k_pl)
-        k = k_pl.astype(np.int16)[pli] * rated16
-    else:
-        ti = by_t.idx()
-        k_row = _k_base(rules, ti, base[pli], games_total[pli], reached_2400[pli],
-                        birth_year[pli], list_k[pli], year)
-        n_row = games[pli]
-        pc = rules.period_cap[ti]
-        k = np.where((pc > 0) & (k_row * n_row > pc), pc // np.maximum(n_row, 1), k_row
-                     ).astype(np.int16) * rated16
+    n_row = games[pli]
+    pc = by_t.value(rules.period_cap)
+    k32 = k.astype(np.int32, copy=False)
+    k = np.where((pc > 0) & (k32 * n_row > pc), pc // np.maximum(n_row, 1), k32
+                 ).astype(np.int16) * rated16
     change_h = k * (score_h.astype(np.int16, copy=False) - pd_h)
     total = np.rint(np.bincount(pli, weights=change_h.astype(np.float64), minlength=n_pl)
                     ).astype(np.int64)
@@ -438,13 +390,49 @@ def _lookup(table: Mapping[tuple[str, RatingList], int], key: str, rl: RatingLis
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """Per (player, list) code: what the previous list and the register say for K."""
+
+    base: Array
+    list_k: Array
+    games_total: Array
+    reached: Array
+    birth: Array
+
+
+def _row_k(specs: Sequence[PeriodTournament], local: Sequence[Mapping[int, int]], start_no: Array,
+           lengths: Sequence[int], facts: _Facts, k_default: int) -> Array:
+    """Each row's K before the period cap: :func:`rating.fide.player_k` once per player and
+    tournament (the same rule the tournament view uses)."""
+    k = np.zeros(len(start_no), dtype=np.int16)
+    at = 0
+    for spec, mine, n in zip(specs, local, lengths, strict=True):
+        li = LISTS.index(spec.rating_list)
+        by_no = spec.tournament.players_by_no()
+        k_of = np.zeros(max(mine, default=0) + 1, dtype=np.int16)
+        for no, p_code in mine.items():
+            c = 3 * p_code + li
+            p = by_no[no]
+            k_of[no] = player_k(spec.rules, PlayerFacts(
+                rating=int(facts.base[c]) if facts.base[c] >= 0 else None,
+                games_played=int(facts.games_total[c]) if facts.games_total[c] >= 0 else None,
+                birth_year=int(facts.birth[c]) or None, reached_2400=bool(facts.reached[c]),
+                year=spec.start.year, title=p.title, junior=is_junior_category(p.category),
+                published_k=p.k, list_k=int(facts.list_k[c]) or None), k_default)[0]
+        k[at:at + n] = k_of[start_no[at:at + n]]
+        at += n
+    return k
+
+
 def rate_period(tournaments: Sequence[Tournament], period: date, *,
                 keys: Sequence[str] | None = None,
                 previous: Mapping[tuple[str, RatingList], Standing] | None = None,
                 in_force: Mapping[date, Mapping[tuple[str, RatingList], int]] | None = None,
                 pools: Mapping[tuple[str, RatingList], Pool] | None = None,
                 corrections: Mapping[str, int] | None = None,
-                list_complete: bool = False, assigned: Collection[str] = ()) -> PeriodResult:
+                list_complete: bool = False, assigned: Collection[str] = (),
+                k_default: int = 20) -> PeriodResult:
     """Rate every tournament of the list month *period* (fide-rules.md §13).
 
     ``previous``: the T − 1 list (and register) per (player key, list); ``in_force``: ratings of
@@ -452,7 +440,8 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     players' earlier pooled results; ``corrections``: base ratings that replace the list's.
     With ``list_complete`` (a FIDE list was given) a player absent from ``previous`` is unrated;
     otherwise the tournament's rating is the base, with a note.  Tournaments whose key is in
-    ``assigned`` were put in this period on purpose: their dates raise no note.
+    ``assigned`` were put in this period on purpose: their dates raise no note.  ``k_default``
+    is the K of a rated player about whom nothing decides the K (as in the tournament view).
     """
     import pandas as pd
 
@@ -562,10 +551,10 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         ok[ok] &= (code_of[me[ok]] >= 0) & (code_of[them[ok]] >= 0)
         me, them, played = me[ok], them[ok], played[ok]
         parts.append(np.stack([code_of[me], np.full(len(me), ti), own_by_no[me], seen[them],
-                               played[:, 2], played[:, 3], code_of[them]], axis=1))
-    table = np.concatenate(parts) if parts else np.zeros((0, 7), dtype=np.int64)
+                               played[:, 2], played[:, 3], code_of[them], me], axis=1))
+    table = np.concatenate(parts) if parts else np.zeros((0, 8), dtype=np.int64)
     cols = {name: table[:, i] for i, name in enumerate(("pl", "tour", "own", "opp", "score",
-                                                         "round", "opp_pl"))}
+                                                         "round", "opp_pl", "start_no"))}
     for spec in specs:
         if spec.ratings_from == "list":
             src = "the register" if in_force.get(list_in_force(spec.start)) else "the given list"
@@ -591,9 +580,10 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
                          f"{base[c]} is the base ({LISTS[c % 3]})")
     has_games = np.bincount(pl, minlength=n_pl) > 0
     rules = RuleArrays.of([s.rules for s in specs]) if specs else RuleArrays.of([rules_for(period)])
-    out = rate_rows(pl, tour, own, opp, score, rules=rules, base=base, list_k=list_k,
-                    games_total=games_total, reached_2400=reached, birth_year=birth,
-                    year=prev_month.year)
+    facts = _Facts(base=base, list_k=list_k, games_total=games_total, reached=reached,
+                   birth=birth)
+    k = _row_k(specs, local, cols["start_no"], [len(part) for part in parts], facts, k_default)
+    out = rate_rows(pl, tour, own, opp, score, rules=rules, base=base, k=k)
 
     period_rules = rules_for(period)  # floor and initial-rating rule of the new list (READING)
     reason = out.reason.copy()

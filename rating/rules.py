@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from importer.model import RatingList
 
-__all__ = ["CapRule", "FideRules", "InitialRule", "rules_for"]
+__all__ = ["CapRule", "FideRules", "InitialRule", "all_rules", "rules_for"]
 
 
 class CapRule(StrEnum):
@@ -138,3 +138,8 @@ def rules_for(start: date, rating_list: RatingList = RatingList.STANDARD) -> Fid
         if r.valid_from <= start:
             chosen = r
     return chosen
+
+
+def all_rules() -> list[FideRules]:
+    """Every rule version of every list, oldest first per list."""
+    return [r for versions in _VERSIONS.values() for r in versions]

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from importer.model import RatingList
 from rating import elo, fide
+from rating.fide import PlayerFacts
 from rating.rules import FideRules, rules_for
 
 __all__ = [
@@ -25,17 +26,6 @@ __all__ = [
     "RatingSystem",
     "rate_games",
 ]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerFacts:
-    """What is known about a player when choosing K."""
-
-    rating: int | None
-    games_played: int | None = None
-    birth_year: int | None = None
-    reached_2400: bool = False
-    year: int | None = None
 
 
 class RatingSystem(Protocol):

@@ -15,18 +15,17 @@ Result types: :class:`TournamentRating` → one :class:`PlayerRating` per player
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
-from enum import StrEnum
 
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament
 from rating import fide
 from rating.errors import RatingError
 from rating.rules import FideRules, rules_for
-from rating.system import EloSystem, FideSystem, GameRating, PlayerFacts, RatingSystem, rate_games
+from rating.fide import KSource, PlayerFacts, is_junior_category, player_k
+from rating.system import EloSystem, FideSystem, GameRating, RatingSystem, rate_games
 
 __all__ = [
     "KLookup",
@@ -57,25 +56,6 @@ NOT_PLAYED_REASONS: dict[Status, str] = {
 }
 OPPONENT_RATING_UNKNOWN = "opponent's rating not in the source"
 OWN_RATING_UNKNOWN = "rating not in the source"
-
-_MASTER_TITLES = frozenset({"GM", "IM"})
-"""Titles that need a published rating of 2400+ (GM 2500, IM 2400): K 10 (R24 §8.3.3)."""
-
-
-class KSource(StrEnum):
-    """Where a player's K came from, in the order of precedence."""
-
-    CARD = "card"
-    """Published per game by the source (player card 'K' column)."""
-    SOURCE = "source"
-    """Published per player by the source (Player.k)."""
-    LIST = "list"
-    """The FIDE rating list given by the caller (k_lookup)."""
-    CATEGORY = "category"
-    """The K category from rating, title and birth year (R24 §8.3.3, fide-rules §3.2)."""
-    DEFAULT = "default"
-    """Nothing known: the caller's default K (a warning names the player)."""
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoundLine:
@@ -143,6 +123,8 @@ class PlayerRating:
     """rating + change rounded half away from zero (R24 §8.3.4); None when unrated."""
     performance: int | None
     """Rp over games against rated opponents (fide-rules.md §6.3)."""
+    k_before_cap: int | None = None
+    """The category/list K when K × games > 700 reduced it to ``k`` (R24 8.3.3)."""
     initial: fide.InitialRating | None = None
     """For an unrated player with 5+ games against rated opponents (R24 §7.1.4, §8.2)."""
     scenarios: tuple[Scenario, ...] = ()
@@ -183,40 +165,23 @@ def _own_rating(system: RatingSystem, p: Player) -> int | None:
     return p.national_rating if system.national else p.rating
 
 
-_JUNIOR_CATEGORY = re.compile(r"[UGB](\d{1,2})", re.IGNORECASE)
-
-
-def is_junior_category(category: str) -> bool:
-    """Whether a source's category (U18, U14, G12, …) makes the player a junior for K.
-
-    An U18 player is under 18 on 1 January, so turns at most 18 this year: R24 §8.3.3 junior.
-    """
-    m = _JUNIOR_CATEGORY.fullmatch(category.strip())
-    return m is not None and int(m.group(1)) <= 18
-
-
 def _player_k(system: RatingSystem, rules: FideRules | None, p: Player, rating: int | None,
               year: int, k_lookup: KLookup | None, k_default: int,
               card_ks: Sequence[int]) -> tuple[int, KSource]:
-    """K by precedence: card, source, list, category, default (the FIDE K sources count only
-    for FIDE-like systems; a national system takes its own K from the rating, ukd.md §3.5)."""
+    """K by precedence: the card's per-game K, then :func:`rating.fide.player_k` for FIDE-like
+    systems; a national system takes its own K from the rating."""
+    if card_ks and not system.national:
+        return max(set(card_ks), key=card_ks.count), KSource.CARD
+    if isinstance(system, FideSystem) and rules is not None:
+        facts = PlayerFacts(rating=rating, year=year, birth_year=p.birth_year,
+                            junior=is_junior_category(p.category), title=p.title,
+                            published_k=p.k, list_k=k_lookup(p) if k_lookup else None)
+        return player_k(rules, facts, k_default)
     if not system.national:
-        if card_ks:
-            return max(set(card_ks), key=card_ks.count), KSource.CARD
         if p.k is not None:
             return p.k, KSource.SOURCE
         if k_lookup is not None and (listed := k_lookup(p)) is not None:
             return listed, KSource.LIST
-    if isinstance(system, FideSystem) and rules is not None:
-        master = p.title.upper() in _MASTER_TITLES or (rating is not None
-                                                      and rating >= rules.top_threshold)
-        junior = is_junior_category(p.category)
-        if master or p.birth_year is not None or junior:
-            # R24 §8.3.3 with the precedence of fide-rules.md §3.2.
-            cat = fide.category_of(rules, rating=rating, birth_year=p.birth_year,
-                                   reached_2400=master, year=year, junior=junior)
-            return fide.k_for_category(cat, rules), KSource.CATEGORY
-        return k_default, KSource.DEFAULT
     if isinstance(system, EloSystem) or rating is None:
         return k_default, KSource.DEFAULT
     return system.k(PlayerFacts(rating=rating, year=year)), KSource.CATEGORY
@@ -233,13 +198,19 @@ def _points(r: RoundResult) -> Decimal | None:
 def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | None],
           scores: Sequence[Decimal], fides: Sequence[int | None]) -> list[GameRating]:
     """One player's played games through the system: its own ``rate`` when it has one (UKD
-    resolves suspicious opponent cells and the FIDE fallback, ukd.md §3.10), else
-    ``rate_games``.  *fides* are the opponents' FIDE ratings."""
+    resolves suspicious opponent cells and the FIDE fallback), else ``rate_games``.  *fides*
+    are the opponents' FIDE ratings.  Under FIDE rules K is reduced so that K × n ≤ 700
+    (R24 8.3.3) over the rated games."""
     games = list(zip(opp, scores, strict=True))
     own_rate: Callable[..., list[GameRating]] | None = getattr(system, "rate", None)
     if own_rate is not None:
         return own_rate(own, games, list(fides))
-    return rate_games(system, own, k, games)
+    rated = rate_games(system, own, k, games)
+    if isinstance(system, FideSystem):
+        capped = fide.period_k(k, sum(g.rated for g in rated), system.rules)
+        if capped != k:
+            rated = rate_games(system, own, capped, games)
+    return rated
 
 
 def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
@@ -259,6 +230,10 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
     fides = [fide_ratings.get(r.opponent_no) if r.opponent_no is not None else None
              for r in played]
     rated = _rate(system, own, k, opp, scores, fides)
+    uncapped = k
+    if isinstance(system, FideSystem) and k_source is not KSource.CARD and (
+            used := {g.k for g in rated if g.rated and g.k}):
+        k = used.pop()  # reduced so that K × n ≤ 700 (R24 8.3.3) by _rate
     card_ks = [r.k if k_source is KSource.CARD else None for r in played]
     by_round = {r.round: (g, ck if ck is not None else g.k or k)
                 for r, g, ck in zip(played, rated, card_ks, strict=True)}
@@ -305,8 +280,9 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
         new_rating=None if own is None else system.new_rating(own, cumulative),
         performance=performance,
         initial=initial,
+        k_before_cap=uncapped if uncapped != k else None,
         scenarios=() if p.start_no in hidden else _scenarios(
-            system, own, k, [r for r in rows if r.opponent_no not in hidden], ratings,
+            system, own, uncapped, [r for r in rows if r.opponent_no not in hidden], ratings,
             fide_ratings, (opp, scores, fides, card_ks), cumulative),
         published_change=p.rating_change)
 
@@ -396,6 +372,11 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     players = tuple(_rate_player(chosen, fide_rules, p, rows[p.start_no], ratings, fide_ratings,
                                  start.year, k_lookup, k_default, hidden)
                     for p in sorted(t.players, key=lambda p: p.start_no))
+    reduced = [p for p in players if p.k_before_cap is not None]
+    if reduced:
+        names = {p.start_no: p.name for p in t.players}
+        notes.append("K reduced so that K × rated games stays within 700: " + "; ".join(
+            f"{names[p.start_no]} K {p.k_before_cap} → {p.k}" for p in reduced))
     defaults = tuple(p.start_no for p in players
                      if p.k_source is KSource.DEFAULT and p.rated_games > 0)
     return TournamentRating(system=chosen.name, label=chosen.label, rules=chosen.describe(), on=start,

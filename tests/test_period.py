@@ -21,16 +21,13 @@ from importer.model import (
 )
 from importer.trf import parse_trf, write_trf
 from rating.errors import RatingError
-from rating.fide import cap_mask, expected_h, initial_rating, period_k
+from rating.fide import cap_mask, initial_rating
 from rating.period import (
-    LISTS,
     Pool,
-    RuleArrays,
     Standing,
     default_period,
     initial_ratings,
     rate_period,
-    rate_rows,
 )
 from rating.rules import InitialRule, rules_for
 
@@ -301,67 +298,6 @@ def test_no_time_control_is_rated_as_standard_with_a_note():
     r = rate_period([t], DEC25, previous=prev(p1=2000, p2=2000))
     assert row(r, "1")["games"] == 1
     assert any("rated as standard" in n for n in r.notes)
-
-
-# --- the vectorised core against a plain per-game loop over rating.fide ---------------------
-
-DATES = [date(2013, 3, 1), date(2023, 5, 1), date(2024, 6, 1), date(2025, 10, 5)]
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.data())
-def test_rate_rows_matches_a_per_game_loop(data):
-    n_players = data.draw(st.integers(2, 12))
-    n_tour = data.draw(st.integers(1, 4))
-    t_rules = [rules_for(data.draw(st.sampled_from(DATES)), data.draw(st.sampled_from(LISTS)))
-               for _ in range(n_tour)]
-    base = [data.draw(st.one_of(st.just(-1), st.integers(1400, 2850))) for _ in range(n_players)]
-    lk = [data.draw(st.sampled_from([0, 10, 20, 40])) for _ in range(n_players)]
-    rows = data.draw(st.lists(st.tuples(st.integers(0, n_players - 1), st.integers(0, n_tour - 1),
-                                        st.one_of(st.just(-1), st.integers(1400, 2850)),
-                                        st.sampled_from([0, 50, 100])), min_size=1, max_size=60))
-    # Every row is played on its tournament's list; own = the base (the tournament's rating).
-    pl = np.array([3 * p + LISTS.index(t_rules[t].rating_list) for p, t, _, _ in rows])
-    n_pl = 3 * n_players
-    base_pl = np.repeat(np.array(base), 3)
-    own = np.array([base[p] for p, _, _, _ in rows], dtype=np.int16)
-    out = rate_rows(pl, np.array([t for _, t, _, _ in rows]), own,
-                    np.array([o for _, _, o, _ in rows], dtype=np.int16),
-                    np.array([s for _, _, _, s in rows], dtype=np.int16),
-                    rules=RuleArrays.of(t_rules), base=base_pl,
-                    list_k=np.repeat(np.array(lk), 3), games_total=np.full(n_pl, 100),
-                    reached_2400=np.zeros(n_pl, bool), birth_year=np.zeros(n_pl, np.int32),
-                    year=2025)
-    # The loop: per player, per tournament, cap_mask over the rated games (once-per-event rule).
-    rated = []
-    for i, (p, t, o, _) in enumerate(rows):
-        r = t_rules[t]
-        ok = base[p] >= 0 and o >= 0 and not (
-            r.exclude_gap is not None and abs(base[p] - o) >= r.exclude_gap
-            and max(base[p], o) > r.exclude_above)
-        if ok:
-            rated.append(i)
-    n = {}
-    for i in rated:
-        n[pl[i]] = n.get(pl[i], 0) + 1
-    masks = {}
-    for key in {(pl[i], rows[i][1]) for i in rated}:
-        idx = [i for i in rated if (pl[i], rows[i][1]) == key]
-        p, t = rows[idx[0]][0], rows[idx[0]][1]
-        masks.update(zip(idx, cap_mask(base[p], [rows[i][2] for i in idx], t_rules[t]), strict=True))
-    totals = np.zeros(n_pl, dtype=np.int64)
-    for i in rated:
-        p, t, o, s = rows[i]
-        r = t_rules[t]
-        k = period_k(lk[p] or r.k_established, n[pl[i]], r)  # 100 games, below 2400
-        if lk[p] == 0 and base[p] >= r.top_threshold:
-            k = period_k(r.k_top, n[pl[i]], r)
-        change = k * (s - expected_h(base[p], o, r, capped=masks[i]))
-        assert out.change_h[i] == change
-        assert bool(out.capped[i]) == masks[i]
-        totals[pl[i]] += change
-    assert out.total_h.tolist() == totals.tolist()
-    assert set(np.flatnonzero(out.reason == 0).tolist()) == set(rated)
 
 
 @settings(max_examples=100, deadline=None)

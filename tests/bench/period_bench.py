@@ -58,13 +58,10 @@ def build(rows: int, seed: int) -> dict[str, np.ndarray]:
 
 
 def engine(d: dict[str, np.ndarray]):  # type: ignore[no-untyped-def]
-    """Run rate_rows on the data."""
+    """Run rate_rows on the data (each row's K before the period cap: the player's list K)."""
     rules = RuleArrays.of([rules_for(START, LISTS[i]) for i in d["t_list"]])
-    n_pl = len(d["base"])
     return rate_rows(d["pl"], d["tour"], d["own"], d["opp"], d["score"], rules=rules,
-                     base=d["base"], list_k=d["list_k"], games_total=np.full(n_pl, -1, np.int32),
-                     reached_2400=np.zeros(n_pl, bool), birth_year=np.zeros(n_pl, np.int32),
-                     year=2026)
+                     base=d["base"], k=d["list_k"][d["pl"]])
 
 
 def loop(d: dict[str, np.ndarray], rows: int) -> dict[int, int]:
