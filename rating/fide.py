@@ -7,8 +7,8 @@ Rapid and Blitz Regulations (amended 1 December 2024), R22 the 2022 text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
@@ -31,11 +31,11 @@ __all__ = [
     "expected_h",
     "format_h",
     "initial_rating",
+    "is_junior_category",
     "k_factor",
     "k_for_category",
     "percent_h",
     "performance",
-    "is_junior_category",
     "period_k",
     "player_k",
     "round_change",

@@ -23,8 +23,8 @@ from decimal import Decimal
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament
 from rating import fide
 from rating.errors import RatingError
-from rating.rules import FideRules, rules_for
 from rating.fide import KSource, PlayerFacts, is_junior_category, player_k
+from rating.rules import FideRules, rules_for
 from rating.system import EloSystem, FideSystem, GameRating, RatingSystem, rate_games
 
 __all__ = [
