@@ -80,6 +80,7 @@ def test_dates_read_for_certain(text: str, want: list[date]) -> None:
     "Marchfield Open 2026",
     "Open Mayday 2026",
     "32.01.2026",
+    "10 listopada 2026",   # November in Polish, October in Croatian
 ])
 def test_no_date_when_the_reading_is_not_certain(text: str) -> None:
     assert find_dates(text) == []

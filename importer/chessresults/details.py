@@ -92,20 +92,19 @@ _MONTH_NAMES = (  # lower case; each language's full names, genitives and usual 
      "szeptember wrzesień września září rujan eylül eylul syyskuuta syyskuu "
      "сентябрь сентября σεπτεμβρίου"),
     ("october oct okt oktober octobre octubre outubro ottobre október październik "
-     "października říjen října listopad ekim lokakuuta lokakuu октябрь октября "
+     "października říjen října ekim lokakuuta lokakuu октябрь октября "
      "οκτωβρίου"),
-    ("november nov novembre noviembre novembro november listopad listopada prosinac kasım "
+    ("november nov novembre noviembre novembro november listopadu kasım "
      "kasim marraskuuta marraskuu ноябрь ноября νοεμβρίου"),
     ("december dec dez dezember décembre decembre diciembre dezembro dicembre "
-     "december grudzień grudnia prosinec prosince aralık aralik joulukuuta joulukuu "
+     "december grudzień grudnia prosinec prosince prosinac aralık aralik joulukuuta joulukuu "
      "декабрь декабря δεκεμβρίου"),
 )
 _MONTHS: dict[str, int] = {}
 for _n, _words in enumerate(_MONTH_NAMES, start=1):
     for _w in _words.split():
         _MONTHS.setdefault(_w, _n)
-# 'listopad' is November in Polish and Czech but October in Croatian: read as November
-_MONTHS["listopad"] = 11
+# never read: 'listopad(a)', November in Polish and Czech but October in Croatian
 _MONTH = "(?:" + "|".join(sorted(map(re.escape, _MONTHS), key=len, reverse=True)) + ")"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?"
 _TO = r"\s*(?:-|–|—|to|bis|au|al|a|do|до|ile|till|until)\s*"
