@@ -16,12 +16,14 @@ import io
 import re
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
+from datetime import date
 
 from importer.chessresults.cells import parse_points, parse_rating, parse_round_cell
-from importer.chessresults.details import parse_details
+from importer.chessresults.details import Details, last_update_date, parse_details, title_dates
 from importer.chessresults.lang import header_key, round_column, tiebreak_column
 from importer.errors import InputError
 from importer.model import (
+    DateSource,
     Player,
     RoundResult,
     Status,
@@ -123,20 +125,34 @@ def _find_header(rows: Sequence[Sequence[str]]) -> int | None:
     return None
 
 
-def _preamble(lines: list[str]) -> tuple[str, list[tuple[str, str]]]:
-    """(name, detail rows) from the column-A lines above the header."""
+def _preamble(lines: list[str]) -> tuple[str, list[tuple[str, str]], date | None]:
+    """(name, detail rows, last-update date) from the column-A lines above the header."""
     name = ""
     details: list[tuple[str, str]] = []
+    updated: date | None = None
     rest = [t for t in lines if t and "chess-results" not in t.casefold()]
     for t in rest:
         if " : " in t:
             key, _, value = t.partition(" : ")
             details.append((key.strip(), value.strip()))
         elif _LAST_UPDATE.match(t):
-            continue
+            updated = updated or last_update_date(t)
         elif not name:
             name = t
-    return name, details
+    return name, details, updated
+
+
+def _dates(det: Details, name: str, updated: date | None,
+           ) -> tuple[date | None, date | None, DateSource]:
+    """The details' dates, else a date in the name, else the last update (an upper bound)."""
+    if det.start_date is not None:
+        return det.start_date, det.end_date, DateSource.DETAILS
+    named = title_dates(name)
+    if named:
+        return min(named), max(named) if len(set(named)) > 1 else None, DateSource.TITLE
+    if updated is not None:
+        return updated, None, DateSource.LAST_UPDATE
+    return None, None, DateSource.NONE
 
 
 def _warner(source: str, out: list[str]) -> Callable[[str, int | None], None]:
@@ -159,8 +175,9 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
                          source=source)
     warnings: list[str] = []
     warn = _warner(source, warnings)
-    name, detail_rows = _preamble([_text(r[0]) if r else "" for r in rows[:h]])
+    name, detail_rows, updated = _preamble([_text(r[0]) if r else "" for r in rows[:h]])
     det = parse_details(detail_rows)
+    start, end, date_source = _dates(det, name, updated)
     warnings += [f"{source}: {w}" if source else w for w in det.warnings]
     header = [c.strip() for c in rows[h]]
     cols: dict[str, int] = {}
@@ -231,7 +248,7 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
     games = games_from_results(results, warn=lambda m: warn(m, None)) if rounds else []
     _check_points(players, results, warn)
     info = TournamentInfo(
-        name=name, source=source, start_date=det.start_date, end_date=det.end_date,
+        name=name, source=source, start_date=start, end_date=end, date_source=date_source,
         rounds=det.rounds or (max(rounds) if rounds else None),
         rating_list=det.rating_list or classify_time_control(det.time_control),
         federation=det.federation, time_control=det.time_control,

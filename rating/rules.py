@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from importer.model import RatingList
 
-__all__ = ["CapRule", "FideRules", "InitialRule", "all_rules", "rules_for"]
+__all__ = ["CapRule", "FideRules", "InitialRule", "all_rules", "previous_rules", "rules_for"]
 
 
 class CapRule(StrEnum):
@@ -68,6 +68,13 @@ class FideRules:
     initial_min_games: int = 5
     initial_max: int | None = 2200
     hypothetical_opponent: int = 1800
+
+    @property
+    def label(self) -> str:
+        """The version's short name: 'FIDE 2024-03', 'FIDE before 2009-07'."""
+        if self.valid_from.year <= 1:
+            return self.name.split(" (")[0]
+        return f"FIDE {self.valid_from:%Y-%m}"
 
     def cap_applies(self, own: int) -> bool:
         """Whether the difference cap applies at all to a player rated *own*."""
@@ -143,3 +150,10 @@ def rules_for(start: date, rating_list: RatingList = RatingList.STANDARD) -> Fid
 def all_rules() -> list[FideRules]:
     """Every rule version of every list, oldest first per list."""
     return [r for versions in _VERSIONS.values() for r in versions]
+
+
+def previous_rules(rules: FideRules) -> FideRules | None:
+    """The version in force before *rules* on the same list (None for the first)."""
+    versions = _VERSIONS[rules.rating_list]
+    earlier = [r for r in versions if r.valid_from < rules.valid_from]
+    return earlier[-1] if earlier else None

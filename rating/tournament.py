@@ -20,11 +20,20 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
-from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament
+from importer.model import (
+    Colour,
+    DateSource,
+    Player,
+    RatingList,
+    RoundResult,
+    Status,
+    Tournament,
+    TournamentInfo,
+)
 from rating import fide
 from rating.errors import RatingError
 from rating.fide import KSource, PlayerFacts, is_junior_category, player_k
-from rating.rules import FideRules, rules_for
+from rating.rules import FideRules, previous_rules, rules_for
 from rating.system import EloSystem, FideSystem, GameRating, RatingSystem, rate_games
 
 __all__ = [
@@ -32,9 +41,11 @@ __all__ = [
     "KSource",
     "PlayerRating",
     "RoundLine",
+    "RulesDate",
     "Scenario",
     "TournamentRating",
     "rate_tournament",
+    "rules_date",
 ]
 
 KLookup = Callable[[Player], "int | None"]
@@ -143,6 +154,10 @@ class TournamentRating:
     """The FIDE rule version used, or the system's settings line (e.g. UKD's)."""
     on: date
     """The date that chose the rules (the tournament start, or the caller's date)."""
+    rules_label: str = ""
+    """The rule version's short name ('FIDE 2024-03'), or the system's label and settings."""
+    date_source: str = ""
+    """Where ``on`` comes from: a :class:`DateSource` value, 'given' or 'none' (today)."""
     rating_list: RatingList
     players: tuple[PlayerRating, ...]
     notes: tuple[str, ...] = ()
@@ -332,25 +347,96 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RulesDate:
+    """The date whose rules rate a tournament, where it comes from, and the plain-words note
+    when it is not the event's own date."""
+
+    on: date
+    source: str
+    """'details', 'round dates', 'title' (the event's dates); 'last update' (the source's last
+    update, an upper bound); 'given' (the caller's date); 'none' (today: no date at all)."""
+    note: str = ""
+
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December")
+_CHANGES = (("K", ("k_new", "k_established", "k_top", "k_junior", "junior_below",
+                   "top_threshold", "new_player_games", "top_needs_games", "period_cap")),
+            ("rating-difference cap", ("cap", "cap_rule", "no_cap_from")),
+            ("game-exclusion", ("exclude_gap", "exclude_above")),
+            ("rating-floor", ("floor",)),
+            ("first-rating", ("initial_rule", "initial_min_games", "initial_max",
+                              "hypothetical_opponent")))
+
+
+def _what_changed(rules: FideRules) -> str:
+    """'; an event before March 2024 would use other …' (the rules of an earlier date)."""
+    before = previous_rules(rules)
+    if before is None:
+        return ""
+    what = [words for words, names in _CHANGES
+            if any(getattr(rules, n) != getattr(before, n) for n in names)]
+    if not what:
+        return ""
+    listed = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
+    when = f"{_MONTH_NAMES[rules.valid_from.month - 1]} {rules.valid_from.year}"
+    return f"; an event before {when} would use other {listed} rules"
+
+
+def rules_date(info: TournamentInfo, rating_list: RatingList = RatingList.STANDARD, *,
+               on: date | None = None, today: date | None = None) -> RulesDate | None:
+    """The date whose rules apply, best first: the event's own start date (details block,
+    round dates, a date in its name); the caller's *on*; the source's last update (the event
+    started on or before it); *today*.  None when there is none of them."""
+    start, source = info.start_date, info.date_source
+    if start is not None and source is not DateSource.LAST_UPDATE:
+        # a start date of unnamed origin (a TRF header, a hand-made record) is the event's own
+        return RulesDate(on=start, source=(source if source is not DateSource.NONE
+                                           else DateSource.DETAILS).value)
+    if on is not None:
+        note = f"the source gives no event date: rated with the rules in force on {on}, the date given"
+        if start is not None and on > start:
+            note += (f"; the source was last updated on {start}, so the event started on or "
+                     "before that day")
+        label = rules_for(on, rating_list).label
+        return RulesDate(on=on, source="given", note=f"{note} ({label})")
+    if start is not None:
+        rules = rules_for(start, rating_list)
+        return RulesDate(on=start, source=DateSource.LAST_UPDATE.value, note=(
+            f"the source gives no event date, only its last update ({start}): the event started "
+            f"on or before that day and is rated with the rules in force then ({rules.label})"
+            f"{_what_changed(rules)}"))
+    if today is not None:
+        rules = rules_for(today, rating_list)
+        return RulesDate(on=today, source=DateSource.NONE.value, note=(
+            f"the source gives no date: rated with the rules in force today ({rules.label})"
+            f"{_what_changed(rules)}"))
+    return None
+
+
 def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_default: int = 20,
-                    k_lookup: KLookup | None = None, on: date | None = None) -> TournamentRating:
+                    k_lookup: KLookup | None = None, on: date | None = None,
+                    today: date | None = None) -> TournamentRating:
     """Rate every player of *t* under *system* (the tournament view; see the module docstring).
 
-    *system* is a :class:`RatingSystem` or 'fide' (the rules of the tournament's start date,
-    else *on*, on its rating list) or 'elo'.  *k_lookup* gives a player's K from an outside
-    list; *k_default* is used when no K is known (see ``default_k_players``).  *on* stands in for a missing
-    start date (RatingError when both are missing).
+    *system* is a :class:`RatingSystem` or 'fide' (the rules of the date :func:`rules_date`
+    picks, on the tournament's rating list) or 'elo'.  *k_lookup* gives a player's K from an
+    outside list; *k_default* is used when no K is known (see ``default_k_players``).  *on*
+    stands in for a missing event date, *today* for any date at all (RatingError when the
+    tournament has no date and neither is given); a note says so in plain words.
     """
     notes: list[str] = []
-    start = t.info.start_date or on
-    if start is None:
-        raise RatingError("the tournament has no start date: give the date whose rules apply")
-    if t.info.start_date is None:
-        notes.append(f"the tournament has no start date: rules of {start.isoformat()} used")
     rating_list = t.info.rating_list
     if rating_list is None:
         rating_list = RatingList.STANDARD
         notes.append("the source does not say which list: rated as standard")
+    basis = rules_date(t.info, rating_list, on=on, today=today)
+    if basis is None:
+        raise RatingError("the tournament has no date: give the date whose rules apply")
+    if basis.note:
+        notes.insert(0, basis.note)
+    start = basis.on
     rules: FideRules = rules_for(start, rating_list)
     chosen: RatingSystem
     if isinstance(system, str):
@@ -379,6 +465,9 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
             f"{names[p.start_no]} K {p.k_before_cap} → {p.k}" for p in reduced))
     defaults = tuple(p.start_no for p in players
                      if p.k_source is KSource.DEFAULT and p.rated_games > 0)
-    return TournamentRating(system=chosen.name, label=chosen.label, rules=chosen.describe(), on=start,
+    label = (fide_rules.label if isinstance(chosen, FideSystem)
+             else f"{chosen.label}: {chosen.describe()}")
+    return TournamentRating(system=chosen.name, label=chosen.label, rules=chosen.describe(),
+                            on=start, rules_label=label, date_source=basis.source,
                             rating_list=rating_list, players=players, notes=tuple(notes),
                             default_k_players=defaults)

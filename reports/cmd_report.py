@@ -48,8 +48,8 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
 @click.option("--ratings-list", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="A FIDE rating list download: players' K is taken from it.")
 @click.option("--date", "on", callback=_iso_date, metavar="YYYY-MM-DD",
-              help="The date whose rules apply when the source has no start date "
-                   "(default: today).")
+              help="The date whose rules apply when the source gives no event date "
+                   "(default: its last update, else today).")
 @click.option("--open", "open_", is_flag=True, help="Open index.html when done.")
 @source_options
 def report(sources: tuple[str, ...], **opts: Any) -> None:

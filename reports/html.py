@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
-from importer.model import Status
+from importer.model import DateSource, Status
 from reports import fmt
 
 if TYPE_CHECKING:
@@ -148,15 +148,19 @@ def _round_rows(report: Report, pr: PlayerRating) -> list[SimpleNamespace]:
 
 
 def _header(report: Report) -> dict[str, Any]:
+    from reports.report import rated_with
+
     i = report.tournament.info
-    dates = " – ".join(d.isoformat() for d in (i.start_date, i.end_date) if d is not None)
+    dates = " – ".join(d.isoformat() for d in (i.start_date, i.end_date) if d is not None
+                       and i.date_source is not DateSource.LAST_UPDATE)  # not an event date
     r = report.rating
     return {"name": i.name or "Tournament", "dates": dates, "federation": i.federation,
             "rounds": i.rounds, "players": len(report.tournament.players),
             "system": r.rules if r.rules.startswith(r.label) else f"{r.label}: {r.rules}",
             "list": r.rating_list.value,
             "on": r.on.isoformat(), "time_control": i.time_control,
-            "rating_calculation": i.rating_calculation, "source": i.source}
+            "rating_calculation": i.rating_calculation, "source": i.source,
+            "rated": rated_with(report)}
 
 
 def render_pages(report: Report) -> dict[str, str]:

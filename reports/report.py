@@ -6,6 +6,8 @@
 * ``rating_players.csv``: one row per player (totals);
 * ``rating_rounds.csv``: one row per player and round;
 * ``scenarios.csv``: when a paired game is unfinished, what a win, draw or loss would bring;
+* ``rating_tournament.csv``: one row: the rules applied, the date that chose them and where
+  that date comes from, the rounds, how many have results, and whether a round is in progress;
 * ``index.html`` and ``player-<start_no>.html``: the same, self-contained.
 
 Numbers are formatted once, in :mod:`reports.fmt`; text cells go through
@@ -25,11 +27,12 @@ from typing import TYPE_CHECKING
 
 from importer.atomic import atomic_dir
 from importer.csvio import render_csv
-from importer.model import Player, RatingList, Tournament
+from importer.model import DateSource, Player, RatingList, Tournament
 from rating.system import RatingSystem
 from rating.tournament import PlayerRating, TournamentRating, rate_tournament
 from reports import fmt
 from reports.errors import ReportError
+from reports.summary import live_round, rounds_with_results
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -44,12 +47,17 @@ __all__ = [
     "PLAYER_COLUMNS",
     "ROUND_COLUMNS",
     "SCENARIO_COLUMNS",
+    "TOURNAMENT_COLUMNS",
     "Report",
     "build_report",
+    "live_round",
     "player_page_name",
+    "rated_with",
     "render_report",
     "resolve_player",
+    "rounds_with_results",
     "save_report",
+    "tournament_row",
     "write_report",
 ]
 
@@ -65,12 +73,14 @@ SCENARIO_COLUMNS = ("start_no", "name", "round", "opponent_no", "opponent_name",
                     "opponent_rating", "k", "expected", "win", "draw", "loss", "total_if_win",
                     "total_if_draw", "total_if_loss", "rating", "new_rating_if_win",
                     "new_rating_if_draw", "new_rating_if_loss")
+TOURNAMENT_COLUMNS = ("id", "name", "system", "rules", "rules_date", "date_source", "rating_list",
+                      "rounds", "rounds_with_results", "live")
 UKD_PLAYER_COLUMNS = ("national_rating", "ukd_k", "ukd_rated_games", "ukd_score",
                       "ukd_expected", "ukd_change", "ukd_new_rating")
 UKD_ROUND_COLUMNS = ("opponent_national_rating", "ukd_rated", "ukd_reason", "ukd_expected",
                      "ukd_change", "ukd_cumulative_change", "ukd_k")
 _TEXT = frozenset({"name", "fide_id", "title", "federation", "opponent_name", "colour",
-                   "reason", "k_source", "status", "ukd_reason"})
+                   "reason", "k_source", "status", "ukd_reason", "id", "rules"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -161,8 +171,11 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
         notes += list_warnings(loaded.warnings)
     start = t.info.start_date
     if loaded.list_date is not None and start is not None and loaded.list_date > start:
-        notes.append(f"the rating list is dated {loaded.list_date.isoformat()}, after the "
-                     f"tournament's start ({start.isoformat()}): its K may not be the K then")
+        when = (f"the source's last update ({start.isoformat()}), so after the tournament's "
+                "start" if t.info.date_source is DateSource.LAST_UPDATE
+                else f"the tournament's start ({start.isoformat()})")
+        notes.append(f"the rating list is dated {loaded.list_date.isoformat()}, after {when}: "
+                     "its K may not be the K then")
 
     def lookup(p: Player) -> int | None:
         entry = loaded.get(p.fide_id) if p.fide_id else None
@@ -207,7 +220,10 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
                  focus: int | str | None = None) -> Report:
     """Rate *t* for a report; *focus* (start number, name or FIDE id) narrows it to one player.
 
-    *on* stands in for a missing start date (default: today).  ReportError on bad input.
+    The FIDE rules are those of the best date known: the event's own (details, round dates,
+    a date in its name), else *on*, else the source's last update (the event started on or
+    before it), else today; a note says so in plain words when it is not the event's own.
+    ReportError on bad input.
     """
     if not t.players:
         raise ReportError("the source has no players")
@@ -217,16 +233,16 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     focus_no = resolve_player(t, focus) if focus is not None else t.focus
     if focus_no is not None and t.player(focus_no) is None:
         focus_no = None
-    if t.info.start_date is None and on is None:
-        on = date.today()  # noqa: DTZ011 - the local date is the user's "today"
+    today = date.today()  # noqa: DTZ011 - the local date is the user's "today"
     list_name = (t.info.rating_list.value if t.info.rating_list else "standard")
     k_lookup = (_k_lookup_from_list(t, ratings_list, list_name, notes) if ratings_list
                 else None)
     chosen = _system(system)
-    rating = rate_tournament(t, chosen, k_default=k_default, k_lookup=k_lookup, on=on)
+    rating = rate_tournament(t, chosen, k_default=k_default, k_lookup=k_lookup, on=on,
+                             today=today)
     ukd = None
     if rating.system != "ukd" and _ukd_applies(t):
-        ukd = rate_tournament(t, _ukd_system(), k_default=k_default, on=on)
+        ukd = rate_tournament(t, _ukd_system(), k_default=k_default, on=on, today=today)
     notes += rating.notes
     if rating.system == "ukd" and rating.rating_list is not RatingList.STANDARD:
         notes.append("UKD is the standard-time rating: this event was rated as asked, but TSF "
@@ -248,6 +264,48 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
 
 
 # ------------------------------------------------------------------------------ rows
+
+def tournament_row(report: Report) -> dict[str, object]:
+    """rating_tournament.csv: how the tournament was rated, and how far it has got."""
+    t, r = report.tournament, report.rating
+    return {"id": t.info.id, "name": t.info.name, "system": r.system, "rules": r.rules_label,
+            "rules_date": r.on.isoformat(), "date_source": r.date_source,
+            "rating_list": r.rating_list.value, "rounds": t.info.rounds or t.rounds_seen or None,
+            "rounds_with_results": rounds_with_results(t),
+            "live": live_round(t) is not None}
+
+
+_DATE_WORDS = {
+    "details": "event date {d}, from the tournament details",
+    "round dates": "event date {d}, from the round dates",
+    "title": "event date {d}, from the tournament name",
+    "last update": "no event date: the source's last update {d}, on or before which it started",
+    "given": "no event date: the date given, {d}",
+    "none": "no date in the source: today's rules",
+}
+
+
+def rated_with(report: Report) -> str:
+    """'Rated with FIDE rules of 2024-03 (event date 2026-08-01, from the round dates) ·
+    9 rounds, 7 with results · round 8 in progress'."""
+    r, t = report.rating, report.tournament
+    label = r.rules_label or r.rules
+    if label.startswith("FIDE before "):
+        rules = f"FIDE rules from {label[5:]}"
+    elif label.startswith("FIDE "):
+        rules = f"FIDE rules of {label[5:]}"
+    else:
+        rules = label
+    words = _DATE_WORDS.get(r.date_source, "date {d}").format(d=r.on.isoformat())
+    parts = [f"Rated with {rules} ({words})"]
+    rounds, done = t.info.rounds or t.rounds_seen, rounds_with_results(t)
+    if rounds:
+        parts.append(f"{rounds} round{'s' if rounds != 1 else ''}, {done} with results")
+    live = live_round(t)
+    if live is not None:
+        parts.append(f"round {live} in progress")
+    return " · ".join(parts)
+
 
 def _num(value: Decimal | None) -> str:
     """An exact decimal as plain text without exponent or spurious zeros: 0.5, 4, 12.25."""
@@ -376,6 +434,7 @@ def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str,
     if "csv" in formats:
         pcols = PLAYER_COLUMNS + (UKD_PLAYER_COLUMNS if report.ukd is not None else ())
         rcols = ROUND_COLUMNS + (UKD_ROUND_COLUMNS if report.ukd is not None else ())
+        files["rating_tournament.csv"] = _csv(TOURNAMENT_COLUMNS, [tournament_row(report)])
         files["rating_players.csv"] = _csv(pcols, player_rows(report))
         files["rating_rounds.csv"] = _csv(rcols, round_rows(report))
         scenarios = scenario_rows(report)

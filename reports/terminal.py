@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reports import fmt
-from reports.report import Report
+from reports.report import Report, rated_with
 
 __all__ = ["render_players", "render_rounds", "render_text"]
 
@@ -12,7 +12,7 @@ def _title(report: Report) -> list[str]:
     i = report.tournament.info
     r = report.rating
     system = r.rules if r.rules.startswith(r.label) else f"{r.label} {r.rules}"
-    return [f"{i.name or 'Tournament'}: {system}, {r.rating_list.value}", ""]
+    return [f"{i.name or 'Tournament'}: {system}, {r.rating_list.value}", rated_with(report), ""]
 
 
 def render_rounds(report: Report, start_no: int) -> str:

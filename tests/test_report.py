@@ -85,7 +85,8 @@ def read(text: str) -> list[dict[str, str]]:
 
 def test_csv_contract_columns_and_values():
     files = render_report(build_report(small()), ["csv"])
-    assert set(files) == {"rating_players.csv", "rating_rounds.csv", "scenarios.csv"}
+    assert set(files) == {"rating_players.csv", "rating_rounds.csv", "scenarios.csv",
+                          "rating_tournament.csv"}
     players = read(files["rating_players.csv"])
     assert tuple(players[0]) == PLAYER_COLUMNS
     assert PLAYER_COLUMNS[:11] == ("start_no", "name", "fide_id", "rating", "k", "rated_games",
@@ -136,7 +137,8 @@ def test_golden_files(tmp_path):
     paths = write_report(small(), tmp_path / "out", focus=None)
     names = sorted(p.name for p in paths)
     assert names == sorted(["rating_players.csv", "rating_rounds.csv", "scenarios.csv",
-                            "index.html", *(f"player-{i}.html" for i in range(1, 7))])
+                            "rating_tournament.csv", "index.html",
+                            *(f"player-{i}.html" for i in range(1, 7))])
     if UPDATE:
         GOLDEN.mkdir(parents=True, exist_ok=True)
         for p in paths:
@@ -173,7 +175,7 @@ def test_focus_narrows_the_report():
     report = build_report(small(), focus="Alpha")
     files = render_report(report)
     assert set(files) == {"rating_players.csv", "rating_rounds.csv", "scenarios.csv",
-                          "index.html", "player-1.html"}
+                          "rating_tournament.csv", "index.html", "player-1.html"}
     assert [r["start_no"] for r in read(files["rating_players.csv"])] == ["1"]
 
 
@@ -237,7 +239,7 @@ def test_start_date_missing_uses_on():
     t = Tournament(info=TournamentInfo(name="No date"), players=t.players, results=t.results)
     report = build_report(t, on=date(2024, 6, 1))
     assert report.rating.rules.startswith("FIDE 2024-03")
-    assert any("no start date" in n for n in report.notes)
+    assert any("gives no event date" in n for n in report.notes)
     assert any("rated as standard" in n for n in report.notes)
 
 

@@ -210,7 +210,7 @@ def test_missing_start_date():
     with pytest.raises(RatingError):
         rate_tournament(t)
     tr = rate_tournament(t, on=date(2026, 5, 1))
-    assert tr.on == date(2026, 5, 1) and any("no start date" in n for n in tr.notes)
+    assert tr.on == date(2026, 5, 1) and any("gives no event date" in n for n in tr.notes)
 
 
 def test_system_is_a_parameter():

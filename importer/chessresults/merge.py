@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Sequence
+from datetime import date
 from operator import attrgetter, itemgetter
 
 from importer.chessresults.pages import Page
@@ -17,6 +18,7 @@ from importer.chessresults.records import mirror, mirrored_status
 from importer.errors import InputError
 from importer.model import (
     Colour,
+    DateSource,
     Player,
     RoundResult,
     Status,
@@ -102,13 +104,53 @@ def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[str]) -> Pa
     return dataclasses.replace(page, players=players, results=tuple(results), by_rank=False)
 
 
-def _merge_info(pages: Sequence[Page], source: str) -> TournamentInfo:
+_DATE_TRUST = (DateSource.DETAILS, DateSource.ROUND_DATES, DateSource.TITLE,
+               DateSource.LAST_UPDATE, DateSource.NONE)
+_DATE_FIELDS = frozenset({"start_date", "end_date", "date_source", "rounds", "system"})
+
+
+def _merge_dates(pages: Sequence[Page], warnings: list[str]) -> dict[str, object]:
+    """Start, end and their source from the most trusted source any page gives: the details
+    block, else the round dates of every page together (earliest to latest), else a date in
+    the name, else the earliest 'last update' (the event started on or before it)."""
+    best = min((p.info.date_source for p in pages), key=_DATE_TRUST.index,
+               default=DateSource.NONE)
+    if best is DateSource.NONE:
+        return {}
+    if best is DateSource.ROUND_DATES:
+        days: dict[int, date] = {}
+        for page in pages:
+            for rd, day in page.round_dates:
+                days.setdefault(rd, day)
+        if days:
+            first = min(days)
+            if first != 1:
+                warnings.append(f"the earliest round date shown is round {first}'s "
+                                f"({days[first].isoformat()}): the event started on or "
+                                "before it")
+            return {"start_date": min(days.values()), "end_date": max(days.values()),
+                    "date_source": best}
+    chosen = [p.info for p in pages if p.info.date_source is best and p.info.start_date]
+    if best is DateSource.LAST_UPDATE:
+        return {"start_date": min(i.start_date for i in chosen if i.start_date),
+                "date_source": best}
+    return {"start_date": chosen[0].start_date, "end_date": chosen[0].end_date,
+            "date_source": best}
+
+
+def _merge_info(pages: Sequence[Page], source: str,
+                warnings: list[str] | None = None) -> TournamentInfo:
     fields: dict[str, object] = {}
     for page in pages:
         for name in _INFO_FIELDS:
             value = getattr(page.info, name)
-            if name != "system" and not _empty(value) and _empty(fields.get(name)):
+            if name not in _DATE_FIELDS and not _empty(value) and _empty(fields.get(name)):
                 fields[name] = value
+    fields.update(_merge_dates(pages, [] if warnings is None else warnings))
+    # every page's count is the total (details, menu 'Rd.7/9') or rounds it shows: the most
+    rounds = [p.info.rounds for p in pages if p.info.rounds is not None]
+    if rounds:
+        fields["rounds"] = max(rounds)
     kinds = {p.kind for p in pages}
     if any(p.is_team_event for p in pages):
         fields["system"] = System.TEAM
@@ -382,9 +424,9 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
     _mark_unknown_ratings(pages, players, warnings)
     boards = {(rd, w, b): x for p in pages for rd, w, b, x in p.boards}
     ordered = tuple(sorted(results.values(), key=attrgetter("start_no", "round")))
-    info = _merge_info(pages, source)
+    info = _merge_info(pages, source, warnings)
     if info.rounds is not None and info.rounds < last:
-        warnings.append(f"details say {info.rounds} rounds, the pages show {last}")
+        warnings.append(f"the pages say {info.rounds} rounds but show {last}")
         info = dataclasses.replace(info, rounds=last)
     card = next((p.snr for p in pages if p.kind == "player_card"), None)
     return Tournament(info=info, players=tuple(players.values()), results=ordered,

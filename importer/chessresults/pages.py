@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import cached_property
 from itertools import islice
 from typing import cast
@@ -27,7 +28,14 @@ from importer.chessresults.cells import (
     parse_rating,
     parse_round_cell,
 )
-from importer.chessresults.details import Details, parse_details
+from importer.chessresults.details import (
+    Details,
+    last_update_date,
+    parse_details,
+    round_caption,
+    rounds_in_heading,
+    title_dates,
+)
 from importer.chessresults.lang import (
     BYE_WORDS,
     NOT_PAIRED_WORDS,
@@ -44,7 +52,16 @@ from importer.chessresults.records import (
     sides,
 )
 from importer.errors import InputError
-from importer.model import Colour, Game, Player, RoundResult, Status, System, TournamentInfo
+from importer.model import (
+    Colour,
+    DateSource,
+    Game,
+    Player,
+    RoundResult,
+    Status,
+    System,
+    TournamentInfo,
+)
 from importer.pairings import games_from_results
 
 __all__ = ["KINDS", "Page", "looks_like_chess_results", "parse_page"]
@@ -75,8 +92,9 @@ class Page:
     ``round`` is the round of a pairings page; ``live_round`` the first round paired but not
     finished; ``has_gate`` the old-tournament gate (spec §3); ``snr`` the player-card player.
     ``rr_scores`` holds a round-robin matrix as (player, opponent, cell).  ``boards`` holds
-    (round, white, black, board) as printed on a pairings page.  ``games`` (one Game per
-    pairing) is computed from the results on first use.
+    (round, white, black, board) as printed on a pairings page.  ``round_dates`` holds
+    (round, date) from the page's round captions and headings ('Round 2 on 2026/08/02').
+    ``games`` (one Game per pairing) is computed from the results on first use.
     """
 
     kind: str
@@ -100,6 +118,7 @@ class Page:
     """The page has a rating column: a player on it without a rating is unrated."""
     cut: bool = False
     """The page's list is cut (a 'Show complete list' link, or exactly 150 rows)."""
+    round_dates: tuple[tuple[int, date], ...] = ()
 
     @cached_property
     def games(self) -> tuple[Game, ...]:
@@ -366,6 +385,12 @@ class _Doc:
     menu_text: str
     tb1_is_points: bool
     cut: bool
+    round_dates: dict[int, date]
+    """Round → date from the round captions and headings ('Round 2 on 2026/08/02 at 14:30')."""
+    last_update: date | None
+    """The 'Last update 06.08.2026 20:41:16' line: the event started on or before it."""
+    heading_rounds: int | None
+    """N of a heading 'Final Ranking after N Rounds'."""
 
 
 def _load(text: str, ctx: _Ctx) -> _Doc:
@@ -422,14 +447,59 @@ def _load(text: str, ctx: _Ctx) -> _Doc:
     mr = _MENU_ROUNDS.search(menu_text)
     notes = " ".join(_content(p) for p in root.iter("p"))
     cut = any("zeilen=99999" in (a.get("href") or "") for a in root.iter("a")
-              if a.get("class") == "fett")  # the 'Show complete list' link (spec §4)
+              if a.get("class") == "fett")  # the 'Show complete list' link
+    round_dates, heading_rounds = _round_facts(root)
+    last_update = next((day for p in root.iter("p") if "CRsmall" in (p.get("class") or "")
+                        if (day := last_update_date(_content(p))) is not None), None)
     return _Doc(
         root=root, tnr=m[1] if m else "", art=_q("art"),
         rd=int(rd) if rd.isdigit() and rd.isascii() else None,
         snr=int(snr) if snr.isdigit() and snr.isascii() else None, gate=gate, name=name,
         details=parse_details(detail_rows), menu_rounds=(int(mr[1]), int(mr[2])) if mr else None,
         menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(notes)), cut=cut,
+        round_dates=round_dates, last_update=last_update, heading_rounds=heading_rounds,
     )
+
+
+def _round_facts(root: _El) -> tuple[dict[int, date], int | None]:
+    """Round dates from the h3 headings and the one-cell caption rows of the data tables
+    ('Round 2 on 2026/08/02 at 14:30', '1. Runde am 26.09.2026 um 14:00'), and N of a
+    heading 'Final Ranking after N Rounds'."""
+    dates: dict[int, date] = {}
+    texts = [_content(h) for h in root.iter("h3")]
+    for table in _data_tables(root):
+        texts += [_content(cells[0]) for tr in _rows(table)
+                  if len(tr) <= 2 and len(cells := _cells(tr)) == 1]
+    for text in texts:
+        hit = round_caption(text)
+        if hit is not None:
+            dates.setdefault(*hit)
+    heading = next((n for h in root.iter("h2", "h3")
+                    if (n := rounds_in_heading(_content(h))) is not None), None)
+    return dates, heading
+
+
+def _event_dates(doc: _Doc) -> tuple[date | None, date | None, DateSource]:
+    """(start, end, where from): the details block, else the round dates (earliest, latest),
+    else a date in the tournament name, else the last update (only an upper bound)."""
+    d = doc.details
+    if d.start_date is not None:
+        return d.start_date, d.end_date, DateSource.DETAILS
+    if doc.round_dates:
+        days = doc.round_dates.values()
+        return min(days), max(days), DateSource.ROUND_DATES
+    named = title_dates(doc.name)
+    if named:
+        return min(named), max(named) if len(set(named)) > 1 else None, DateSource.TITLE
+    if doc.last_update is not None:
+        return doc.last_update, None, DateSource.LAST_UPDATE
+    return None, None, DateSource.NONE
+
+
+_ALL_ROUNDS = frozenset({"crosstable_start", "crosstable_rank", "crosstable_rr", "pairings_rr",
+                         "notpaired"})
+"""Pages that show every round so far: their last round is the number of rounds when nothing
+better says it (the details block, the menu 'Rd.7/9', a heading 'after 9 Rounds')."""
 
 
 def _data_tables(root: _El) -> list[_El]:
@@ -523,7 +593,7 @@ def _crosstable(ctx: _Ctx, doc: _Doc, t: _Table, *, by_rank_cells: bool,
         idx["points"] = tb1
     elif "points" not in idx:
         ctx.warnings.append("no Pts. column and no 'Tie Break1: points' legend: "
-                            "points computed from the round cells (spec §8.2)")
+                            "points computed from the round cells")
     first = t.rows[0][1] if t.rows else []
     name_i = idx.get("name", 0)
     by_rank = by_rank_cells and "no" not in idx and (
@@ -1013,19 +1083,23 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     tables = _data_tables(doc.root)
     menu = doc.menu_text.casefold()
     team = d.system is System.TEAM or "team pairings" in menu or "team-starting rank" in menu
-    rounds = d.rounds if d.rounds is not None else (doc.menu_rounds[1] if doc.menu_rounds else None)
-    base = {"tnr": doc.tnr, "has_gate": doc.gate, "source": ctx.source, "art": doc.art}
+    rounds = d.rounds if d.rounds is not None else (
+        doc.menu_rounds[1] if doc.menu_rounds else doc.heading_rounds)
+    start, end, date_source = _event_dates(doc)
+    base = {"tnr": doc.tnr, "has_gate": doc.gate, "source": ctx.source, "art": doc.art,
+            "round_dates": tuple(sorted(doc.round_dates.items()))}
     if doc.cut:
         ctx.warnings.append("the list on this page is cut ('Show complete list'): players "
                             "beyond it are missing")
 
-    def info(system: System | None = None) -> TournamentInfo:
+    def info(system: System | None = None, shown: int | None = None) -> TournamentInfo:
         return TournamentInfo(
-            id=doc.tnr, name=doc.name, source=ctx.source, start_date=d.start_date,
-            end_date=d.end_date, rounds=rounds,
+            id=doc.tnr, name=doc.name, source=ctx.source, start_date=start,
+            end_date=end, rounds=rounds if rounds is not None else shown,
             system=system or d.system or (System.TEAM if team else System.SWISS),
             rating_list=d.rating_list, federation=d.federation, time_control=d.time_control,
-            rating_calculation=d.rating_calculation, fide_event_id=d.fide_event_id)
+            rating_calculation=d.rating_calculation, fide_event_id=d.fide_event_id,
+            date_source=date_source)
 
     def page(kind: str, system: System | None = None, **kw: object) -> Page:
         if ctx.unknown and kind not in ("team_board_pairings", "team_all_details") and not any(
@@ -1033,10 +1107,12 @@ def _parse(html: str, ctx: _Ctx) -> Page:
             ctx.warnings.append("unknown header words: " + ", ".join(
                 repr(u) for u in ctx.unknown[:8]))
         fields = {**base, **kw}
-        players = cast(Sequence[Player], fields.get("players", ()))
+        players = cast("Sequence[Player]", fields.get("players", ()))
         fields["shows_ratings"] = ctx.rating_column or any(p.rating is not None for p in players)
         fields["cut"] = doc.cut or len(players) == 150
-        return Page(kind=kind, info=info(system), warnings=tuple(dict.fromkeys(ctx.warnings)),
+        results = cast("Sequence[RoundResult]", kw.get("results", ()))
+        shown = max((r.round for r in results), default=None) if kind in _ALL_ROUNDS else None
+        return Page(kind=kind, info=info(system, shown), warnings=tuple(dict.fromkeys(ctx.warnings)),
                     is_team_event=team or kind.startswith("team") or kind == "player_list",
                     language=ctx.language, **fields)  # type: ignore[arg-type]
 
@@ -1111,7 +1187,7 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     if is_notpaired:
         ps, rs = _notpaired(ctx, t)
         ctx.warnings.append("not-paired grid: '*' may be an absence or a requested half-point "
-                            "bye (spec §11)")
+                            "bye")
         return page("notpaired", players=tuple(ps), results=tuple(rs))
     if not any(k.startswith("rd:") for k in keys) and ("name" in keys and "no" in keys):
         ps = _starting_rank(ctx, t)
@@ -1130,7 +1206,7 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     ps, rs, by_rank = _crosstable(ctx, doc, t, by_rank_cells=by_rank_cells)
     if by_rank:
         ctx.warnings.append("ranking crosstable without player links: numbers are ranks until "
-                            "a starting list maps them (spec §8.1)")
+                            "a starting list maps them")
     if len(ps) == 150 and not doc.cut:
         ctx.warnings.append("exactly 150 rows: the table may be cut")
     return page("crosstable_rank" if by_rank_cells else "crosstable_start", players=tuple(ps),
