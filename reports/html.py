@@ -165,13 +165,15 @@ def _header(report: Report) -> dict[str, Any]:
 
 def render_pages(report: Report) -> dict[str, str]:
     """index.html and one page per shown player, keyed by file name."""
+    from reports.report import published_view
+
     header = _header(report)
     shown = report.shown
     has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
     files = {"index.html": _template("index.html").render(
         header=header, notes=report.notes, focus=report.focus,
         players=[_player_row(report, pr, linked=True) for pr in shown],
-        ukd=_ukd_columns(report))}
+        ukd=_ukd_columns(report), published=published_view(report))}
     page = _template("player.html")
     for pr in shown:
         p = report.player(pr.start_no)

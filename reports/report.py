@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from importer.atomic import atomic_dir
 from importer.csvio import render_csv
 from importer.model import DateSource, Player, RatingList, Tournament
+from rating.published import Comparison, PublishedCheck, compare_published
 from rating.system import RatingSystem
 from rating.tournament import PlayerRating, TournamentRating, rate_tournament
 from reports import fmt
@@ -48,10 +49,13 @@ __all__ = [
     "ROUND_COLUMNS",
     "SCENARIO_COLUMNS",
     "TOURNAMENT_COLUMNS",
+    "PublishedFigure",
+    "PublishedView",
     "Report",
     "build_report",
     "live_round",
     "player_page_name",
+    "published_view",
     "rated_with",
     "render_report",
     "resolve_player",
@@ -65,7 +69,7 @@ FORMATS = ("csv", "html")
 
 PLAYER_COLUMNS = ("start_no", "name", "fide_id", "rating", "k", "rated_games", "score",
                   "expected", "change", "new_rating", "performance", "title", "federation",
-                  "points", "k_source", "initial_rating", "published_change")
+                  "points", "k_source", "initial_rating", "published_change", "change_agrees")
 ROUND_COLUMNS = ("start_no", "round", "opponent_no", "opponent_name", "opponent_rating",
                  "colour", "points", "rated", "reason", "expected", "change",
                  "cumulative_change", "k", "status", "capped", "published_change")
@@ -100,6 +104,8 @@ class Report:
     """The assumed-K note naming the players concerned (also the last of ``notes``)."""
     by_no: dict[int, Player] = field(default_factory=dict, compare=False)
     """The tournament's players by start number."""
+    published: PublishedCheck | None = None
+    """Our rating change and performance against the figures the source publishes."""
 
     def notes_for(self, start_no: int) -> list[str]:
         """The notes for one player's page: the general ones, and their own assumed K."""
@@ -258,9 +264,10 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
         k_note = (f"K {k_default} assumed (no K published, listed or derivable; give --k or "
                   f"--ratings-list) for: {', '.join(names[:10])}{more}")
         notes.append(k_note)
+    published = compare_published(t, rating, only=None if focus_no is None else {focus_no})
     return Report(tournament=t, rating=rating, ukd=ukd, focus=focus_no, notes=tuple(notes),
                   k_default=k_default, k_note=k_note,
-                  by_no=t.players_by_no())
+                  by_no=t.players_by_no(), published=published)
 
 
 # ------------------------------------------------------------------------------ rows
@@ -335,6 +342,7 @@ def player_rows(report: Report) -> list[dict[str, object]]:
             "initial_rating": (pr.initial.value if pr.initial is not None and pr.initial.published
                                else None),
             "published_change": _num(pr.published_change),
+            "change_agrees": _agrees(report, pr.start_no),
         }
         if report.ukd is not None:
             u = report.ukd.player(pr.start_no)
@@ -347,6 +355,57 @@ def player_rows(report: Report) -> list[dict[str, object]]:
                         "ukd_new_rating": u.new_rating if u else None})
         out.append(row)
     return out
+
+
+def _agrees(report: Report, start_no: int) -> bool | None:
+    """Whether our change equals the published one at the hundredth (None: not compared)."""
+    check = report.published
+    if check is None or start_no not in check.change.players:
+        return None
+    return all(d.start_no != start_no for d in check.change.disagreements)
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedFigure:
+    """One published figure compared, as text."""
+
+    summary: str
+    """'108 of 108 players agree with chess-results' published rating change'."""
+    disagreements: tuple[str, ...]
+    """'12 Doe, John: ours +8.80, chess-results +8.90 (K 20 here, 40 published)'."""
+    method: str
+    """How ours and the source's figure are computed."""
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedView:
+    """The comparison with the source's published figures, as text for every output."""
+
+    source: str
+    figures: tuple[PublishedFigure, ...]
+    notes: tuple[str, ...]
+
+
+def published_view(report: Report) -> PublishedView | None:
+    """The comparison with the source's published figures as text (None: nothing to say)."""
+    check = report.published
+    if check is None or not (check.compared or check.notes):
+        return None
+
+    def shown(c: Comparison, value: Decimal | None) -> str:
+        if value is None:
+            return "none"
+        return fmt.signed(value) if c is check.change else str(int(value))
+
+    figures = []
+    for c in (check.change, check.performance):
+        if not c.compared:
+            continue
+        rows = tuple(f"{d.start_no} {d.name}: ours {shown(c, d.ours)}, {c.source} "
+                     f"{shown(c, d.theirs)}" + (f" ({'; '.join(d.notes)})" if d.notes else "")
+                     for d in c.disagreements)
+        figures.append(PublishedFigure(c.summary, rows, c.method))
+    return PublishedView(check.source, tuple(figures), check.notes)
 
 
 def round_rows(report: Report) -> list[dict[str, object]]:

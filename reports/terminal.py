@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from reports import fmt
-from reports.report import Report, rated_with
+from reports.report import Report, published_view, rated_with
 
-__all__ = ["render_players", "render_rounds", "render_text"]
+__all__ = ["render_players", "render_published", "render_rounds", "render_text"]
 
 
 def _title(report: Report) -> list[str]:
@@ -63,9 +63,25 @@ def render_players(report: Report) -> str:
     return "\n".join(fmt.text_table(rows, left={1}))
 
 
+def render_published(report: Report) -> list[str]:
+    """Our figures against the source's published ones: a summary line per figure, each
+    disagreement with both figures, and how each figure is computed."""
+    view = published_view(report)
+    if view is None:
+        return []
+    lines = [""]
+    for f in view.figures:
+        lines.append(f"{f.summary}.")
+        lines += [f"  {row}" for row in f.disagreements]
+        lines.append(f"  ({f.method})")
+    lines += [f"note: {n}" for n in view.notes]
+    return lines
+
+
 def render_text(report: Report) -> str:
     """What ``fiderate report`` prints without --out: the focus player, else everyone."""
     body = (render_rounds(report, report.focus) if report.focus is not None
             else render_players(report))
     notes = [f"note: {n}" for n in report.notes]
-    return "\n".join([*_title(report), body, *([""] if notes else []), *notes])
+    return "\n".join([*_title(report), body, *render_published(report),
+                      *([""] if notes else []), *notes])

@@ -540,7 +540,7 @@ def test_mutated_crosstable_only_raises_importer_errors(small_crosstable: str,
     except ImporterError:
         return
     assert page.kind in ("crosstable_start", "crosstable_rank", "starting_rank", "no_data",
-                         "notpaired", "pairings", "player_card", "crosstable_rr")
+                         "notpaired", "pairings", "player_card", "crosstable_rr", "ranking")
 
 
 def test_unknown_language_pairings_read_by_structure(fixtures_dir: Path) -> None:

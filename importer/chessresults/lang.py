@@ -36,35 +36,59 @@ def _table(rows: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, str]]:
     return out
 
 
-# Column headers of the CRs1 tables (spec §5.2; tr from ukd.md §4.4, pt from the xlsx export).
+# Column headers of the CRs1 tables (spec §5.2; tr from ukd.md §4.4, pt from the xlsx export and
+# a pt ranking list).  The ranking-list words of es, de, fr, it, ru and tr are the UI's usual
+# abbreviations, not all seen on a saved page: the ranking parser checks the columns they name
+# by their values, and finds the columns of an unknown language the same way.
 _HEADERS = _table({
     "no": ("en:No.", "en:SNo", "de:Snr", "ru:Ном.", "ru:Ст.ном.", "fi:Nr", "pt:Nº.", "de:Nr.",
-           "tr:SNo", "ru:Ст.ном"),
-    "rank": ("en:Rk.", "ru:Место", "en:Rank", "de:Rang", "tr:Sıra"),
-    "name": ("en:Name", "ru:Имя", "fi:Nimi", "pt:Nome", "tr:İsim", "de:Name"),
-    "white": ("en:White", "de:Weiß", "ru:Белые", "tr:Beyaz"),
-    "black": ("en:Black", "de:Schwarz", "ru:Черные", "tr:Siyah"),
-    "rating": ("en:Rtg", "de:Elo", "ru:Рейт.", "fi:Rtg", "tr:ELO"),
-    "rating_intl": ("en:RtgI",),
-    "rating_nat": ("en:RtgN", "tr:UKD"),
-    "fed": ("en:FED", "de:Land", "ru:ФЕД.", "fi:FED"),
+           "tr:SNo", "ru:Ст.ном", "pt:Nº.Inic.", "pt:Nº Inic.", "es:NºInic.", "es:Nº Inic.",
+           "es:N.Ini.", "fr:N°Dép.", "fr:No.Dép.", "it:N.Ini.", "it:Num.", "tr:BSNo",
+           "tr:Baş.No"),
+    "rank": ("en:Rk.", "ru:Место", "en:Rank", "de:Rang", "tr:Sıra", "de:Rg.", "es:Clas.",
+             "es:Pos.", "fr:Clt.", "fr:Pl.", "it:Pos.", "it:Cl.", "pt:Cl.", "pt:Pos.",
+             "ru:Мес."),
+    "name": ("en:Name", "ru:Имя", "fi:Nimi", "pt:Nome", "tr:İsim", "de:Name", "es:Nombre",
+             "fr:Nom", "it:Giocatore", "tr:Ad Soyad"),
+    "white": ("en:White", "de:Weiß", "ru:Белые", "tr:Beyaz", "es:Blancas", "fr:Blancs",
+              "it:Bianco", "pt:Brancas"),
+    "black": ("en:Black", "de:Schwarz", "ru:Черные", "tr:Siyah", "es:Negras", "fr:Noirs",
+              "it:Nero", "pt:Pretas"),
+    "rating": ("en:Rtg", "de:Elo", "ru:Рейт.", "fi:Rtg", "tr:ELO", "ru:Рейтинг"),
+    "rating_intl": ("en:RtgI", "de:EloI", "pt:EloI", "es:EloI", "fr:EloI", "it:EloI",
+                    "ru:Рейт.М", "tr:ELOI"),
+    "rating_nat": ("en:RtgN", "tr:UKD", "de:EloN", "pt:EloN", "es:EloN", "fr:EloN", "it:EloN",
+                   "ru:Рейт.Н", "ru:Нац.рейтинг", "de:DWZ"),
+    "fed": ("en:FED", "de:Land", "ru:ФЕД.", "fi:FED", "fr:Féd.", "it:Fed.", "tr:Fed."),
     "fide_id": ("en:FideID", "ru:код FIDE", "pt:ID FIDE", "en:Fide-ID"),
     "national_id": ("en:ID", "ru:ИН", "ru:Идент.Номер"),
-    "sex": ("en:sex", "ru:пол"),
-    "typ": ("en:Typ", "pt:Tipo"),
+    "sex": ("en:sex", "ru:пол", "pt:sexo", "es:sexo", "de:Geschl.", "fr:sexe", "it:sesso",
+            "tr:Cins"),
+    "typ": ("en:Typ", "pt:Tipo", "es:Tipo", "it:Tipo", "fr:Type", "ru:Тип", "tr:Tip"),
     "group": ("en:Gr",),
-    "club": ("en:Club/City", "ru:Клуб/Город", "pt:Clube/Cidade"),
-    "points": ("en:Pts.", "de:Pkt.", "ru:Очки", "fi:p.", "tr:Puan", "en:Pts"),
-    "board": ("en:Bo.", "de:Br.", "tr:Masa"),
-    "result": ("en:Result", "en:Res.", "de:Erg.", "ru:Результат", "ru:Рез.", "tr:Sonuç"),
-    "round": ("en:Rd.", "ru:Тур", "tr:Tur"),
+    "club": ("en:Club/City", "ru:Клуб/Город", "pt:Clube/Cidade", "de:Verein/Ort",
+             "es:Club/Ciudad", "fr:Club/Ville", "it:Club/Città", "tr:Kulüp/Şehir"),
+    "points": ("en:Pts.", "de:Pkt.", "ru:Очки", "fi:p.", "tr:Puan", "en:Pts", "es:Ptos.",
+               "it:Punti", "fr:Points", "pt:Pontos"),
+    "board": ("en:Bo.", "de:Br.", "tr:Masa", "es:Mesa", "fr:Tab.", "it:Scacc.", "pt:Mesa"),
+    "result": ("en:Result", "en:Res.", "de:Erg.", "ru:Результат", "ru:Рез.", "tr:Sonuç",
+               "es:Resultado", "fr:Résultat", "it:Risultato", "pt:Resultado"),
+    "round": ("en:Rd.", "ru:Тур", "tr:Tur", "es:Ronda", "pt:Ronda", "it:Turno", "fr:Ronde"),
     "team": ("en:Team", "de:Mannschaft"),
     "mp": ("en:MP",),
+    # the published rating figures of a ranking list (chess-results art=1) and a player card
     "k": ("en:K",),
-    "rating_change": ("en:rtg+/-",),
+    "rating_change": ("en:rtg+/-", "de:Elo+/-", "es:Elo+/-", "pt:Elo+/-", "fr:Elo+/-",
+                      "it:Elo+/-", "ru:Рейт+/-", "tr:ELO+/-"),
+    "rating_change_nat": ("en:RtgN+/-", "en:rtg nat+/-", "de:EloN+/-", "de:DWZ+/-",
+                          "tr:UKD+/-"),
     "pgn": ("en:PGN",),
-    "games": ("de:Anz",),
-    "performance": ("en:Rp", "de:EloDS"),
+    "games": ("de:Anz", "en:n"),
+    "score": ("en:w",),
+    "expected": ("en:we",),
+    "score_diff": ("en:w-we",),
+    "performance": ("en:Rp", "ru:Рп", "en:Perf."),
+    "rating_average": ("de:EloDS", "en:Rtg-Ø", "en:RtgØ"),  # the opponents' (or team's) average
 })
 
 # Key/value labels of the tournament-details block (spec §15).
@@ -93,7 +117,15 @@ _CARD = _table({
                    "de:Elo national"),
     "rating_intl": ("en:Rating international", "ru:Междун. рейтинг", "tr:Uluslararası rating",
                     "de:Elo international"),
-    "rating_change": ("en:FIDE rtg +/-",),
+    "rating_change": ("en:FIDE rtg +/-", "de:FIDE Elo +/-", "ru:FIDE рейт. +/-"),
+    "performance": ("en:Performance rating", "en:Performance", "en:Rp",
+                    "ru:Рейтинговый перфоманс", "ru:Турнирный рейтинг", "de:Performance",
+                    "de:Turnierleistung", "tr:Performans", "es:Performance",
+                    "pt:Performance", "fr:Performance", "it:Performance"),
+    "k": ("en:K", "en:K-factor", "de:K-Faktor", "ru:Коэффициент"),
+    "games": ("en:n", "en:Games", "en:Rated games"),
+    "score": ("en:w",),
+    "expected": ("en:we",),
     "points": ("en:Points", "ru:Очки", "de:Punkte"),
     "rank": ("en:Rank", "ru:Место", "de:Rang"),
     "federation": ("en:Federation", "ru:Федерация", "de:Föderation"),
@@ -109,7 +141,7 @@ NOT_PAIRED_WORDS = frozenset({"not paired", "nicht ausgelost", "не спаре�
 """The black-side name of a not-paired row (spec §10.1)."""
 
 _ROUND_COL = re.compile(r"(\d+)\s*\.?\s*(?:rd|runde|тур|tur|kierros)?", re.IGNORECASE)
-_TIEBREAK = re.compile(r"(?:tb|wtg|доп)\s*(\d+)", re.IGNORECASE)
+_TIEBREAK = re.compile(r"(?:tb|wtg|доп|desp|des|dép|dep|spar)\s*\.?\s*(\d+)", re.IGNORECASE)
 
 
 def header_key(text: str) -> tuple[str, str] | None:
@@ -146,6 +178,6 @@ def numbered_column(text: str) -> int | None:
 
 
 def tiebreak_column(text: str) -> int | None:
-    """N for a tie-break column ``TBn`` / ``Wtgn`` / ``Допn``."""
+    """N for a tie-break column ``TBn`` / ``Wtgn`` / ``Допn`` / ``Despn`` / ``Desn`` …"""
     m = _TIEBREAK.fullmatch(norm(text))
     return int(m[1]) if m else None

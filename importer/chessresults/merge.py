@@ -32,7 +32,7 @@ __all__ = ["build_tournament"]
 
 # Lower is more authoritative (spec §9).
 _PLAYER_PRIORITY = {"starting_rank": 0, "player_list": 0, "team_all_details": 1,
-                    "crosstable_start": 2, "crosstable_rank": 2, "crosstable_rr": 2,
+                    "crosstable_start": 2, "crosstable_rank": 2, "crosstable_rr": 2, "ranking": 2,
                     "player_card": 3, "pairings": 4, "pairings_rr": 4,
                     "team_board_pairings": 4, "notpaired": 5, "no_data": 6, "team_pairings": 6}
 _RESULT_PRIORITY = {"crosstable_start": 0, "crosstable_rank": 0, "crosstable_rr": 0,
@@ -53,10 +53,10 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
     rows: dict[int, list[Player]] = {}
     through: dict[int, int] = {}
     for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
-        last = max(map(_ROUND, page.results), default=0)
+        last = max(map(_ROUND, page.results), default=page.round or 0)  # a ranking: its round
         for p in page.players:
             rows.setdefault(p.start_no, []).append(p)
-            if p.points is not None and p.start_no not in through:
+            if p.points is not None and p.start_no not in through and last:
                 through[p.start_no] = last
     players = {}
     for no in sorted(rows):
@@ -413,7 +413,7 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
             continue  # printed points (or none) stay as printed: the rounds are incomplete
         if p.points is None:
             players[no] = dataclasses.replace(p, points=total)
-        elif abs(p.points - total) > 1e-9:
+        elif last and abs(p.points - total) > 1e-9:  # no results (a ranking alone): no check
             warnings.append(f"player {no} ({p.name}): printed points {p.points:g}, the rounds "
                             f"sum to {total:g}")
     if unknown:

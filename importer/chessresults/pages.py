@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from decimal import Decimal
 from functools import cached_property
-from itertools import islice
+from html import unescape
+from itertools import islice, pairwise
 from typing import cast
 from urllib.parse import parse_qs, urlsplit
 
@@ -70,7 +72,7 @@ _El = lxml.etree._Element
 
 KINDS = ("starting_rank", "crosstable_start", "crosstable_rank", "crosstable_rr", "pairings",
          "pairings_rr", "notpaired", "player_card", "team_pairings", "team_board_pairings",
-         "team_all_details", "player_list", "no_data")
+         "team_all_details", "player_list", "ranking", "no_data")
 
 _TNR = re.compile(r"tnr(\d+)\.aspx", re.IGNORECASE)
 _SNR = re.compile(r"[?&]snr=(\d+)", re.IGNORECASE)
@@ -89,8 +91,9 @@ class Page:
     ``kind`` is one of :data:`KINDS`.  ``results`` number players by starting number, except
     on a gated ``crosstable_rank`` page without player links (``by_rank``), where start
     numbers and opponents are final ranks until :func:`build_tournament` maps them.
-    ``round`` is the round of a pairings page; ``live_round`` the first round paired but not
-    finished; ``has_gate`` the old-tournament gate (spec §3); ``snr`` the player-card player.
+    ``round`` is the round of a pairings page (of a ``ranking``: the round it ranks after);
+    ``live_round`` the first round paired but not finished; ``has_gate`` the old-tournament
+    gate (spec §3); ``snr`` the player-card player.
     ``rr_scores`` holds a round-robin matrix as (player, opponent, cell).  ``boards`` holds
     (round, white, black, board) as printed on a pairings page.  ``round_dates`` holds
     (round, date) from the page's round captions and headings ('Round 2 on 2026/08/02').
@@ -130,11 +133,70 @@ class Page:
 
 
 def looks_like_chess_results(text: str) -> bool:
-    """Cheap content sniff: an HTML page served by chess-results.com."""
+    """Cheap content sniff: an HTML page served by chess-results.com, or a fragment of one
+    saved by a browser (its only tables are CRs1 tables, or a comment holds its URL)."""
     head = text[:30_000]
-    return any(m in head for m in ("chess-results", "Chess-Results", "Chess-results",
-                                   "CHESS-RESULTS")) and (
-        "defaultDialog" in text or "CRs1" in text or "crs1" in text or "defaultdialog" in text)
+    if any(m in head for m in ("chess-results", "Chess-Results", "Chess-results",
+                               "CHESS-RESULTS")) and (
+            "defaultDialog" in text or "CRs1" in text or "crs1" in text or "defaultdialog" in text):
+        return True
+    return _comment_url(head) is not None or _only_crs1_tables(text)
+
+
+# ---------------------------------------------------------------- fragments
+
+_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
+_CR_URL = re.compile(r"(?:https?://[^\s\"'<>]*chess-results\.com/)?tnr\d+\.aspx[^\s\"'<>]*",
+                     re.IGNORECASE)
+_TABLE_TAG = re.compile(r"<table\b([^>]*)>", re.IGNORECASE)
+_CRS1_CLASS = re.compile(r"""\bclass\s*=\s*["']?crs1\b""", re.IGNORECASE)
+
+
+def _comment_url(text: str) -> str | None:
+    """A chess-results page URL written in an HTML comment (a browser's 'saved from url=' line
+    or a note such as ``<!-- https://chess-results.com/tnr864425.aspx?lan=1&art=2&rd=7 -->``)."""
+    for comment in _COMMENT.finditer(text):
+        m = _CR_URL.search(comment[1])
+        if m and ("chess-results" in m[0].casefold() or "saved from url" in comment[1]):
+            return unescape(m[0])
+    return None
+
+
+def _only_crs1_tables(text: str) -> bool:
+    """A fragment: its first table is a CRs1 table and every other one is a bare ``<table>``
+    (the colour squares and seats chess-results nests in cells)."""
+    tags = _TABLE_TAG.findall(text)
+    return bool(tags) and _CRS1_CLASS.search(tags[0]) is not None and all(
+        _CRS1_CLASS.search(attrs) or not attrs.strip() for attrs in tags)
+
+
+def _page_url(root: _El, text: str) -> str:
+    """The page's own URL where no form action names it: a comment, ``<link rel=canonical>``,
+    ``<base href>`` or ``<meta property=og:url>`` (pages saved as fragments)."""
+    found = _comment_url(text)
+    if found:
+        return found
+    for el in root.iter("link", "base", "meta"):
+        rel = (el.get("rel") or el.get("property") or "").casefold()
+        url = el.get("href") or (el.get("content") if rel == "og:url" else None) or ""
+        if (el.tag == "base" or rel in ("canonical", "og:url")) and _TNR.search(url):
+            return url
+    return ""
+
+
+def _round_from_links(root: _El, tnr: str, art: str) -> str:
+    """rd= of the links back to this page (same tournament, same art): the round of a
+    fragment, when they all name one round."""
+    rounds = set()
+    for a in root.iter("a", "link"):
+        href = a.get("href") or ""
+        m = _TNR.search(href)
+        if m is None or (tnr and m[1] != tnr):
+            continue
+        q = parse_qs(urlsplit(href).query)
+        if q.get("art", [""])[0] == art and q.get("rd", [""])[0].isdigit():
+            rounds.add(q["rd"][0])
+    return rounds.pop() if len(rounds) == 1 else ""
 
 
 # ---------------------------------------------------------------- low-level helpers
@@ -412,6 +474,9 @@ def _load(text: str, ctx: _Ctx) -> _Doc:
         raise ctx.error("unreadable HTML: expected a chess-results.com page")
     form = next(root.iter("form"), None)
     action = (form.get("action") or "") if form is not None else ""
+    fragment = _TNR.search(action) is None
+    if fragment:  # saved as a fragment: the URL from a comment or a link element
+        action = _page_url(root, text) or action
     m = _TNR.search(action)
     if m is None:
         hrefs = (a.get("href") or "" for a in root.iter("a"))
@@ -422,6 +487,8 @@ def _load(text: str, ctx: _Ctx) -> _Doc:
         return next(iter(query.get(name, [])), "")
 
     rd, snr = _q("rd"), _q("snr")
+    if not rd and fragment:
+        rd = _round_from_links(root, m[1] if m else "", _q("art") or "2")
     gate = any("cb_alleDetails" in (i.get("id"), i.get("name")) for i in root.iter("input"))
     h2 = next((h for div in root.iter("div") if "defaultDialog" in (div.get("class") or "")
                for h in div.iter("h2")), None)
@@ -512,6 +579,323 @@ def _data_tables(root: _El) -> list[_El]:
 def _starting_rank(ctx: _Ctx, t: _Table) -> list[Player]:
     idx = _player_index(t.keys)
     return [_player_from_row(ctx, idx, tr, cells, i + 1) for i, (tr, cells) in enumerate(t.rows)]
+
+
+# ---------------------------------------------------------------- ranking lists (art=1)
+
+_K_VALUES = frozenset({10, 15, 20, 25, 30, 40})
+"""The K factors FIDE has used (R24 §8.3.3 and earlier): a published K column holds only these."""
+_TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM",
+                     "ACM", "NM", "WNM", "HGM"})
+_SEXES = frozenset({"w", "m", "f", "ж", "м", "k", "d", "h"})
+_MAX_ROUNDS = 50
+"""The bound on points and games when the page does not say how many rounds were played."""
+_CHANGE_SLACK = Decimal("0.05")
+"""K × (w − we) against a printed rtg+/-: the printed figure drops trailing zeros only."""
+_PUBLISHED = ("performance", "games", "score", "expected", "score_diff", "k", "rating_change")
+
+Numbers = list[Decimal | None]
+
+
+def _numbers(texts: Sequence[str]) -> Numbers | None:
+    """A column's cells as numbers ('' → None); None when a cell is not a number."""
+    out: Numbers = []
+    for x in texts:
+        try:
+            out.append(parse_decimal(x))
+        except InputError:
+            return None
+    return out
+
+
+def _whole(values: Numbers | None) -> bool:
+    return values is not None and all(v is None or v == v.to_integral_value() for v in values)
+
+
+def _is_crosstable_cell(text: str) -> bool:
+    try:
+        return parse_round_cell(text).opponent_no is not None
+    except InputError:
+        return False
+
+
+@dataclass
+class _RankingColumns:
+    """Where a ranking list keeps each figure: canonical key → column, and what was found by
+    the values rather than the header words."""
+
+    columns: dict[str, int]
+    by_structure: list[str]
+    national_change: list[int]
+    """Columns that print a second (national) rating change: read, never kept."""
+
+
+def _ranking_columns(t: _Table, rounds: int | None, *, cut: bool = False,
+                     ) -> _RankingColumns | None:
+    """The columns of a ranking list (art=1): from the header words and, where they are
+    unknown, from the values; None when the table is not a ranking list.
+
+    By the values: the rank is the first column of whole numbers that starts at 1 and rises
+    down the rows, a blank for a tied or unranked row; the starting numbers are a column
+    holding 1 … N once each on the N rows (a cut list: distinct numbers), unless player links
+    carry them; the name is the text column with the most commas; the points are the first
+    column of halves right of the name that never rises down the rows and stays within the
+    rounds; in the published block w − we equals the w-we column, n ≥ w and we, K is one of
+    10, 15, 20, 25, 30, 40 (blank when unrated), rtg+/- is K × (w − we) and Rp is the
+    rating-like column just left of n.  Between the name and the points: a rating column
+    (0 or 100–3500), FED (three capitals), sex (one letter), Typ (short codes), the club.
+    """
+    rows = t.rows
+    if not rows:
+        return None
+    n = len(rows)
+    width = len(t.keys)
+    texts = [[_get(cells, i) for _, cells in rows] for i in range(width)]
+    if any(sum(map(_is_crosstable_cell, col)) * 2 > n for col in texts):
+        return None  # round cells such as ' 54b1': a crosstable in an unknown language
+    nums = [_numbers(col) for col in texts]
+    found: dict[str, int] = {}
+    for i, key in enumerate(t.keys):
+        if key and not key.startswith(("rd:", "n:")):
+            found.setdefault(key, i)
+    free = [i for i, key in enumerate(t.keys) if not key]
+    taken: set[int] = set()
+    structural: list[str] = []
+    limit = Decimal(rounds or _MAX_ROUNDS)
+
+    def take(key: str, i: int) -> None:
+        found[key] = i
+        taken.add(i)
+        structural.append(key)
+
+    def open_(lo: int = -1, hi: int = width) -> list[int]:
+        return [i for i in free if lo < i < hi and i not in taken]
+
+    numbered = [i for i, key in enumerate(t.keys) if key == "no"]
+    if "rank" not in found and len(numbered) > 1:  # ru art=1 heads the rank 'Ст.ном' too
+        found["no"] = numbered[1]
+        free = sorted([*free, numbered[0]])
+    if "rank" not in found:
+        for i in open_():
+            v = nums[i]
+            if not _whole(v) or v is None or v[0] != 1:
+                continue
+            ranks = [(r, x) for r, x in enumerate(v, start=1) if x is not None]
+            if len(ranks) * 2 < n:
+                continue
+            if all(x <= r for r, x in ranks) and all(
+                    a[1] < b[1] for a, b in pairwise(ranks)):
+                take("rank", i)
+                break
+    if "rank" not in found:
+        return None
+    links = any(_link_snr(c) is not None for c in rows[0][1])
+    if "no" not in found and not links:
+        for i in open_():
+            v = nums[i]
+            if not _whole(v) or v is None or None in v:
+                continue
+            whole = [int(x) for x in v if x is not None]
+            if set(whole) == set(range(1, n + 1)) or (cut and len(set(whole)) == n and min(
+                    whole) >= 1 and max(whole) <= 9999):
+                take("no", i)
+                break
+        else:
+            return None
+    if "name" not in found:
+        words = [i for i in open_() if nums[i] is None and any(texts[i])]
+        if not words:
+            return None
+
+        def looks_like_names(i: int) -> tuple[float, float]:
+            col = [x for x in texts[i] if x]
+            return (sum("," in x for x in col) / len(col), sum(map(len, col)) / len(col))
+        take("name", max(words, key=looks_like_names))
+    name = found["name"]
+    if name > 0 and (name - 1) in free and (name - 1) not in taken and all(
+            x in _TITLES or not x for x in texts[name - 1]):
+        take("title", name - 1)
+    if "points" not in found:
+        for i in open_(name):
+            v = nums[i]
+            if v is None or None in v:
+                continue
+            values = [x for x in v if x is not None]
+            if any(x < 0 or x > limit or (2 * x) != (2 * x).to_integral_value()
+                   for x in values) or len(set(values)) == 1:
+                continue
+            if all(a >= b for a, b in pairwise(values)):
+                take("points", i)
+                break
+    if "points" not in found:
+        return None
+    points = found["points"]
+    _published_columns(found, take, open_(points), nums, limit)
+    for i in open_(name, points):  # the player columns between the name and the points
+        col = [x for x in texts[i] if x]
+        if not col:
+            continue
+        v = nums[i]
+        if _whole(v) and v is not None:
+            values = [x for x in v if x is not None]
+            if all(x == 0 or 100 <= x <= 3500 for x in values) and max(values) >= 1000:
+                take("rating" if "rating" not in found and "rating_intl" not in found
+                     else "rating_nat", i)
+            continue
+        if all(_FED.fullmatch(x) for x in col):
+            if "fed" not in found:
+                take("fed", i)
+        elif all(len(x) == 1 and x.casefold() in _SEXES for x in col):
+            if "sex" not in found:
+                take("sex", i)
+        elif all(len(x) <= 5 for x in col) and "typ" not in found:
+            take("typ", i)
+        elif "club" not in found:
+            take("club", i)
+    national = [i for i, key in enumerate(t.keys) if key == "rating_change_nat"]
+    changes = [i for i, key in enumerate(t.keys) if key == "rating_change"]
+    if len(changes) > 1:  # two rtg+/- columns: the one that is K × (w − we) is FIDE's
+        fide = [i for i in changes if _is_k_times(nums, found, i)]
+        first = fide[0] if fide else changes[0]
+        found["rating_change"] = first
+        national += [i for i in changes if i != first]
+    return _RankingColumns(found, structural, sorted(national))
+
+
+def _is_k_times(nums: list[Numbers | None], found: dict[str, int], c: int) -> bool:
+    """Whether column *c* is K × (w − we) on every row that prints K, w and we."""
+    k, w, we = (nums[found[key]] if key in found else None for key in ("k", "score", "expected"))
+    v = nums[c]
+    if k is None or w is None or we is None or v is None:
+        return False
+    seen = 0
+    for kk, ww, ee, x in zip(k, w, we, v, strict=True):
+        if kk is None or ww is None or ee is None:
+            continue  # an unrated row: a national change may stand there
+        if x is None or abs(x - kk * (ww - ee)) > _CHANGE_SLACK:
+            return False
+        seen += 1
+    return seen > 0
+
+
+def _published_columns(found: dict[str, int], take: Callable[[str, int], None],
+                       right: list[int], nums: list[Numbers | None], limit: Decimal) -> None:
+    """Rp, n, w, we, w-we, K and rtg+/- right of the points, where no header word named them."""
+    decimals = [i for i in right if nums[i] is not None]
+    if not all(key in found for key in ("score", "expected", "score_diff")):
+        triples = sorted(((a, b, c) for a in decimals for b in decimals for c in decimals
+                          if a < b < c), key=lambda x: (x[2] - x[0], x[0]))
+        for a, b, c in triples:
+            if any(key in found and found[key] != col for key, col in (
+                    ("score", a), ("expected", b), ("score_diff", c))):
+                continue
+            if _is_difference(nums[a], nums[b], nums[c]):
+                for key, col in (("score", a), ("expected", b), ("score_diff", c)):
+                    if key not in found:
+                        take(key, col)
+                break
+    if "score" not in found or "expected" not in found:
+        return
+    w, we = nums[found["score"]], nums[found["expected"]]
+    left = [i for i in decimals if i < found["score"] and i not in found.values()]
+    if "games" not in found:
+        for i in reversed(left):
+            if _whole(nums[i]) and _bounds_games(nums[i], w, we, limit):
+                take("games", i)
+                break
+    if "performance" not in found and "games" in found:
+        for i in reversed([i for i in left if i < found["games"]]):
+            v = nums[i]
+            values = [x for x in v or [] if x is not None]
+            if _whole(v) and values and all(x >= 0 for x in values) and max(values) >= 400:
+                take("performance", i)
+                break
+    tail = [i for i in decimals if i > found["score"] and i not in found.values()]
+    if "k" not in found:
+        for i in tail:
+            values = [x for x in nums[i] or [] if x is not None]
+            if values and _whole(nums[i]) and all(x in _K_VALUES for x in values):
+                take("k", i)
+                break
+    if "rating_change" not in found and "k" in found:
+        for i in tail:
+            if i not in found.values() and _is_k_times(nums, found, i):
+                take("rating_change", i)
+                break
+
+
+def _is_difference(a: Numbers | None, b: Numbers | None, c: Numbers | None) -> bool:
+    """c = a − b on every row that prints b (and all three blank otherwise): w, we, w-we."""
+    if a is None or b is None or c is None:
+        return False
+    seen = fraction = 0
+    for x, y, z in zip(a, b, c, strict=True):
+        if y is None:
+            if z is not None:
+                return False
+            continue
+        if x is None or z is None or x - y != z:
+            return False
+        seen += 1
+        fraction += y != y.to_integral_value()
+    return seen > 0 and fraction > 0
+
+
+def _bounds_games(n: Numbers | None, w: Numbers | None, we: Numbers | None,
+                  limit: Decimal) -> bool:
+    """n holds every row's w and we and is at most the rounds played."""
+    if n is None or w is None or we is None:
+        return False
+    for g, s, e in zip(n, w, we, strict=True):
+        if s is None and e is None:
+            continue
+        if g is None or g > limit or (s is not None and s > g) or (e is not None and e > g):
+            return False
+    return True
+
+
+def _ranking(ctx: _Ctx, t: _Table, cols: _RankingColumns) -> list[Player]:
+    """art=1: rank, points and the published rating figures per player (spec §12)."""
+    for key, i in cols.columns.items():
+        t.keys[i] = key
+    idx = _player_index(t.keys)
+    where = {key: cols.columns[key] for key in _PUBLISHED if key in cols.columns}
+    players = []
+    mismatched: list[str] = []
+    for n, (tr, cells) in enumerate(t.rows, start=1):
+        p = _player_from_row(ctx, idx, tr, cells, n)
+        v = {key: _get(cells, i) for key, i in where.items()}
+        try:
+            games = parse_int(v.get("games", ""))
+            performance = parse_int(v.get("performance", ""))
+            k = parse_int(v.get("k", ""))
+            score, expected, diff, change = (parse_decimal(v.get(key, "")) for key in (
+                "score", "expected", "score_diff", "rating_change"))
+        except InputError as e:
+            raise ctx.error(f"ranking row {n} (player {p.start_no}): {e}") from None
+        if games == 0 and not performance:
+            performance = None  # no games: the printed 0 is no performance
+        if score is not None and expected is not None and (
+                (diff is not None and diff != score - expected) or (
+                k is not None and change is not None
+                and abs(change - k * (score - expected)) > _CHANGE_SLACK)):
+            mismatched.append(f"{p.start_no} {p.name}")
+        players.append(replace(p, k=k, rating_change=change, published_performance=performance,
+                               published_games=games, published_score=score,
+                               published_expected=expected))
+    if cols.by_structure and ctx.unknown:
+        read = ", ".join(dict.fromkeys(cols.by_structure))
+        ctx.warnings.append(f"unknown language: columns {', '.join(map(repr, ctx.unknown[:8]))} "
+                            f"not recognised; read the ranking list by its values ({read})")
+    if mismatched:
+        ctx.warnings.append(f"ranking list: the printed rtg+/- is not K × (w − we) (or w-we "
+                            f"not w − we) for {len(mismatched)} player"
+                            f"{'s' if len(mismatched) > 1 else ''}: {'; '.join(mismatched[:5])}")
+    if cols.national_change:
+        heads = ", ".join(repr(t.header[i]) for i in cols.national_change if i < len(t.header))
+        ctx.warnings.append(f"ranking list: a second rating change column ({heads}), the "
+                            "national one, is not kept: only the FIDE rtg+/- is")
+    return players
 
 
 def _guess_crosstable(ctx: _Ctx, t: _Table) -> None:
@@ -764,7 +1148,10 @@ def _pairings(ctx: _Ctx, t: _Table, default_round: int | None,
             m = _FIRST_INT.search(caption_at[n])
             rd = int(m[0]) if m else rd
         if rd is None:
-            raise ctx.error("pairings page without a round number (no 'Round N' caption)")
+            raise ctx.error("pairings page without a round number (no 'Round N' caption and "
+                            "no rd= in the page's URL): save the whole page, or add its URL "
+                            "in a comment, e.g. <!-- https://chess-results.com/"
+                            "tnr123456.aspx?lan=1&art=2&rd=7 -->")
         row = n + 1
         white = _pairing_side(ctx, t.keys, cells, 0, res_i, row)
         black = _pairing_side(ctx, t.keys, cells, res_i + 1, len(t.keys), row)
@@ -897,16 +1284,25 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
     try:
         intl, display = parse_rating(info.get("rating_intl", "")), parse_rating(
             info.get("rating", ""))
+        national = parse_rating(info.get("rating_nat", ""))
+        # 'Rating' repeats the national rating and not the international one: the card (and
+        # its games table's single rating column) shows national ratings, e.g. Нац.рейтинг
+        display_national = display is not None and display == national and display != intl
         me = Player(
             start_no=snr, name=_name(info.get("name", "")), title=info.get("title", ""),
             federation=info.get("federation", ""), fide_id=_fide_id(info.get("fide_id", "")),
             rating=intl if "rating_intl" in info else display,
-            national_rating=parse_rating(info.get("rating_nat", "")),
+            national_rating=national,
             national_id=_fide_id(info.get("national_id", "")),
             birth_year=parse_int(info.get("birth_year", "")), club=info.get("club", ""),
             points=parse_points(info.get("points", "")),
             rank=parse_int(info.get("rank", "")),
             rating_change=parse_decimal(info.get("rating_change", "")),
+            k=parse_int(info.get("k", "")),
+            published_performance=parse_int(info.get("performance", "")) or None,
+            published_games=parse_int(info.get("games", "")),
+            published_score=parse_decimal(info.get("score", "")),
+            published_expected=parse_decimal(info.get("expected", "")),
         )
     except InputError as e:
         raise ctx.error(f"player card {snr}: {e}") from None
@@ -943,11 +1339,7 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
             colour = Colour.NONE
             points = 0.0 if points is None else points
         else:
-            rating, _ = _ratings(_index(t.keys), cells)
-            players.append(Player(start_no=opp, name=_name(_get(cells, opp_cell)),
-                                  title=_get(cells, _col(t.keys, "title")), rating=rating,
-                                  federation=_get(cells, _col(t.keys, "fed")) or _row_fed(tr),
-                                  club=_get(cells, _col(t.keys, "club"))))
+            players.append(_card_opponent(ctx, t, tr, cells, opp, n, display_national))
             board = _num(ctx, _get(cells, _col(t.keys, "board")), "Bo.", n)
             if board is not None and colour is not Colour.NONE:
                 white, black = (snr, opp) if colour is Colour.WHITE else (opp, snr)
@@ -955,9 +1347,36 @@ def _player_card(ctx: _Ctx, doc: _Doc, tables: list[_El],
         results.append(RoundResult(start_no=snr, round=rd, status=status, opponent_no=opp,
                                    colour=colour, points=points, k=k, rating_change=change))
     ks = {r.k for r in results if r.k is not None}
-    if len(ks) == 1:  # one published K for every rated game: the player's K
+    if len(ks) == 1 and me.k is None:  # one published K for every rated game: the player's K
         players[0] = replace(me, k=ks.pop())
     return players, results, snr, boards
+
+
+def _card_opponent(ctx: _Ctx, t: _Table, tr: _El, cells: list[_El], opp: int, row: int,
+                   display_national: bool) -> Player:
+    """An opponent row of a player card: name, ratings, and the opponent's own points as
+    printed (Pts.), not the one game against the card's player.
+
+    RtgI (else Rtg) is the rating as before and RtgN the national one; when the card shows
+    national ratings (its 'Rating' is its national rating), the single Rtg column is the
+    national rating too.
+    """
+    idx = _index(t.keys)
+
+    def get(key: str) -> str:
+        return _get(cells, idx.get(key))
+
+    try:
+        points = parse_points(get("points"))
+        rating = parse_rating(get("rating_intl") or get("rating"))
+        national = parse_rating(get("rating_nat"))
+        if national is None and display_national and "rating_intl" not in idx:
+            national = parse_rating(get("rating"))
+    except InputError as e:
+        raise ctx.error(f"player card row {row} (opponent {opp}): {e}") from None
+    return Player(start_no=opp, name=_name(get("name")), title=get("title"), rating=rating,
+                  national_rating=national, points=points,
+                  federation=get("fed") or _row_fed(tr), club=get("club"))
 
 
 def _board_pairings(ctx: _Ctx, table: _El, default_round: int | None,
@@ -1006,7 +1425,7 @@ def _board_pairings(ctx: _Ctx, table: _El, default_round: int | None,
                                       rating=parse_rating(_get(cells, i + 1)),
                                       team=teams[0 if home else 1] if len(teams) == 2 else "")
             sides_.append((snr, colour, home))
-        text = _text(cells[-1])
+        text = _board_result(cells, max(side_cells))
         try:
             gr = parse_game_result(text)
         except InputError as e:
@@ -1032,6 +1451,17 @@ def _board_pairings(ctx: _Ctx, table: _El, default_round: int | None,
                                    colour=Colour.BLACK, points=bp))
         boards.append((rd, white, black, board_no))
     return list(players.values()), results, boards
+
+
+def _board_result(cells: list[_El], last_side: int) -> str:
+    """The result cell of a board row: the last cell after the players that reads as a game
+    result, so trailing columns such as PGN are skipped; '' while pending."""
+    found = ""
+    for cell in cells[last_side + 1:]:
+        text = _text(cell)
+        if text and _is_game_result(text):
+            found = text
+    return found
 
 
 def _team_composition(ctx: _Ctx, table: _El) -> list[Player]:
@@ -1163,6 +1593,17 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     if "result" not in keys and ctx.unknown and not any(k.startswith("rd:") for k in keys) \
             and _guess_pairings(ctx, t):
         keys = set(t.keys)
+    no_rounds = not any(k.startswith(("rd:", "n:")) for k in keys)
+    if no_rounds and "result" not in keys and (
+            "rank" in keys or ctx.unknown or t.keys.count("no") > 1):
+        after = _heading_round(tables[0])
+        cols = _ranking_columns(t, rounds or after, cut=doc.cut or len(t.rows) == 150)
+        if cols is not None:
+            ps = _ranking(ctx, t, cols)
+            if len(ps) == 150:
+                ctx.warnings.append("exactly 150 rows: the list may be cut (fetch with "
+                                    "zeilen=99999)")
+            return page("ranking", players=tuple(ps), round=after)
     if "result" in keys:
         rr = sum(1 for _, c in t.captions if _FIRST_INT.search(c)) > 1 or d.system is (
             System.ROUND_ROBIN)
@@ -1212,6 +1653,18 @@ def _parse(html: str, ctx: _Ctx) -> Page:
     return page("crosstable_rank" if by_rank_cells else "crosstable_start", players=tuple(ps),
                 results=tuple(rs),
                 by_rank=by_rank, live_round=_first_pending(rs))
+
+
+def _heading_round(table: _El) -> int | None:
+    """The round a ranking list is after: the number in its heading ('Final Ranking after 9
+    Rounds', 'Classificação após a 5ª ronda'), when there is one below 100."""
+    parent = table.getparent()
+    heads = [] if parent is None else [h for h in parent if h.tag in ("h2", "h3")]
+    for h in heads:
+        m = _FIRST_INT.search(_content(h))
+        if m and int(m[0]) < 100:
+            return int(m[0])
+    return None
 
 
 def _round_of(t: _Table, doc: _Doc) -> int | None:

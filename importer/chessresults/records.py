@@ -69,10 +69,17 @@ def mirrored_status(status: Status) -> Status | None:
 
 
 def parse_decimal(text: str) -> Decimal | None:
-    """A published figure with a decimal comma ('1,20', '-3,5') → Decimal; '' → None."""
+    """A published figure with a decimal comma ('1,20', '-3,5') → Decimal; '' → None.
+
+    A half written ``½`` is read too ('6½' → 6.5, '½' → 0.5), for score columns.
+    """
     t = clean(text).replace(",", ".").replace("−", "-")
     if not t:
         return None
+    if t.endswith("½"):
+        t = t[:-1].strip()
+        t = f"{t}.5" if t.lstrip("-").isdigit() else ("0.5" if t == "" else "-0.5" if t == "-"
+                                                      else "½")
     try:
         value = Decimal(t)
     except InvalidOperation:
