@@ -68,7 +68,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     from reports.report import build_report, save_report
     from reports.sources import LoadOptions, load_sources
     from reports.summary import summary_lines
-    from reports.terminal import render_text
+    from reports.terminal import render_text, terminal_notes
 
     load = LoadOptions.pop_from(opts)
     out = opts["out"]
@@ -86,7 +86,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         click.echo(render_text(built))  # the notes end the printed table
         return
     if not load.quiet:
-        for note in built.notes:
+        for note in terminal_notes(built):
             click.echo(f"note: {note}", err=True)
     written = save_report(built, out, opts["formats"])
     if not load.quiet:

@@ -109,8 +109,8 @@ class Report:
 
     def notes_for(self, start_no: int) -> list[str]:
         """The notes for one player's page: the general ones, and their own assumed K."""
-        own = [f"K {self.k_default} assumed: no K published, listed or derivable (give --k "
-               "or --ratings-list)"] if start_no in self.rating.default_k_players else []
+        own = [f"K {self.k_default} assumed: no K published, on a rating list or given by "
+               "the player's category"] if start_no in self.rating.default_k_players else []
         return [n for n in self.notes if n != self.k_note] + own
 
     @property
@@ -259,10 +259,10 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     k_note = ""
     if concerned:
         by_no = t.players_by_no()
-        names = [f"{n} {by_no[n].name}" for n in sorted(concerned)]
+        names = [f"No. {n} {by_no[n].name}" for n in sorted(concerned)]
         more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-        k_note = (f"K {k_default} assumed (no K published, listed or derivable; give --k or "
-                  f"--ratings-list) for: {', '.join(names[:10])}{more}")
+        k_note = (f"K {k_default} assumed (no K published, on a rating list or given by the "
+                  f"category) for: {'; '.join(names[:10])}{more}")
         notes.append(k_note)
     published = compare_published(t, rating, only=None if focus_no is None else {focus_no})
     return Report(tournament=t, rating=rating, ukd=ukd, focus=focus_no, notes=tuple(notes),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reports import fmt
 from reports.report import Report, published_view, rated_with
 
-__all__ = ["render_players", "render_published", "render_rounds", "render_text"]
+__all__ = ["render_players", "render_published", "render_rounds", "render_text", "terminal_notes"]
 
 
 def _title(report: Report) -> list[str]:
@@ -78,10 +78,18 @@ def render_published(report: Report) -> list[str]:
     return lines
 
 
+K_HINT = " (give --k, or --ratings-list for the list's K)"
+
+
+def terminal_notes(report: Report) -> list[str]:
+    """The report's notes, with the option that changes an assumed K (terminals only)."""
+    return [n + K_HINT if n == report.k_note else n for n in report.notes]
+
+
 def render_text(report: Report) -> str:
     """What ``fiderate report`` prints without --out: the focus player, else everyone."""
     body = (render_rounds(report, report.focus) if report.focus is not None
             else render_players(report))
-    notes = [f"note: {n}" for n in report.notes]
+    notes = [f"note: {n}" for n in terminal_notes(report)]
     return "\n".join([*_title(report), body, *render_published(report),
                       *([""] if notes else []), *notes])

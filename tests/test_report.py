@@ -268,8 +268,8 @@ def test_ukd_columns_appear_for_turkish_national_rating():
 def test_default_k_warning_names_the_players():
     notes = build_report(small(), k_default=15).notes
     assert [n for n in notes if "assumed" in n] == [
-        "K 15 assumed (no K published, listed or derivable; give --k or --ratings-list) for: "
-        "6 Default, Dan"]
+        "K 15 assumed (no K published, on a rating list or given by the category) for: "
+        "No. 6 Default, Dan"]
     assert not [n for n in build_report(small(), focus=1).notes if "assumed" in n]
 
 

@@ -1600,9 +1600,8 @@ def _parse(html: str, ctx: _Ctx) -> Page:
         cols = _ranking_columns(t, rounds or after, cut=doc.cut or len(t.rows) == 150)
         if cols is not None:
             ps = _ranking(ctx, t, cols)
-            if len(ps) == 150:
-                ctx.warnings.append("exactly 150 rows: the list may be cut (fetch with "
-                                    "zeilen=99999)")
+            if len(ps) == 150 and not doc.cut:
+                ctx.warnings.append("exactly 150 rows: the list may be cut")
             return page("ranking", players=tuple(ps), round=after)
     if "result" in keys:
         rr = sum(1 for _, c in t.captions if _FIRST_INT.search(c)) > 1 or d.system is (
