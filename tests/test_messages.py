@@ -53,7 +53,7 @@ def test_real_sources_warn_in_words_and_once(realdata: Path, fixtures_dir: Path)
             t = load(path)
         except ImporterError as e:
             refused = str(e)
-            assert not JARGON.search(refused), (path.name, refused)  # noqa: PT017
+            assert not JARGON.search(refused), (path.name, refused)
             continue
         assert len(t.warnings) == len(set(t.warnings)), path.name
         for w in t.warnings:
