@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
@@ -26,18 +26,31 @@ import numpy.typing as npt
 from importer.model import Player, RatingList, Status, Tournament
 from rating.errors import RatingError
 from rating.fide import PlayerFacts, is_junior_category, player_k
+from rating.period_records import (
+    PeriodGame,
+    PeriodPlayer,
+    PeriodResult,
+    PeriodStatus,
+    PeriodTournament,
+    Pool,
+    PoolGame,
+    Standing,
+)
 from rating.rules import CapRule, FideRules, InitialRule, rules_for
 from rating.tables import DP_TABLE, PD_TABLE
 
 if TYPE_CHECKING:
-    import pandas as pd
+    import pandas as pd  # noqa: F401 - only inside the engine
 
 __all__ = [
     "LISTS",
-    "PLAYER_STATUSES",
+    "PeriodGame",
+    "PeriodPlayer",
     "PeriodResult",
+    "PeriodStatus",
     "PeriodTournament",
     "Pool",
+    "PoolGame",
     "RateOutput",
     "RuleArrays",
     "Standing",
@@ -53,7 +66,6 @@ __all__ = [
 Array = npt.NDArray[Any]
 LISTS: Final = (RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ)
 """List codes 0, 1, 2: standard, rapid and blitz are rated apart (fide-rules.md §10)."""
-PLAYER_STATUSES: Final = ("rated", "newly_rated", "unrated", "dropped_below_floor", "inactive")
 NONE: Final = -1
 """No rating (unrated), in the int16 rating columns."""
 _BIG: Final = 1 << 30
@@ -296,59 +308,6 @@ def initial_ratings(games: Array, opp_sum: Array, score_h: Array,
 
 # --------------------------------------------------------------------------- from tournaments
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Standing:
-    """What the previous list (T − 1) and the register know about a player on one list."""
-
-    rating: int | None = None
-    k: int | None = None
-    games_total: int | None = None
-    """All rated games ever (register); None when unknown."""
-    reached_2400: bool = False
-    birth_year: int | None = None
-    inactive: bool = False
-    """The list's flag ``i`` (R24 §7.2.2)."""
-    last_played: date | None = None
-    """The last period with a rated game (register), for the one-year inactivity rule."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Pool:
-    """An unrated player's pooled results from earlier periods (within 26 months, R24 §7.1.4)."""
-
-    games: int = 0
-    opponents_sum: int = 0
-    score_h: int = 0
-    events: int = 0
-    """Earlier events (including a disregarded zero first event): later zeros count."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PeriodTournament:
-    """One tournament as the period rates it."""
-
-    key: str
-    tournament: Tournament
-    rating_list: RatingList
-    start: date
-    rules: FideRules
-    ratings_from: str
-    """'source', 'register' or 'list': where the ratings used in its games come from (§9)."""
-
-
-@dataclass(slots=True)
-class PeriodResult:
-    """A computed period: per (player, list) rows, per rated game rows, the pool, notes."""
-
-    period: date
-    players: pd.DataFrame
-    games: pd.DataFrame
-    pool: pd.DataFrame
-    """Unrated players' games against rated opponents this period (``disregarded`` flagged)."""
-    tournaments: list[PeriodTournament]
-    notes: list[str] = field(default_factory=list)
-
-
 def _tournament_list(t: Tournament, notes: list[str], key: str) -> RatingList:
     if t.info.rating_list is None:
         notes.append(f"{key}: the source gives no time control; rated as standard")
@@ -589,16 +548,17 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     reason = out.reason.copy()
     players, pool = _finish(pd, specs, pkeys, people, pl, tour, opp, score, reason, out, base,
                             birth, idle, pools, has_games, period_rules, period, notes)
-    games = _games_frame(pd, specs, pkeys, people, cols, pl, tour, own, score, reason, out)
+    games = _game_records(specs, pkeys, people, cols, pl, tour, own, score, reason, out)
     return PeriodResult(period=period, players=players, games=games, pool=pool,
-                        tournaments=specs, notes=notes)
+                        tournaments=tuple(specs), notes=tuple(notes), previous=dict(previous))
 
 
 def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people: list[Player],
             pl: Array, tour: Array, opp: Array, score: Array, reason: Array, out: RateOutput,
             base: Array, birth: Array, idle: Array, pools: Mapping[tuple[str, RatingList], Pool],
             has_games: Array,
-            period_rules: FideRules, period: date, notes: list[str]) -> tuple[Any, Any]:
+            period_rules: FideRules, period: date, notes: list[str]
+            ) -> tuple[tuple[PeriodPlayer, ...], tuple[PoolGame, ...]]:
     n_pl = len(base)
     # R24 §8.2.1: an unrated player's zero score in their first event is disregarded.
     starts = np.array([s.start.toordinal() * 1000 + i for i, s in enumerate(specs)], dtype=np.int64)
@@ -645,86 +605,55 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
                                "newly_rated", "unrated"))
     new_rating = np.where(rated, np.where(new < floor, NONE, new),
                           np.where(status == "newly_rated", ru, NONE))
-    # K shown per player: the distinct K of their rated games (several when rules differ).
-    k_text = np.full(n_pl, "", dtype=object)
+    # K per player: the distinct K of their rated games (several when rules differ).
+    ks: dict[int, list[int]] = {}
     rated_rows = reason == RATED
     pairs = np.unique(pl[rated_rows].astype(np.int64) * 128 + out.k[rated_rows])
     for c, k in zip((pairs // 128).tolist(), (pairs % 128).tolist(), strict=True):
-        k_text[c] = f"{k}/{k_text[c]}" if k_text[c] else str(k)
-    keep = np.flatnonzero(has_games)
-    codes = keep // 3
+        ks.setdefault(c, []).append(k)
     who = _people_columns(pkeys, people)
-    players = pd.DataFrame({
-        "key": who["key"][codes],
-        "fide_id": who["fide_id"][codes],
-        "name": who["name"][codes],
-        "federation": who["federation"][codes],
-        "birth_year": pd.array(np.where(birth[keep] > 0, birth[keep], 0), dtype="Int64"),
-        "list": _LIST_NAMES[keep % 3],
-        "old_rating": pd.array(np.where(base[keep] >= 0, base[keep], 0), dtype="Int64"),
-        "k": k_text[keep],
-        "games": out.games[keep],
-        "change_h": out.total_h[keep],
-        "rounded_change": out.rounded[keep],
-        "new_rating": pd.array(new_rating[keep], dtype="Int64"),
-        "status": status[keep],
-        "pool_games": n_pool[keep],
-        "pool_opponents_sum": s_pool[keep],
-        "pool_score_h": w_pool[keep],
-        "initial_rating": pd.array(ru[keep], dtype="Int64"),
-    })
-    for col in ("old_rating", "new_rating", "initial_rating", "birth_year"):
-        players.loc[players[col] <= 0, col] = pd.NA
-    players = players.sort_values(["list", "key"], kind="stable").reset_index(drop=True)
-    prow = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED))
-    t_keys = np.array([t.key for t in specs] or [""], dtype=object)
-    t_starts = np.array([t.start.isoformat() for t in specs] or [""], dtype=object)
-    pool = pd.DataFrame({
-        "key": who["key"][pl[prow] // 3],
-        "list": _LIST_NAMES[pl[prow] % 3],
-        "tournament": t_keys[tour[prow]],
-        "start": t_starts[tour[prow]],
-        "opponent_rating": opp[prow].astype(np.int64),
-        "score_h": score[prow].astype(np.int64),
-        "disregarded": reason[prow] == DISREGARDED,
-    })
+    players = tuple(sorted((PeriodPlayer(
+        key=who["key"][c // 3], fide_id=who["fide_id"][c // 3], name=who["name"][c // 3],
+        federation=who["federation"][c // 3], birth_year=int(birth[c]) or None,
+        list=LISTS[c % 3], old_rating=_rating(base[c]), ks=tuple(ks.get(c, ())),
+        games=int(out.games[c]), change_h=int(out.total_h[c]), rounded_change=int(out.rounded[c]),
+        new_rating=_rating(new_rating[c]), status=PeriodStatus(str(status[c])),
+        pool_games=int(n_pool[c]), pool_opponents_sum=int(s_pool[c]), pool_score_h=int(w_pool[c]),
+        initial_rating=_rating(ru[c]))
+        for c in np.flatnonzero(has_games).tolist()), key=lambda p: (str(p.list), p.key)))
+    prow = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED)).tolist()
+    pool = tuple(PoolGame(
+        key=who["key"][pl[i] // 3], list=LISTS[pl[i] % 3], tournament=specs[tour[i]].key,
+        start=specs[tour[i]].start, opponent_rating=int(opp[i]), score_h=int(score[i]),
+        disregarded=bool(reason[i] == DISREGARDED)) for i in prow)
     return players, pool
 
 
-_LIST_NAMES: Final = np.array([str(rl) for rl in LISTS], dtype=object)
+def _rating(value: Any) -> int | None:
+    """A rating from the int columns (−1 or 0: none)."""
+    return int(value) if value > 0 else None
 
 
-def _people_columns(pkeys: list[str], people: list[Player]) -> dict[str, Array]:
-    """Identity columns by player code, as object arrays (indexed by codes, not looped)."""
-    return {
-        "key": np.array(pkeys or [""], dtype=object),
-        "fide_id": np.array([p.fide_id for p in people] or [""], dtype=object),
-        "name": np.array([p.name for p in people] or [""], dtype=object),
-        "federation": np.array([p.federation for p in people] or [""], dtype=object),
-    }
+def _people_columns(pkeys: list[str], people: list[Player]) -> dict[str, list[str]]:
+    """Identity columns by player code."""
+    return {"key": pkeys, "fide_id": [p.fide_id for p in people], "name": [p.name for p in people],
+            "federation": [p.federation for p in people]}
 
 
-def _games_frame(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people: list[Player],
-                 cols: Mapping[str, Array], pl: Array, tour: Array, own: Array, score: Array,
-                 reason: Array, out: RateOutput) -> Any:
+def _game_records(specs: Sequence[PeriodTournament], pkeys: list[str], people: list[Player],
+                  cols: Mapping[str, Array], pl: Array, tour: Array, own: Array, score: Array,
+                  reason: Array, out: RateOutput) -> tuple[PeriodGame, ...]:
     rows = np.flatnonzero(reason == RATED)
     who = _people_columns(pkeys, people)
-    me, them = pl[rows] // 3, cols["opp_pl"][rows] // 3
-    opponent = np.where(who["fide_id"][them] != "", who["fide_id"][them], who["key"][them])
-    return pd.DataFrame({
-        "tournament": np.array([t.key for t in specs] or [""], dtype=object)[tour[rows]],
-        "round": cols["round"][rows],
-        "key": who["key"][me],
-        "fide_id": who["fide_id"][me],
-        "name": who["name"][me],
-        "list": _LIST_NAMES[pl[rows] % 3],
-        "own_rating": own[rows].astype(np.int64),
-        "opponent": opponent,
-        "opponent_name": who["name"][them],
-        "opponent_rating": out.opp_used[rows].astype(np.int64),
-        "capped": out.capped[rows],
-        "score_h": score[rows].astype(np.int64),
-        "expected_h": out.pd_h[rows].astype(np.int64),
-        "k": out.k[rows].astype(np.int64),
-        "change_h": out.change_h[rows].astype(np.int64),
-    })
+    me, them = (pl[rows] // 3).tolist(), (cols["opp_pl"][rows] // 3).tolist()
+    keys = [t.key for t in specs]
+    return tuple(PeriodGame(
+        tournament=keys[t], round=rd, key=who["key"][m], fide_id=who["fide_id"][m],
+        name=who["name"][m], list=LISTS[c % 3], own_rating=o,
+        opponent=who["fide_id"][o2] or who["key"][o2], opponent_name=who["name"][o2],
+        opponent_rating=orat, capped=cap, score_h=sc, expected_h=ex, k=k, change_h=ch)
+        for t, rd, m, c, o, o2, orat, cap, sc, ex, k, ch in zip(
+            tour[rows].tolist(), cols["round"][rows].tolist(), me, pl[rows].tolist(),
+            own[rows].tolist(), them, out.opp_used[rows].tolist(), out.capped[rows].tolist(),
+            score[rows].tolist(), out.pd_h[rows].tolist(), out.k[rows].tolist(),
+            out.change_h[rows].tolist(), strict=True))

@@ -18,7 +18,8 @@ from typing import Any, Final
 
 from importer.model import RatingList
 from rating.errors import RatingError
-from rating.period import POOL_MONTHS, PeriodResult, Pool, Standing, month_add
+from rating.period import POOL_MONTHS, month_add
+from rating.period_records import PeriodPlayer, PeriodResult, PeriodStatus, Pool, Standing
 
 __all__ = ["SCHEMA_VERSION", "Register", "default_store"]
 
@@ -68,10 +69,6 @@ def default_store() -> Path:
 
 def _month(d: date) -> str:
     return f"{d:%Y-%m}"
-
-
-def _int(v: Any) -> int | None:
-    return None if v is None or v != v else int(v)  # NaN/NA → None
 
 
 class Register:
@@ -230,27 +227,25 @@ class Register:
 
     # ---------------------------------------------------------------- writing
 
-    def write_period(self, result: PeriodResult, previous: Mapping[tuple[str, RatingList], Standing],
-                     *, imported: Mapping[tuple[str, RatingList], Standing] | None = None,
-                     replace: bool = False) -> None:
+    def write_period(self, result: PeriodResult, *, replace: bool = False) -> None:
         """Store a computed period in one transaction (replacing an earlier run of it).
 
-        ``previous`` is what the period started from; ``imported`` the given FIDE list's
-        entries, kept as the list of T − 1 where the register has no computed entry.
+        The given FIDE list's entries (``result.imported``) are kept as the list of T − 1 where
+        the register has no computed entry.
         """
+        previous, imported = result.previous, result.imported
         period = _month(result.period)
         prev_month = _month(month_add(result.period, -1))
-        players = result.players
         with self._transaction() as db:
             self.check_period(result.period, replace=replace)
             db.execute("DELETE FROM periods WHERE period = ?", (period,))
             db.execute("DELETE FROM lists WHERE period = ? AND origin = 'computed'", (period,))
-            people = {r["key"]: r for r in _records(players)}
+            people = {p.key: p for p in result.players}
             db.executemany(
                 "INSERT INTO players VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
                 "fide_id = excluded.fide_id, name = excluded.name, federation = excluded.federation, "
                 "birth_year = COALESCE(excluded.birth_year, players.birth_year)",
-                [(key, p["fide_id"], p["name"], p["federation"], _int(p["birth_year"]))
+                [(key, p.fide_id, p.name, p.federation, p.birth_year)
                  for key, p in sorted(people.items())])
             for (key, rl), st in sorted((imported or {}).items()):
                 if key in people:
@@ -265,40 +260,34 @@ class Register:
                              s.start.isoformat()) for s in result.tournaments])
             db.executemany(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(period, g["tournament"], g["round"], g["list"], g["key"], g["opponent"],
-                  g["own_rating"], g["opponent_rating"], int(g["capped"]), g["score_h"],
-                  g["expected_h"], g["k"], g["change_h"]) for g in _records(result.games)])
+                [(period, g.tournament, g.round, str(g.list), g.key, g.opponent, g.own_rating,
+                  g.opponent_rating, int(g.capped), g.score_h, g.expected_h, g.k, g.change_h)
+                 for g in result.games])
             db.executemany(
                 "INSERT INTO pool VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(period, p["list"], p["key"], p["tournament"], p["start"], p["opponent_rating"],
-                  p["score_h"], int(p["disregarded"])) for p in _records(result.pool)])
+                [(period, str(p.list), p.key, p.tournament, p.start.isoformat(), p.opponent_rating,
+                  p.score_h, int(p.disregarded)) for p in result.pool])
             db.executemany("INSERT INTO lists VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'computed')",
-                           [_list_row(period, p, previous) for p in _records(players)])
+                           [_list_row(period, p, previous) for p in result.players])
 
 
-def _records(frame: Any) -> list[dict[str, Any]]:
-    """Rows of a frame as dicts of plain Python values (numpy scalars → int/bool)."""
-    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
-            for row in frame.to_dict("records")]
-
-
-def _list_row(period: str, p: dict[str, Any], previous: Mapping[tuple[str, RatingList], Standing]
+def _list_row(period: str, p: PeriodPlayer, previous: Mapping[tuple[str, RatingList], Standing]
               ) -> tuple[Any, ...]:
     """A computed list entry: the new rating and the history the next period's K needs."""
-    st = previous.get((p["key"], RatingList(p["list"])), Standing())
-    new = _int(p["new_rating"])
-    games = int(p["games"])
-    status = p["status"]
-    if status == "newly_rated":
-        total: int | None = int(p["pool_games"])  # READING (fide-rules §14 Q4): pool games count
-    elif status == "unrated":
+    st = previous.get((p.key, p.list), Standing())
+    total: int | None
+    if p.status is PeriodStatus.NEWLY_RATED:
+        total = p.pool_games  # the pooled games count towards the 30 games of a new player
+    elif p.status is PeriodStatus.UNRATED:
         total = None
     else:
-        total = None if st.games_total is None else st.games_total + games
+        total = None if st.games_total is None else st.games_total + p.games
     # With an unknown game count the list's K is carried forward as the best estimate.
-    k = st.k if total is None and status in ("rated", "inactive", "dropped_below_floor") else None
-    reached = st.reached_2400 or (new or 0) >= 2400 or (_int(p["old_rating"]) or 0) >= 2400
-    return (period, p["list"], p["key"], new, k, games, total, int(reached), status)
+    k = st.k if total is None and p.status in (PeriodStatus.RATED, PeriodStatus.INACTIVE,
+                                               PeriodStatus.DROPPED_BELOW_FLOOR) else None
+    reached = st.reached_2400 or (p.new_rating or 0) >= 2400 or (p.old_rating or 0) >= 2400
+    return (period, str(p.list), p.key, p.new_rating, k, p.games, total, int(reached),
+            p.status.value)
 
 
 def _chunks(keys: list[str], size: int = 500) -> Iterator[list[str]]:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from importer.fidelist import FideList
-    from importer.model import Tournament
+    from rating.period_records import PeriodResult
 
 __all__ = ["period"]
 
@@ -29,7 +29,7 @@ def _month(text: str, what: str) -> date:
     from datetime import date
 
     m = _MONTH.match(text.strip())
-    if not m or not 1 <= int(m.group(2)) <= 12:
+    if not m or not 1 <= int(m.group(2)) <= 12 or int(m.group(1)) < 1:
         raise click.BadParameter(f"{text!r}: expected a list month YYYY-MM", param_hint=what)
     return date(int(m.group(1)), int(m.group(2)), 1)
 
@@ -76,18 +76,6 @@ def _corrections(values: tuple[str, ...]) -> dict[str, int]:
     return out
 
 
-def _tournament_key(source: str, t: Tournament, taken: set[str]) -> str:
-    from pathlib import PurePosixPath
-
-    raw = t.info.id or t.info.fide_event_id or PurePosixPath(source.rstrip("/")).stem or t.info.name
-    key = re.sub(r"[^A-Za-z0-9._-]+", "-", raw).strip("-.") or "tournament"
-    unique, n = key, 2
-    while unique in taken:
-        unique, n = f"{key}-{n}", n + 1
-    taken.add(unique)
-    return unique
-
-
 def _assigned(source: str, assign: dict[str, date]) -> date | None:
     from pathlib import PurePosixPath
 
@@ -132,99 +120,59 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
                only_list: str | None, store: str | None, assign: tuple[str, ...],
                correction: tuple[str, ...], replace: bool, no_html: bool, out: str,
                load: LoadOptions) -> None:
-    """The body of ``fiderate period`` (heavy imports happen here)."""
+    """The body of ``fiderate period``: options → :func:`rating.period_run.run_period` → files and
+    the register, in one atomic step (heavy imports happen here)."""
+    from dataclasses import replace as with_fields
     from pathlib import Path
 
     from importer.atomic import atomic_dir
-    from rating.period import month_add, player_key, rate_period
+    from importer.model import RatingList
+    from rating.errors import RatingError
+    from rating.period import player_key
+    from rating.period_run import PeriodSource, check_month
+    from rating.period_run import run_period as rate_month
     from rating.register import Register, default_store
+    from reports.errors import ReportError
     from reports.period_report import write_period_files
     from reports.report import list_warnings
     from reports.sources import load_sources
 
     when = _month(period_text, "--period")
     assigned = _assignments(assign)
+    try:
+        for month in (when, *assigned.values()):
+            check_month(month)
+    except RatingError as exc:
+        raise click.BadParameter(str(exc), param_hint="--period/--assign") from None
     corrections = _corrections(correction)
-    notes: list[str] = []
     loaded = load_sources(sources, load, merge=False)
-    chosen: list[Tournament] = []
-    keys: list[str] = []
-    on_purpose: set[str] = set()
-    taken: set[str] = set()
-    for source, t in zip(sources, loaded, strict=True):
-        month = _assigned(source, assigned)
-        if month is not None and month != when:
-            notes.append(f"{source}: assigned to {month:%Y-%m}; not rated in {when:%Y-%m}")
-            continue
-        rl = t.info.rating_list.value if t.info.rating_list else "standard"
-        if only_list is not None and rl != only_list:
-            notes.append(f"{source}: a {rl} tournament; skipped (--list {only_list})")
-            continue
-        chosen.append(t)
-        keys.append(_tournament_key(source, t, taken))
-        if month is not None:
-            on_purpose.add(keys[-1])
-    pkeys = {player_key(p)[0] for t in chosen for p in t.players}
+    offered = [PeriodSource(tournament=t, source=source, month=_assigned(source, assigned))
+               for source, t in zip(sources, loaded, strict=True)]
     fide_list = None
+    notes: list[str] = []
     if ratings_list:
         from importer.fidelist import read_fide_list
 
-        fide_list = read_fide_list(ratings_list, fide_ids=pkeys)
+        fide_list = read_fide_list(ratings_list, fide_ids={player_key(p)[0] for t in loaded
+                                                           for p in t.players})
         notes += list_warnings(fide_list.warnings)
-    imported = _standings(fide_list, pkeys, month_add(when, -1), notes) if fide_list else {}
     store_path = Path(store) if store else default_store()
     with Register(store_path) as reg:
-        reg.check_period(when, replace=replace)
-        previous = _merge(reg.previous(pkeys, when), imported)
-        months = {t.info.start_date.replace(day=1) for t in chosen if t.info.start_date}
-        in_force = {m: reg.ratings_on(m, pkeys) for m in months if m < month_add(when, -1)}
-        result = rate_period(chosen, when, keys=keys, previous=previous, in_force=in_force,
-                             pools=reg.pools(pkeys, when), corrections=corrections,
-                             list_complete=bool(ratings_list), assigned=on_purpose)
-        result.notes[:0] = notes
+        result = rate_month(offered, period=when, ratings_list=fide_list, register=reg,
+                            only_list=RatingList(only_list) if only_list else None,
+                            corrections=corrections, replace_older=replace)
+        if not result.players:
+            raise ReportError(f"nothing to rate in {when:%Y-%m}: no tournament of the month has "
+                              "a game (nothing written, the register is unchanged)")
+        result = with_fields(result, notes=(*notes, *result.notes))
         with atomic_dir(out) as folder:
             write_period_files(result, folder, html_summary=not no_html)
             _tournament_reports(result, folder, fide_list)
-            reg.write_period(result, previous, imported=imported, replace=replace)
+            reg.write_period(result, replace=replace)
     _summary(result, Path(out), quiet=load.quiet)
 
 
-def _standings(fl: FideList, keys: set[str], prev: date, notes: list[str]) -> dict[Any, Any]:
-    """Each player's standing on the previous list, per rating list, from the FIDE download."""
-    from rating.period import LISTS, Standing
-
-    if fl.list_date is not None and fl.list_date != prev:
-        notes.append(f"{fl.source}: the list of {fl.list_date:%Y-%m}, used as the previous list "
-                     f"({prev:%Y-%m})")
-    out: dict[Any, Any] = {}
-    for key in keys:
-        e = fl.get(key) if key.isdigit() else None
-        if e is None:
-            continue
-        for rl in LISTS:
-            if str(rl) in fl.lists:
-                out[(key, rl)] = Standing(rating=e.rating(rl), k=e.k(rl), birth_year=e.birth_year,
-                                          inactive=e.inactive)
-    return out
-
-
-def _merge(register: dict[Any, Any], imported: dict[Any, Any]) -> dict[Any, Any]:
-    """The list's rating and K win; the register adds games played and the 2400 history."""
-    from dataclasses import replace
-
-    merged = dict(register)
-    for key, st in imported.items():
-        old = register.get(key)
-        if old is None:
-            merged[key] = st
-            continue
-        merged[key] = replace(st, games_total=old.games_total, last_played=old.last_played,
-                              reached_2400=old.reached_2400 or st.reached_2400,
-                              birth_year=st.birth_year or old.birth_year)
-    return merged
-
-
-def _tournament_reports(result: Any, folder: Path, ratings_list: FideList | None) -> None:
+def _tournament_reports(result: PeriodResult, folder: Path, ratings_list: FideList | None) -> None:
     """The per-tournament CSV/HTML reports (reports.report) into <out>/<tournament-id>/."""
     from reports.report import write_report
 
@@ -233,13 +181,14 @@ def _tournament_reports(result: Any, folder: Path, ratings_list: FideList | None
                      on=spec.start)
 
 
-def _summary(result: Any, out: Path, *, quiet: bool) -> None:
+def _summary(result: PeriodResult, out: Path, *, quiet: bool) -> None:
     from collections import Counter
 
-    counts = Counter(result.players["status"])
-    parts = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
-    click.echo(f"period {result.period:%Y-%m}: {len(result.tournaments)} tournament(s), "
-               f"{len(result.games)} rated game(s); {parts or 'no players'} → {out}")
+    counts = Counter(p.status for p in result.players)
+    parts = ", ".join(f"{n} {s.words}" for s, n in sorted(counts.items()))
+    n_t, n_g = len(result.tournaments), len(result.games)
+    click.echo(f"period {result.period:%Y-%m}: {n_t} tournament{'s' if n_t != 1 else ''}, "
+               f"{n_g} rated game{'s' if n_g != 1 else ''}; {parts or 'no players'} → {out}")
     if not quiet:
         for note in result.notes:
             click.echo(f"note: {note}", err=True)

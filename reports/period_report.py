@@ -1,20 +1,19 @@
 """The files of ``fiderate period``: period_players.csv, period_games.csv, period.html.
 
-Numbers come from :class:`rating.period.PeriodResult` (hundredths) and are printed with two
+Numbers come from :class:`rating.period_records.PeriodResult` (hundredths) and are printed with two
 decimals; every file goes through :mod:`importer.csvio` / :mod:`importer.atomic`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from importer.atomic import write_text_atomic
 from importer.csvio import write_csv
 from rating.fide import format_h
-from rating.period import PLAYER_STATUSES, PeriodResult
+from rating.period_records import PeriodResult, PeriodStatus
 
 __all__ = ["GAME_COLUMNS", "PLAYER_COLUMNS", "write_period_files"]
 
@@ -26,55 +25,39 @@ _NUMERIC = ("old_rating", "k", "games", "change", "rounded_change", "new_rating"
             "own_rating", "opponent_rating", "score", "expected")
 
 
-def _value(v: Any) -> Any:
-    if v is None or v != v:  # None, NaN, pd.NA
-        return None
-    return v.item() if hasattr(v, "item") else v
-
-
-def _records(frame: Any) -> Iterator[dict[str, Any]]:
-    for row in frame.to_dict("records"):
-        yield {k: _value(v) for k, v in row.items()}
-
-
 def player_rows(result: PeriodResult) -> list[dict[str, Any]]:
     """period_players.csv rows: the change exact to the hundredth, then rounded once."""
-    out = []
-    for p in _records(result.players):
-        rated = p["old_rating"] is not None
-        out.append({
-            "fide_id": p["fide_id"], "name": p["name"], "list": p["list"],
-            "old_rating": p["old_rating"], "k": p["k"], "games": p["games"],
-            "change": format_h(p["change_h"]) if rated else None,
-            "rounded_change": p["rounded_change"] if rated else None,
-            "new_rating": p["new_rating"], "status": p["status"],
-        })
-    return out
+    return [{
+        "fide_id": p.fide_id, "name": p.name, "list": str(p.list), "old_rating": p.old_rating,
+        "k": p.k, "games": p.games,
+        "change": format_h(p.change_h) if p.old_rating is not None else None,
+        "rounded_change": p.rounded_change if p.old_rating is not None else None,
+        "new_rating": p.new_rating, "status": p.status.value,
+    } for p in result.players]
 
 
 def game_rows(result: PeriodResult) -> list[dict[str, Any]]:
     """period_games.csv rows: one per rated game, from the rated player's side."""
     return [{
-        "tournament": g["tournament"], "round": g["round"], "fide_id": g["fide_id"],
-        "name": g["name"], "list": g["list"], "opponent": g["opponent"],
-        "opponent_name": g["opponent_name"], "own_rating": g["own_rating"],
-        "opponent_rating": g["opponent_rating"], "capped": bool(g["capped"]),
-        "score": format_h(g["score_h"]), "expected": format_h(g["expected_h"]),
-        "change": format_h(g["change_h"]), "k": g["k"],
-    } for g in _records(result.games)]
+        "tournament": g.tournament, "round": g.round, "fide_id": g.fide_id, "name": g.name,
+        "list": str(g.list), "opponent": g.opponent, "opponent_name": g.opponent_name,
+        "own_rating": g.own_rating, "opponent_rating": g.opponent_rating, "capped": g.capped,
+        "score": format_h(g.score_h), "expected": format_h(g.expected_h),
+        "change": format_h(g.change_h), "k": g.k,
+    } for g in result.games]
 
 
 def _html(result: PeriodResult, players: list[dict[str, Any]]) -> str:
     """period.html through the reports' Jinja2 environment (autoescaped: names are untrusted)."""
     from reports.html import environment
 
-    counts = Counter(p["status"] for p in players)
+    counts = Counter(p.status for p in result.players)
     tournaments = [{"key": t.key, "name": t.tournament.info.name, "list": str(t.rating_list),
                     "start": t.start, "rules": t.rules.name} for t in result.tournaments]
     return environment().get_template("period.html").render(
         period=f"{result.period:%Y-%m}", columns=PLAYER_COLUMNS, numeric=set(_NUMERIC),
         players=players, tournaments=tournaments, notes=list(result.notes),
-        summary=", ".join(f"{counts[s]} {s}" for s in PLAYER_STATUSES if counts[s]))
+        summary=", ".join(f"{counts[s]} {s.words}" for s in PeriodStatus if counts[s]))
 
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True

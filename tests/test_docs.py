@@ -40,15 +40,18 @@ def test_readme_first_screen_has_the_two_commands():
     assert "python -m pytest" in first_screen
 
 
-def test_readme_python_example_runs(tmp_path, monkeypatch, capsys):
-    block = README.split("```python\n", 1)[1].split("```", 1)[0]
+def test_readme_python_examples_run(tmp_path, monkeypatch, capsys):
+    blocks = [b.split("```", 1)[0] for b in README.split("```python\n")[1:]]
+    assert len(blocks) == 2
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(tmp_path)
-    exec(compile(block.replace('"fixtures/', f'"{root}/fixtures/'), "README.md", "exec"), {})
+    for block in blocks:
+        exec(compile(block.replace('"fixtures/', f'"{root}/fixtures/'), "README.md", "exec"), {})
     printed = capsys.readouterr().out
     assert "Harbourside Autumn Open 2026 24 players" in printed
     assert "[Decimal('0.00'), Decimal('-4.30')]" in printed
     assert (tmp_path / "report" / "index.html").is_file()
+    assert "4 tournaments, 26 rated games" in printed
 
 
 def test_readme_main_command_produces_the_report(run_cli, tmp_path):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import date
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -62,10 +61,9 @@ def prev(**ratings: tuple[int, int] | int) -> dict[tuple[str, RatingList], Stand
 
 
 def row(result, fid: str, rl: str = "standard") -> dict:
-    frame = result.players
-    got = frame[(frame["key"] == fid) & (frame["list"] == rl)]
-    assert len(got) == 1, f"{fid} {rl}: {len(got)} rows"
-    return got.iloc[0].to_dict()
+    found = result.player(fid, RatingList(rl))
+    assert found is not None, f"{fid} {rl}: no row"
+    return {f: getattr(found, f) for f in (*found.__slots__, "k")}
 
 
 NOV25, DEC25 = date(2025, 11, 1), date(2025, 12, 1)
@@ -81,11 +79,11 @@ def test_2813_player_uncapped_while_opponents_see_the_cap():
                     list_complete=True)
     top = row(r, "1")
     assert (top["change_h"], top["rounded_change"], top["new_rating"]) == (-250, -3, 2810)
-    mine = r.games[r.games["key"] == "1"].sort_values("round")
-    assert mine["expected_h"].tolist() == [100, 100, 96, 93, 86]  # D = 1026, 788, 503, 413, 308
-    assert not mine["capped"].any()
-    egan = r.games[r.games["key"] == "5"].iloc[0]
-    assert (egan["opponent_rating"], egan["capped"], egan["expected_h"]) == (2800, True, 8)
+    mine = r.games_of("1")
+    assert [g.expected_h for g in mine] == [100, 100, 96, 93, 86]  # D = 1026, 788, 503, 413, 308
+    assert not any(g.capped for g in mine)
+    egan = r.games_of("5")[0]
+    assert (egan.opponent_rating, egan.capped, egan.expected_h) == (2800, True, 8)
     assert row(r, "5")["change_h"] == 420  # K 10 × (0.5 − 0.08)
     assert row(r, "6")["change_h"] == -140  # D = 308 < 400: no cap either way
 
@@ -104,7 +102,7 @@ def test_39_games_over_5_tournaments_use_k17_everywhere():
     me = row(r, "9000001")
     score = sum(results[ti * 8 + g] for ti, n in enumerate((8, 8, 8, 8, 7)) for g in range(n))
     assert me["games"] == 39
-    assert set(r.games[r.games["key"] == "9000001"]["k"]) == {17}
+    assert {g.k for g in r.games_of("9000001")} == {17}
     assert me["change_h"] == 17 * round(100 * score - 39 * 50)
     assert me["new_rating"] == 2000 + (17 * (100 * score - 1950) + 50) // 100
 
@@ -119,7 +117,7 @@ def test_event_starting_31_october_uses_october_ratings_and_november_base():
     me = row(r, "7")
     # 2395 vs 2300 (.63), 2200 (.75), 2100 (.85): +.37 −.25 +.15 = +.27 × K 10.
     assert (me["old_rating"], me["change_h"], me["new_rating"]) == (2400, 270, 2403)
-    assert set(r.games[r.games["key"] == "7"]["own_rating"]) == {2395}
+    assert {g.own_rating for g in r.games_of("7")} == {2395}
     assert not any("suggests" in n for n in r.notes)
 
 
@@ -145,7 +143,7 @@ def test_zero_in_first_event_is_disregarded_but_a_later_zero_counts():
     r = rate_period([t], DEC25, previous=previous, list_complete=True)
     me = row(r, "21")
     assert (me["status"], me["pool_games"]) == ("unrated", 0)
-    assert r.pool["disregarded"].all() and len(r.pool) == 5
+    assert all(g.disregarded for g in r.pool) and len(r.pool) == 5
     assert any("zero score in the first event" in n for n in r.notes)
     later = rate_period([t], DEC25, previous=previous, list_complete=True,
                         pools={("21", STD): Pool(games=0, events=1)})
@@ -162,7 +160,8 @@ def test_zero_in_first_event_with_a_better_second_event_in_the_same_period():
                    [(i + 1, "21", o, 0.5) for i, o in enumerate(opps)])
     r = rate_period([second, first], DEC25, previous=previous, list_complete=True)
     assert row(r, "21")["pool_games"] == 5
-    assert r.pool.groupby("tournament")["disregarded"].all().to_dict() == {"t1": False, "t2": True}
+    assert {t: all(g.disregarded for g in r.pool if g.tournament == t) for t in ("t1", "t2")} == {
+        "t1": False, "t2": True}
 
 
 def test_rounding_half_away_from_zero_once_per_period():
@@ -231,10 +230,10 @@ def test_2022_rules_cap_only_the_widest_game_per_tournament():
               [(1, "1", "2", 1), (2, "1", "3", 1), (3, "1", "4", 1)])
     r = rate_period([t], date(2023, 6, 1), previous=prev(p1=(2000, 20), p2=1500, p3=1550, p4=1900),
                     list_complete=True)
-    mine = r.games[r.games["key"] == "1"].sort_values("round")
+    mine = r.games_of("1")
     rules = rules_for(date(2023, 5, 4))
-    assert mine["capped"].tolist() == cap_mask(2000, [1500, 1550, 1900], rules) == [True, False, False]
-    assert mine["expected_h"].tolist() == [92, 94, 64]  # D 400 (capped), 450, 100
+    assert [g.capped for g in mine] == cap_mask(2000, [1500, 1550, 1900], rules) == [True, False, False]
+    assert [g.expected_h for g in mine] == [92, 94, 64]  # D 400 (capped), 450, 100
 
 
 def test_rated_player_below_the_floor_drops_off():
@@ -243,7 +242,7 @@ def test_rated_player_below_the_floor_drops_off():
     me = row(r, "1")
     # D = 190 → .25; K 40 × (0 − .25) × 2 = −20.00 → 1390 < 1400: unrated next list (R24 §7.2.1).
     assert me["change_h"] == -2000
-    assert me["status"] == "dropped_below_floor" and pd.isna(me["new_rating"])
+    assert me["status"] == "dropped_below_floor" and me["new_rating"] is None
 
 
 def test_k_from_list_then_register_history_then_category():
@@ -259,7 +258,7 @@ def test_k_from_list_then_register_history_then_category():
         ("9", STD): Standing(rating=2000, k=20),
     }
     r = rate_period([t], DEC25, previous=previous, list_complete=True)
-    ks = {k: int(r.games[r.games["key"] == k]["k"].iloc[0]) for k in "123456"}
+    ks = {k: r.games_of(k)[0].k for k in "123456"}
     assert ks == {"1": 10, "2": 40, "3": 20, "4": 10, "5": 40, "6": 20}
 
 
@@ -319,13 +318,13 @@ def test_a_source_without_ratings_uses_the_list_in_force_at_its_start():
     september = {("1", STD): 1990, ("2", STD): 1910}
     r = rate_period([t], date(2026, 11, 1), previous=previous, in_force={date(2026, 9, 1): september},
                     list_complete=True)
-    game = r.games[r.games["key"] == "1"].iloc[0]
-    assert (game["own_rating"], game["opponent_rating"], game["expected_h"]) == (1990, 1910, 61)
+    game = r.games_of("1")[0]
+    assert (game.own_rating, game.opponent_rating, game.expected_h) == (1990, 1910, 61)
     assert row(r, "1")["old_rating"] == 2000 and row(r, "1")["change_h"] == 20 * 39
     assert any("ratings of the register used" in n for n in r.notes)
     r = rate_period([t], date(2026, 11, 1), previous=previous, list_complete=True)
-    game = r.games[r.games["key"] == "1"].iloc[0]
-    assert (game["own_rating"], game["opponent_rating"]) == (2000, 1900)
+    game = r.games_of("1")[0]
+    assert (game.own_rating, game.opponent_rating) == (2000, 1900)
     assert any("ratings of the given list used" in n for n in r.notes)
 
 

@@ -50,7 +50,7 @@ EXPECTED = {
 def test_worked_example(run_cli, period_dir, tmp_path):
     res = run_period(run_cli, period_dir, tmp_path)
     assert res.code == 0, res.stderr
-    assert "period 2025-12: 4 tournament(s), 26 rated game(s)" in res.stdout
+    assert "period 2025-12: 4 tournaments, 26 rated games; 1 newly rated, 17 rated, 1 unrated" in res.stdout
     assert "late_november: the source gives no time control; rated as standard" in res.stderr
     players = {r["fide_id"]: r for r in read_csv(tmp_path / "out" / "period_players.csv")}
     assert list(next(iter(players.values()))) == [
@@ -118,7 +118,9 @@ def test_assign_list_and_correction_options(run_cli, period_dir, tmp_path):
     assert (players["99200001"]["old_rating"], players["99200001"]["new_rating"]) == ("2812", "2809")
     assert not (tmp_path / "out" / "period.html").exists()
     rapid = run_period(run_cli, period_dir, tmp_path, "--list", "rapid", "-q", out="rapid")
-    assert rapid.code == 0 and "0 rated game(s)" in rapid.stdout
+    # a run that rates nothing writes and stores nothing
+    assert rapid.code == 2 and "nothing to rate in 2025-12" in rapid.stderr
+    assert not (tmp_path / "rapid").exists()
 
 
 def test_corrections_from_a_csv(run_cli, period_dir, tmp_path):
@@ -147,3 +149,27 @@ def test_help_does_not_import_the_engine():
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("args", [("--period", "0000-01"), ("--period", "9999-12"),
+                                  ("--period", "2025-12", "--assign", "x.trf=0000-01"),
+                                  ("--period", "2025-13")])
+def test_a_month_must_be_a_real_month_not_after_next_month(run_cli, period_dir, tmp_path, args):
+    res = run_cli("period", str(period_dir / "elite_nov2025.trf"), *args, "--store",
+                  str(tmp_path / "r.sqlite"), "--out", str(tmp_path / "out"))
+    assert res.code == 2 and res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "r.sqlite").exists()
+
+
+def test_run_period_is_the_library_call(period_dir):
+    from datetime import date
+
+    from importer.sources import load
+    from rating.errors import RatingError
+    from rating.period_run import PeriodSource, run_period
+
+    sources = [PeriodSource(tournament=load(p), source=p.name) for p in sorted(period_dir.glob("*.trf"))]
+    result = run_period(sources, period=date(2025, 12, 1), today=date(2025, 12, 5))
+    assert len(result.tournaments) == 4 and len(result.games) == 26
+    with pytest.raises(RatingError, match="after next month"):
+        run_period(sources, period=date(2026, 2, 1), today=date(2025, 12, 5))

@@ -19,7 +19,8 @@ from importer.model import (
     TournamentInfo,
 )
 from rating.errors import RatingError
-from rating.period import Standing, rate_period
+from rating.period import Standing
+from rating.period_run import run_period
 from rating.register import SCHEMA_VERSION, Register
 
 STD = RatingList.STANDARD
@@ -44,11 +45,10 @@ def event(start: date, players: dict[str, int | None], games: list[tuple[str, st
 
 def run(reg: Register, period: date, tournaments: list[Tournament], *, replace_: bool = False,
         imported: dict | None = None):
-    keys = {p.fide_id for t in tournaments for p in t.players}
-    previous = {**reg.previous(keys, period), **(imported or {})}
-    result = rate_period(tournaments, period, previous=previous, pools=reg.pools(keys, period),
-                         list_complete=True)
-    reg.write_period(result, previous, imported=imported, replace=replace_)
+    """The library call a rating officer's tools make, then the register written."""
+    result = run_period(tournaments, period=period, ratings_list=imported or {}, register=reg,
+                        replace_older=replace_)
+    reg.write_period(result, replace=replace_)
     return result
 
 
@@ -57,8 +57,9 @@ def opp_list() -> dict:
 
 
 def player(result, key: str) -> dict:
-    frame = result.players
-    return frame[frame["key"] == key].iloc[0].to_dict()
+    found = result.player(key)
+    assert found is not None, key
+    return {f: getattr(found, f) for f in (*found.__slots__, "k")}
 
 
 def test_schema_is_created_with_a_version_and_foreign_keys(tmp_path):
@@ -144,9 +145,10 @@ def test_a_failed_write_leaves_the_register_as_it_was(tmp_path):
     with Register(tmp_path / "r.sqlite") as reg:
         result = run(reg, date(2026, 10, 1), t, imported={(x, STD): Standing(rating=1900), **opp_list()})
         before = {name: reg.table(name) for name in ("players", "lists", "games", "periods")}
-        broken = replace(result, games=result.games.assign(tournament="no-such-tournament"))
+        broken = replace(result, games=tuple(replace(g, tournament="no-such-tournament")
+                                             for g in result.games))
         with pytest.raises(sqlite3.IntegrityError):
-            reg.write_period(broken, {})
+            reg.write_period(broken)
         assert {name: reg.table(name) for name in before} == before
 
 
