@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 
+from rating.numbers import round_half_up
 from rating.rules import CapRule, FideRules, InitialRule
 from rating.tables import dp_for, pd_h
 
@@ -29,7 +29,6 @@ __all__ = [
     "category_of",
     "excluded_reason",
     "expected_h",
-    "format_h",
     "initial_rating",
     "is_junior_category",
     "k_factor",
@@ -38,38 +37,7 @@ __all__ = [
     "performance",
     "period_k",
     "player_k",
-    "round_change",
-    "round_half_away",
-    "round_half_up",
-    "to_decimal",
 ]
-
-
-def round_half_away(h: int) -> int:
-    """Hundredths → whole points, 0.5 away from zero (R24 §8.3.4): −250 → −3, +250 → +3."""
-    q = (abs(h) + 50) // 100
-    return q if h >= 0 else -q
-
-
-def round_change(change: Decimal) -> int:
-    """A Decimal rating change to whole points, 0.5 away from zero (R24 §8.3.4)."""
-    return int(change.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-def round_half_up(x: Fraction) -> int:
-    """A non-negative fraction to the nearest whole number, .5 up (R24 §8.2.3 READING, §6.2)."""
-    return int((x + Fraction(1, 2)) // 1)
-
-
-def format_h(h: int) -> str:
-    """Hundredths as a signed-when-negative decimal: −320 → '-3.20', 1000 → '10.00'."""
-    sign = "-" if h < 0 else ""
-    return f"{sign}{abs(h) // 100}.{abs(h) % 100:02d}"
-
-
-def to_decimal(h: int) -> Decimal:
-    """Hundredths as an exact Decimal with two places."""
-    return Decimal(h).scaleb(-2)
 
 
 # --- the difference cap (R24 §8.3.1, R22 §8.3.1, HIST) and the 600-point rule (RB24 §7.3.1) ---

@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from importer.model import Player, Status, Tournament
 from rating import fide
+from rating.numbers import to_cent, to_decimal
 from rating.rules import CapRule, FideRules, rules_for
 from rating.tournament import PlayerRating, TournamentRating
 
 __all__ = ["Comparison", "Disagreement", "PublishedCheck", "compare_published"]
 
-CENT = Decimal("0.01")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,11 +90,6 @@ class PublishedCheck:
         return self.change.compared > 0 or self.performance.compared > 0
 
 
-def _cent(value: Decimal) -> Decimal:
-    """To the hundredth, half away from zero (Decimal's ROUND_HALF_UP is away from zero)."""
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
-
-
 _READINGS: tuple[tuple[str, CapRule, int | None], ...] = (
     ("the 400-point cap on every game", CapRule.EVERY_GAME, None),
     ("the 400-point cap on one game per tournament (2022 rule)", CapRule.ONCE_PER_TOURNAMENT,
@@ -114,7 +109,7 @@ def _total(pr: PlayerRating, rules: FideRules) -> Decimal | None:
     mask = fide.cap_mask(own, opponents, rules)
     total = Decimal(0)
     for ln, opp, capped in zip(lines, opponents, mask, strict=True):
-        pd = fide.to_decimal(fide.expected_h(own, opp, rules, capped=capped))
+        pd = to_decimal(fide.expected_h(own, opp, rules, capped=capped))
         total += (ln.k or 0) * ((ln.points or Decimal(0)) - pd)
     return total
 
@@ -132,7 +127,7 @@ def _cap_readings(pr: PlayerRating, rules: FideRules | None, theirs: Decimal) ->
         if (cap_rule, no_cap_from) == (rules.cap_rule, rules.no_cap_from):
             continue
         total = _total(pr, replace(rules, cap_rule=cap_rule, no_cap_from=no_cap_from))
-        if total is not None and _cent(total) == theirs:
+        if total is not None and to_cent(total) == theirs:
             out.append(label)
     return out
 
@@ -146,9 +141,9 @@ def _change_notes(p: Player, pr: PlayerRating, rules: FideRules | None,
         notes.append(f"K {pr.k} here, {p.k} published")
     if p.published_games is not None and p.published_games != pr.rated_games:
         notes.append(f"{pr.rated_games} rated games here, {p.published_games} published")
-    if p.published_expected is not None and pr.rated_games and _cent(pr.expected) != (
+    if p.published_expected is not None and pr.rated_games and to_cent(pr.expected) != (
             p.published_expected):
-        notes.append(f"expected score {_cent(pr.expected)} here, {p.published_expected} "
+        notes.append(f"expected score {to_cent(pr.expected)} here, {p.published_expected} "
                      "published")
     notes += [f"agrees under {label}" for label in _cap_readings(pr, rules, theirs)]
     return tuple(notes)
@@ -207,7 +202,7 @@ def compare_published(t: Tournament, rating: TournamentRating, *,
             lonely.append(p.start_no)
     change_off: list[Disagreement] = []
     for p, pr, theirs in change_rows:
-        ours = _cent(pr.change) if pr.rating is not None else None
+        ours = to_cent(pr.change) if pr.rating is not None else None
         if ours != theirs:
             change_off.append(Disagreement(start_no=p.start_no, name=p.name, ours=ours,
                                            theirs=theirs,

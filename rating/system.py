@@ -16,6 +16,7 @@ from typing import Protocol
 from importer.model import RatingList
 from rating import elo, fide
 from rating.fide import PlayerFacts
+from rating.numbers import round_whole, to_decimal
 from rating.rules import FideRules, rules_for
 
 __all__ = [
@@ -94,13 +95,13 @@ class FideSystem:
         return None
 
     def new_rating(self, own: int, change: Decimal) -> int | None:
-        return own + fide.round_change(change)  # R24 §8.3.4
+        return own + round_whole(change)  # R24 §8.3.4
 
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         return fide.cap_mask(own, opponents, self.rules)
 
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
-        return fide.to_decimal(fide.expected_h(own, opponent, self.rules, capped=capped))
+        return to_decimal(fide.expected_h(own, opponent, self.rules, capped=capped))
 
     def k(self, facts: PlayerFacts) -> int:
         return fide.k_factor(self.rules, rating=facts.rating, games_played=facts.games_played,
@@ -130,7 +131,7 @@ class EloSystem:
         return None
 
     def new_rating(self, own: int, change: Decimal) -> int | None:
-        return own + fide.round_change(change)
+        return own + round_whole(change)
 
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         return [self.cap is not None and abs(own - o) > self.cap for o in opponents]

@@ -21,7 +21,8 @@ from itertools import accumulate
 
 from importer.model import RatingList
 from rating.errors import RatingError
-from rating.fide import percent_h, round_half_up, to_decimal
+from rating.fide import percent_h
+from rating.numbers import round_half_up, to_decimal
 from rating.system import GameRating, PlayerFacts, rate_games
 from rating.tables import dp_for, pd_higher_h
 

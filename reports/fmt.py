@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
-__all__ = ["change", "expected", "points", "signed", "text_table"]
+from rating.numbers import to_cent, to_decimal
 
-_CENT = Decimal("0.01")
+__all__ = ["change", "expected", "hundredths", "points", "signed", "text_table"]
 
 
 def change(value: Decimal | None) -> str:
     """A rating change to two decimals, '-' only when negative: Decimal('-3.2') → '-3.20'."""
     if value is None:
         return ""
-    return str(value.quantize(_CENT, rounding=ROUND_HALF_UP))
+    return str(to_cent(value))
+
+
+def hundredths(h: int) -> str:
+    """Integer hundredths as a decimal: −320 → '-3.20', 5 → '0.05', 1000 → '10.00'."""
+    return str(to_decimal(h))
 
 
 def signed(value: Decimal | int | None) -> str:

@@ -12,8 +12,8 @@ from typing import Any
 
 from importer.atomic import write_text_atomic
 from importer.csvio import write_csv
-from rating.fide import format_h
 from rating.period_records import PeriodResult, PeriodStatus
+from reports import fmt
 
 __all__ = ["GAME_COLUMNS", "PLAYER_COLUMNS", "write_period_files"]
 
@@ -30,7 +30,7 @@ def player_rows(result: PeriodResult) -> list[dict[str, Any]]:
     return [{
         "fide_id": p.fide_id, "name": p.name, "list": str(p.list), "old_rating": p.old_rating,
         "k": p.k, "games": p.games,
-        "change": format_h(p.change_h) if p.old_rating is not None else None,
+        "change": fmt.hundredths(p.change_h) if p.old_rating is not None else None,
         "rounded_change": p.rounded_change if p.old_rating is not None else None,
         "new_rating": p.new_rating, "status": p.status.value,
     } for p in result.players]
@@ -42,8 +42,8 @@ def game_rows(result: PeriodResult) -> list[dict[str, Any]]:
         "tournament": g.tournament, "round": g.round, "fide_id": g.fide_id, "name": g.name,
         "list": str(g.list), "opponent": g.opponent, "opponent_name": g.opponent_name,
         "own_rating": g.own_rating, "opponent_rating": g.opponent_rating, "capped": g.capped,
-        "score": format_h(g.score_h), "expected": format_h(g.expected_h),
-        "change": format_h(g.change_h), "k": g.k,
+        "score": fmt.hundredths(g.score_h), "expected": fmt.hundredths(g.expected_h),
+        "change": fmt.hundredths(g.change_h), "k": g.k,
     } for g in result.games]
 
 

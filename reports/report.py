@@ -465,9 +465,9 @@ def scenario_rows(report: Report) -> list[dict[str, object]]:
 
 
 def _round(change: Decimal) -> int:
-    from rating.fide import round_change
+    from rating.numbers import round_whole
 
-    return round_change(change)
+    return round_whole(change)
 
 
 def _one_line(value: object) -> object:

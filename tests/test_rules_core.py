@@ -26,6 +26,7 @@ from importer.errors import ImporterError
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
 from importer.sources import load
 from rating.fide import KSource, PlayerFacts, cap_mask, expected_h, period_k, player_k
+from rating.numbers import round_half_away
 from rating.period import LISTS, RuleArrays, default_period, rate_period, rate_rows
 from rating.rules import FideRules, all_rules
 from rating.tournament import TournamentRating, rate_tournament
@@ -101,7 +102,7 @@ def check_rate_rows(rows: list[tuple[int, int, int, int]], base: list[int],
         else:
             assert out.change_h[i] == 0 and out.k[i] == 0
     assert out.total_h.tolist() == totals.tolist()
-    assert out.rounded.tolist() == [int(np.sign(x)) * ((abs(int(x)) + 50) // 100) for x in totals]
+    assert out.rounded.tolist() == [round_half_away(int(x)) for x in totals]
 
 
 @settings(deadline=None)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from importer.model import RatingList
-from rating import fide
+from rating import numbers
 from rating.errors import RatingError
 from rating.system import GameRating, PlayerFacts, rate_games
 from rating.ukd import (
@@ -289,7 +289,7 @@ def test_round_total_modes():
 @given(st.integers(-100_000, 100_000))
 def test_round_total_agrees_with_integer_hundredths(h):
     total = Decimal(h).scaleb(-2)
-    assert round_total(total) == fide.round_half_away(h)
+    assert round_total(total) == numbers.round_half_away(h)
     assert round_total(total, Rounding.HALF_UP) == (h + 50) // 100
     assert round_total(total, Rounding.TRUNCATE) == (abs(h) // 100) * (1 if h >= 0 else -1)
 

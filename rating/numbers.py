@@ -1,0 +1,43 @@
+"""Exact numbers, in one place: hundredths, and rounding where the regulations say.
+
+Rating changes are kept exact — as integer hundredths (the period engine) or as Decimals with
+two places (the tournament view) — and rounded only where FIDE says: a change to whole points,
+0.5 away from zero (FIDE Rating Regulations 2024, 8.3.4); an average or a percentage to the
+nearest whole number or hundredth, 0.5 up (R24 8.2.3, table 8.1.1).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+__all__ = ["CENT", "round_half_away", "round_half_up", "round_whole", "to_cent", "to_decimal"]
+
+CENT = Decimal("0.01")
+
+
+def to_decimal(h: int) -> Decimal:
+    """Hundredths as an exact Decimal with two places: −320 → Decimal('-3.20')."""
+    return Decimal(h).scaleb(-2)
+
+
+def round_half_away(h: int) -> int:
+    """Hundredths → whole points, 0.5 away from zero (R24 8.3.4): −250 → −3, +250 → +3."""
+    q = (abs(h) + 50) // 100
+    return q if h >= 0 else -q
+
+
+def round_whole(value: Decimal) -> int:
+    """A Decimal to whole points, 0.5 away from zero (R24 8.3.4; Decimal's ROUND_HALF_UP rounds
+    halves away from zero)."""
+    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def to_cent(value: Decimal) -> Decimal:
+    """A Decimal to the hundredth, 0.5 away from zero (as chess-results prints changes)."""
+    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def round_half_up(x: Fraction) -> int:
+    """A non-negative fraction to the nearest whole number, .5 up (R24 8.2.3, table 8.1.1)."""
+    return int((x + Fraction(1, 2)) // 1)
