@@ -2,7 +2,10 @@
 
 A writer fills a temporary sibling and renames it into place only when it has
 finished, so a crash, a kill or an exception leaves the previous output intact
-and never a half-written file.
+and never a half-written file.  An output folder is exactly one run: it is swapped in
+whole, and a folder holding files fiderate did not write is refused unless forced.
+Permissions follow the umask (0755 folders, 0644 files under umask 022), so a web
+server can serve what was written.
 """
 
 from __future__ import annotations
@@ -15,7 +18,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_dir", "atomic_file", "write_text_atomic"]
+from importer.errors import OutputError
+
+__all__ = ["MANIFEST", "atomic_dir", "atomic_file", "check_output_folder", "write_text_atomic"]
+
+MANIFEST = ".fiderate"
+"""The file in an output folder listing what fiderate wrote there (one path a line)."""
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 @contextmanager
@@ -31,6 +45,7 @@ def atomic_file(path: str | os.PathLike[str], mode: str = "w", *,
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -44,31 +59,70 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
 
 
 @contextmanager
-def atomic_dir(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary folder; on success its files replace those of the same name in *path*.
+def atomic_dir(path: str | os.PathLike[str], *, force: bool = False) -> Iterator[Path]:
+    """Yield a temporary folder; on success it replaces *path* whole.
 
-    Files already in *path* that the writer did not produce are left alone.  On any
-    exception the temporary folder is removed and *path* is untouched.
+    An existing *path* must be empty or hold only what an earlier fiderate run wrote (its
+    manifest says so); otherwise OutputError, unless *force*.  On any exception the
+    temporary folder is removed and *path* is untouched.
     """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    target = check_output_folder(path, force=force)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot write here ({exc.strerror or exc})") from None
+    old = target.parent / f".{target.name}.old"
     try:
         yield tmp
-        if not target.exists():
-            os.replace(tmp, target)
-            return
-        _merge_into(tmp, target)
+        _finish(tmp)
+        if target.exists():
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(target, old)
+        os.replace(tmp, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
 
 
-def _merge_into(src: Path, dst: Path) -> None:
-    """Move every file of *src* into *dst* with one rename each (same file system)."""
-    for item in sorted(src.rglob("*")):
-        rel = item.relative_to(src)
-        if item.is_dir():
-            (dst / rel).mkdir(parents=True, exist_ok=True)
-        else:
-            (dst / rel).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(item, dst / rel)
+def check_output_folder(path: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """Check before any work that *path* can be written as an output folder (OutputError)."""
+    if not str(path).strip():
+        raise OutputError("the output folder is empty: give a folder name")
+    target = Path(path)
+    if target.exists():
+        if not force:
+            _check_ours(target)
+        return target
+    parent = target.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    try:  # a real try: permission bits do not tell (root, read-only mounts, /proc)
+        os.rmdir(tempfile.mkdtemp(prefix=".fiderate-check.", dir=parent))
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot write here ({exc.strerror or exc})") from None
+    return target
+
+
+def _check_ours(target: Path) -> None:
+    """Refuse to replace a folder holding files fiderate did not write."""
+    if not target.is_dir():
+        raise OutputError(f"{target}: exists and is not a folder")
+    listed = set((target / MANIFEST).read_text(encoding="utf-8").splitlines()) if (
+        target / MANIFEST).is_file() else set()
+    foreign = sorted(str(p.relative_to(target)) for p in target.rglob("*")
+                     if p.is_file() and p.name != MANIFEST
+                     and str(p.relative_to(target)) not in listed)
+    if foreign:
+        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        raise OutputError(f"{target}: holds files fiderate did not write ({', '.join(foreign[:3])}"
+                          f"{more}); choose another folder, or --force to replace it")
+
+
+def _finish(tmp: Path) -> None:
+    """Write the manifest and give folder and files the umask's permissions."""
+    files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file())
+    (tmp / MANIFEST).write_text("".join(f + "\n" for f in files), encoding="utf-8")
+    mask = _umask()
+    for p in [tmp, *tmp.rglob("*")]:
+        os.chmod(p, (0o777 if p.is_dir() else 0o666) & ~mask)

@@ -7,6 +7,7 @@ __all__ = [
     "ImporterError",
     "InputError",
     "NoSuchTournament",
+    "OutputError",
     "UnknownFormat",
 ]
 
@@ -25,6 +26,10 @@ class InputError(ImporterError, ValueError):
         if line is not None:
             where = f"{source}:{line}" if source else f"line {line}"
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class OutputError(ImporterError):
+    """The output cannot be written where asked (names the folder and why)."""
 
 
 class UnknownFormat(InputError):

@@ -115,10 +115,10 @@ def render_folder(t: Tournament) -> dict[str, str]:
     }
 
 
-def write_folder(t: Tournament, out: str | os.PathLike[str]) -> Path:
-    """Write the normalized CSV folder atomically and return its path."""
+def write_folder(t: Tournament, out: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """Write the normalized CSV folder atomically and whole, and return its path."""
     files = render_folder(t)
-    with atomic_dir(out) as tmp:
+    with atomic_dir(out, force=force) as tmp:
         for name, text in files.items():
             (tmp / name).write_text(text, encoding="utf-8", newline="")
     return Path(out)

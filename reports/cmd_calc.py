@@ -51,7 +51,7 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--rating", "-r", type=int, help="The player's rating (player A).")
-@click.option("--opponent", "-o", type=int, help="Opponent's rating, for a single game.")
+@click.option("--opponent", type=int, help="Opponent's rating, for a single game.")
 @click.option("--result", "result_text", help="Single-game result: win, draw or loss (or 1, ½, 0).")
 @click.option("--game", "-g", "games", multiple=True, metavar="OPP:RES",
               help="A game against OPP (a rating, or 'unrated') with result RES; repeatable.")

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from reports.options import out_options
 from reports.sources import source_options
 
 __all__ = ["import_"]
@@ -13,9 +14,8 @@ __all__ = ["import_"]
 
 @click.command("import", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("sources", nargs=-1, required=True)
-@click.option("--out", "-o", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write here (csv: tournament/players/results/games.csv; json: "
-                   "tournament.json; trf: tournament.trf). Without it, print to stdout.")
+@out_options("Write this folder (csv: tournament/players/results/games.csv; json: "
+             "tournament.json; trf: tournament.trf). Without it, print to stdout.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json", "trf"]), default="csv",
               show_default=True, help="Output format.")
 @click.option("--table", type=click.Choice(["tournament", "players", "results", "games"]),
@@ -38,19 +38,21 @@ def import_(sources: tuple[str, ...], out: str | None, fmt: str, table: str, **o
     """
     from pathlib import Path
 
-    from importer.atomic import atomic_dir
+    from importer.atomic import atomic_dir, check_output_folder
     from reports.exporting import render_tournament
     from reports.sources import LoadOptions, load_sources
     from reports.summary import summary_lines
 
     load_opts = LoadOptions.pop_from(opts)
+    if out is not None:
+        check_output_folder(out, force=opts["force"])
     (t,) = load_sources(sources, load_opts)
     files = render_tournament(t, fmt)
     if out is None:
         name = f"{table}.csv" if fmt == "csv" else next(iter(files))
         click.echo(files[name], nl=False)
     else:
-        with atomic_dir(out) as tmp:
+        with atomic_dir(out, force=opts["force"]) as tmp:
             for name, text in files.items():
                 (tmp / name).write_text(text, encoding="utf-8", newline="")
     if not load_opts.quiet:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from reports.options import out_options
 from reports.sources import LoadOptions, source_options
 
 if TYPE_CHECKING:
@@ -99,8 +100,8 @@ def _assigned(source: str, assign: dict[str, date]) -> date | None:
 @click.option("--replace", is_flag=True,
               help="Allow recomputing a period older than the newest one in the register.")
 @click.option("--no-html", is_flag=True, help="Skip period.html.")
-@click.option("--out", required=True, type=click.Path(file_okay=False),
-              help="Folder for period_players.csv, period_games.csv and per-tournament reports.")
+@out_options("Folder for period_players.csv, period_games.csv and per-tournament reports.",
+             required=True)
 @source_options
 def period(**opts: Any) -> None:
     """Rate several tournaments as one FIDE rating period (list month).
@@ -119,13 +120,13 @@ def period(**opts: Any) -> None:
 def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str | None,
                only_list: str | None, store: str | None, assign: tuple[str, ...],
                correction: tuple[str, ...], replace: bool, no_html: bool, out: str,
-               load: LoadOptions) -> None:
+               force: bool, load: LoadOptions) -> None:
     """The body of ``fiderate period``: options → :func:`rating.period_run.run_period` → files and
     the register, in one atomic step (heavy imports happen here)."""
     from dataclasses import replace as with_fields
     from pathlib import Path
 
-    from importer.atomic import atomic_dir
+    from importer.atomic import atomic_dir, check_output_folder
     from importer.model import RatingList
     from rating.errors import RatingError
     from rating.period import player_key
@@ -145,6 +146,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     except RatingError as exc:
         raise click.BadParameter(str(exc), param_hint="--period/--assign") from None
     corrections = _corrections(correction)
+    check_output_folder(out, force=force)
     loaded = load_sources(sources, load, merge=False)
     offered = [PeriodSource(tournament=t, source=source, month=_assigned(source, assigned))
                for source, t in zip(sources, loaded, strict=True)]
@@ -165,7 +167,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
             raise ReportError(f"nothing to rate in {when:%Y-%m}: no tournament of the month has "
                               "a game (nothing written, the register is unchanged)")
         result = with_fields(result, notes=(*notes, *result.notes))
-        with atomic_dir(out) as folder:
+        with atomic_dir(out, force=force) as folder:
             write_period_files(result, folder, html_summary=not no_html)
             _tournament_reports(result, folder, fide_list)
             reg.write_period(result, replace=replace)

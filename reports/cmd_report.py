@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from reports.options import out_options
 from reports.sources import source_options
 
 __all__ = ["report"]
@@ -32,8 +33,7 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("sources", nargs=-1, required=True, metavar="SOURCE...")
-@click.option("--out", "-o", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write the report files into DIR (default: print a table).")
+@out_options("Write the report files as the folder DIR (default: print a table).")
 @click.option("--format", "formats", default="csv,html", show_default=True, callback=_formats,
               metavar="csv,html",
               help="What to write into DIR: csv, html or both.")
@@ -65,6 +65,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
       fiderate report saved/*.html --player 12
       fiderate report https://chess-results.com/tnr1452107.aspx --out out/ --open
     """
+    from importer.atomic import check_output_folder
     from reports.report import build_report, save_report
     from reports.sources import LoadOptions, load_sources
     from reports.summary import summary_lines
@@ -72,8 +73,13 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
 
     load = LoadOptions.pop_from(opts)
     out = opts["out"]
+    ctx = click.get_current_context()
+    if out is None and ctx.get_parameter_source("formats") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--format needs --out (without --out the report is printed)")
     if opts["open_"] and (out is None or "html" not in opts["formats"]):
         raise click.UsageError("--open needs --out and the html format")
+    if out is not None:
+        check_output_folder(out, force=opts["force"])
     tournaments = load_sources(list(sources), load)
     t = tournaments[0]
     built = build_report(t, system=opts["system"], k_default=opts["k_default"],
@@ -88,7 +94,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     if not load.quiet:
         for note in terminal_notes(built):
             click.echo(f"note: {note}", err=True)
-    written = save_report(built, out, opts["formats"])
+    written = save_report(built, out, opts["formats"], force=opts["force"])
     if not load.quiet:
         where = (f"; open {os.path.join(out, 'index.html')} in a browser"
                  if "html" in opts["formats"] else "")

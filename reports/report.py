@@ -507,11 +507,12 @@ def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str,
 
 
 def save_report(report: Report, out: str | os.PathLike[str],
-                formats: Sequence[str] = FORMATS) -> list[Path]:
-    """Render *report* and write its files into the folder *out* through one atomic folder."""
+                formats: Sequence[str] = FORMATS, *, force: bool = False) -> list[Path]:
+    """Render *report* and write its files as the folder *out*, swapped in whole (an existing
+    folder must hold only an earlier fiderate output, unless *force*)."""
     files = render_report(report, formats)
     target = Path(out)
-    with atomic_dir(target) as tmp:
+    with atomic_dir(target, force=force) as tmp:
         for name, text in files.items():
             (tmp / name).write_text(text, encoding="utf-8", newline="")
     return [target / name for name in files]
@@ -520,12 +521,13 @@ def save_report(report: Report, out: str | os.PathLike[str],
 def write_report(t: Tournament, out: str | os.PathLike[str], *,
                  formats: Sequence[str] = FORMATS, system: str | RatingSystem = "fide",
                  k_default: int = 20, ratings_list: RatingsList | None = None,
-                 on: date | None = None, focus: int | str | None = None) -> list[Path]:
-    """Rate *t* and write the report files into the folder *out*, atomically.
+                 on: date | None = None, focus: int | str | None = None,
+                 force: bool = False) -> list[Path]:
+    """Rate *t* and write the report files as the folder *out*, atomically and whole.
 
-    Returns the paths written, in a stable order.  Files already in *out* that this report
-    does not produce are left alone.  Raises ReportError on bad input.
+    Returns the paths written, in a stable order.  Raises ReportError on bad input and
+    OutputError when *out* holds files fiderate did not write (unless *force*).
     """
     report = build_report(t, system=system, k_default=k_default, ratings_list=ratings_list,
                           on=on, focus=focus)
-    return save_report(report, out, formats)
+    return save_report(report, out, formats, force=force)

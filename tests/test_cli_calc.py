@@ -19,7 +19,7 @@ def calc_json(run_cli, *args):
 
 
 def test_equal_ratings_k20(run_cli):
-    out = calc_json(run_cli, "-r", "1500", "-o", "1500", "--result", "win", "--k", "20",
+    out = calc_json(run_cli, "-r", "1500", "--opponent", "1500", "--result", "win", "--k", "20",
                     "--opponent-k", "20")
     assert out["change"] == 10.0 and out["new_rating"] == 1510
     assert out["opponent"]["new_rating"] == 1490 and out["opponent"]["change"] == -10.0
@@ -28,32 +28,32 @@ def test_equal_ratings_k20(run_cli):
 
 
 def test_junior_and_cap(run_cli):
-    out = calc_json(run_cli, "-r", "1500", "-o", "1600", "--result", "win", "--category", "junior")
+    out = calc_json(run_cli, "-r", "1500", "--opponent", "1600", "--result", "win", "--category", "junior")
     assert out["k"] == 40 and out["games"][0]["expected"] == 0.36
     assert out["outcomes"] == {"win": 25.6, "draw": 5.6, "loss": -14.4}
-    capped = calc_json(run_cli, "-r", "1500", "-o", "2000", "--result", "win", "--k", "40")
+    capped = calc_json(run_cli, "-r", "1500", "--opponent", "2000", "--result", "win", "--k", "40")
     assert capped["games"][0]["expected"] == 0.08 and capped["change"] == 36.8
 
 
 @pytest.mark.parametrize(("category", "gain"), [("new", 20), ("junior", 20),
                                                  ("established", 10), ("master", 5)])
 def test_category_win(run_cli, category, gain):
-    out = calc_json(run_cli, "-r", "1500", "-o", "1500", "--result", "win", "--category", category)
+    out = calc_json(run_cli, "-r", "1500", "--opponent", "1500", "--result", "win", "--category", category)
     assert out["change"] == gain
 
 
 def test_category_from_facts(run_cli):
-    out = calc_json(run_cli, "-r", "1800", "-o", "1800", "--result", "win",
+    out = calc_json(run_cli, "-r", "1800", "--opponent", "1800", "--result", "win",
                     "--games-played", "12", "--birth-year", "1990")
     assert out["k"] == 40
-    out = calc_json(run_cli, "-r", "2300", "-o", "2300", "--result", "win", "--reached-2400",
+    out = calc_json(run_cli, "-r", "2300", "--opponent", "2300", "--result", "win", "--reached-2400",
                     "--games-played", "300")
     assert out["k"] == 10
 
 
 def test_generic_elo(run_cli):
     for opp, exp, gain in ((1200, 0.849, 3.02), (1500, 0.5, 10.0), (1800, 0.151, 16.98)):
-        out = calc_json(run_cli, "--system", "elo", "-r", "1500", "-o", str(opp), "--result",
+        out = calc_json(run_cli, "--system", "elo", "-r", "1500", "--opponent", str(opp), "--result",
                         "win", "--k", "20")
         assert out["games"][0]["expected"] == exp and out["change"] == gain
 
@@ -76,15 +76,15 @@ def test_several_games_json_and_period_cap(run_cli):
 
 
 def test_2650_exemption_by_date(run_cli):
-    new = calc_json(run_cli, "-r", "2800", "-o", "1800", "--result", "win", "--k", "10")
+    new = calc_json(run_cli, "-r", "2800", "--opponent", "1800", "--result", "win", "--k", "10")
     assert new["change"] == 0.0
-    old = run_cli("calc", "--date", "2025-09-30", "--json", "-r", "2800", "-o", "1800",
+    old = run_cli("calc", "--date", "2025-09-30", "--json", "-r", "2800", "--opponent", "1800",
                   "--result", "win", "--k", "10")
     assert json.loads(old.stdout)["change"] == 0.8
 
 
 def test_single_game_text_shows_both_players_and_outcomes(run_cli):
-    res = run_cli("calc", *DATE, "-r", "1500", "-o", "1600", "--result", "win", "--k", "40")
+    res = run_cli("calc", *DATE, "-r", "1500", "--opponent", "1600", "--result", "win", "--k", "40")
     assert res.code == 0
     assert "Player      1500  40      0.36      1  +25.60        1526" in res.stdout
     assert "Opponent" in res.stdout and "draw     +5.60  → 1506" in res.stdout
@@ -98,12 +98,12 @@ def test_table(run_cli):
 
 
 @pytest.mark.parametrize("args", [
-    ("-r", "9999", "-o", "1500", "--result", "win"),
-    ("-r", "1500", "-o", "1500", "--result", "bogus"),
-    ("-r", "1500", "-o", "1500", "--result", "win", "--k", "0"),
-    ("-r", "1500", "-o", "1500"),
+    ("-r", "9999", "--opponent", "1500", "--result", "win"),
+    ("-r", "1500", "--opponent", "1500", "--result", "bogus"),
+    ("-r", "1500", "--opponent", "1500", "--result", "win", "--k", "0"),
+    ("-r", "1500", "--opponent", "1500"),
     ("-r", "1500", "-g", "abc:1"),
-    ("--date", "2026-13-01", "-r", "1500", "-o", "1500", "--result", "win"),
+    ("--date", "2026-13-01", "-r", "1500", "--opponent", "1500", "--result", "win"),
 ])
 def test_bad_values_one_line_exit_2(run_cli, args):
     res = run_cli("calc", *args)
