@@ -25,21 +25,28 @@ DEFAULT_K = 20
 
 def _player_k(rules: FideRules, rating: int, on: dt.date, opts: dict[str, Any],
               notes: list[str]) -> int:
-    """K from --k, --category, or the category facts; else 20 with a note."""
+    """K from --k or --category, else the one K rule (:func:`rating.fide.player_k`) on the
+    facts given; 20 with a note when nothing decides it."""
     if opts["k"] is not None:
         return check_k(opts["k"])
     if opts["category"]:
         return fide.k_for_category(fide.Category(opts["category"]), rules)
-    if opts["games_played"] is not None or opts["birth_year"] is not None or opts["reached_2400"]:
-        category = fide.category_of(rules, rating=rating, games_played=opts["games_played"],
-                                    birth_year=opts["birth_year"],
-                                    reached_2400=opts["reached_2400"], year=on.year)
-        notes.append(f"K category: {category.value}")
-        return fide.k_for_category(category, rules)
-    hint = " (a player whose rating reached 2400 has K 10: --category master)" \
-        if rating >= rules.top_threshold else ""
-    notes.append(f"K {DEFAULT_K} assumed: give --k or --category for another{hint}")
-    return DEFAULT_K
+    k, source = fide.player_k(rules, fide.PlayerFacts(
+        rating=rating, games_played=opts["games_played"], birth_year=opts["birth_year"],
+        reached_2400=opts["reached_2400"], year=on.year), DEFAULT_K)
+    if source is fide.KSource.DEFAULT:
+        hint = " (a player whose rating reached 2400 has K 10: --category master)" \
+            if rating >= rules.top_threshold else ""
+        notes.append(f"K {DEFAULT_K} assumed: give --k or --category for another{hint}")
+    else:
+        notes.append(f"K category: {_category(rules, rating, on, opts).value}")
+    return k
+
+
+def _category(rules: FideRules, rating: int, on: dt.date, opts: dict[str, Any]) -> fide.Category:
+    return fide.category_of(rules, rating=rating, games_played=opts["games_played"],
+                            birth_year=opts["birth_year"], reached_2400=opts["reached_2400"],
+                            year=on.year)
 
 
 def _game_json(g: Any) -> dict[str, Any]:
@@ -68,7 +75,8 @@ def run_calc(*, games: list[tuple[int | None, Decimal]], result: Decimal | None,
         notes: list[str] = []
         k = _player_k(rules, rating, on, opts, notes)
         if opts["table"]:
-            return _table(system, rules, rating, k)
+            table = _table(system, rules, rating, k)
+            return table if opts["as_json"] else _table_text(table)
         if result is not None:
             games = [(opts["opponent"], result)]
         if not games:
@@ -162,25 +170,38 @@ def _games_text(c: Calculation) -> list[str]:
     return lines
 
 
-def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> str:
-    lines = [f"What a game brings a player rated {rating} with K {k} ({system.label}):", ""]
-    rows: list[Sequence[str]] = [("Opponent", "Difference", "Expected", "Win", "Draw", "Loss")]
+def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> dict[str, Any]:
+    """The worked examples (exact Decimals): a win, draw and loss against opponents 300 below,
+    equal and 300 above, and the equal game in each FIDE category."""
+    by_difference = []
     for diff in (-300, 0, 300):
         opp = rating + diff
-        cells = [str(opp), f"{diff:+d}" if diff else "0"]
-        for i, (_, s) in enumerate(OUTCOMES):
-            c = calculate(system, rating, k, [(opp, s)])
-            if i == 0:
-                cells.append(fmt.expected(c.games[0].expected))
-            cells.append(fmt.signed(c.change))
-        rows.append(cells)
-    lines += fmt.text_table(rows)
-    lines += ["", f"The same game (equal ratings, {rating} v {rating}) in each FIDE category:", ""]
-    rows = [["Category", "K", "Win", "Draw", "Loss"]]
+        calcs = [calculate(system, rating, k, [(opp, s)]) for _, s in OUTCOMES]
+        by_difference.append({"opponent": opp, "difference": diff,
+                              "expected": calcs[0].games[0].expected,
+                              **{name: c.change for (name, _), c in zip(OUTCOMES, calcs,
+                                                                        strict=True)}})
+    by_category = []
     for category in fide.Category:
         kc = fide.k_for_category(category, rules)
-        changes = [fmt.signed(calculate(system, rating, kc, [(rating, s)]).change)
-                   for _, s in OUTCOMES]
-        rows.append([category.value, str(kc), *changes])
+        by_category.append({"category": category.value, "k": kc, **{
+            name: calculate(system, rating, kc, [(rating, s)]).change for name, s in OUTCOMES}})
+    return {"system": system.name, "rating": rating, "k": k, "by_difference": by_difference,
+            "by_category": by_category}
+
+
+def _table_text(table: dict[str, Any]) -> str:
+    lines = [f"What a game brings a player rated {table['rating']} with K {table['k']} "
+             f"({table['system'].upper() if table['system'] == 'fide' else 'Elo'}):", ""]
+    rows: list[Sequence[str]] = [("Opponent", "Difference", "Expected", "Win", "Draw", "Loss")]
+    for r in table["by_difference"]:
+        rows.append((str(r["opponent"]), f"{r['difference']:+d}" if r["difference"] else "0",
+                     fmt.expected(r["expected"]), *(fmt.signed(r[name]) for name, _ in OUTCOMES)))
+    lines += fmt.text_table(rows)
+    rating = table["rating"]
+    lines += ["", f"The same game (equal ratings, {rating} v {rating}) in each FIDE category:", ""]
+    rows = [("Category", "K", "Win", "Draw", "Loss")]
+    for r in table["by_category"]:
+        rows.append((r["category"], str(r["k"]), *(fmt.signed(r[name]) for name, _ in OUTCOMES)))
     lines += fmt.text_table(rows)
     return "\n".join(lines)

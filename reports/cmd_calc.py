@@ -49,6 +49,20 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
         raise click.BadParameter(f"{value!r}: expected a date YYYY-MM-DD") from None
 
 
+def _refuse_conflicts(opts: dict[str, Any]) -> None:
+    """Options that would silently override one another are refused."""
+    facts = [name for name, given in (("--category", opts["category"]),
+                                      ("--games-played", opts["games_played"] is not None),
+                                      ("--birth-year", opts["birth_year"] is not None),
+                                      ("--reached-2400", opts["reached_2400"])) if given]
+    if opts["k"] is not None and facts:
+        raise click.UsageError(f"--k and {facts[0]} both set K: give one")
+    if opts["category"] and len(facts) > 1:
+        raise click.UsageError(f"--category and {facts[1]} both decide the category: give one")
+    if opts["elo_cap"] is not None and opts["system"] != "elo":
+        raise click.UsageError("--elo-cap applies to --system elo only")
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--rating", "-r", type=int, help="The player's rating (player A).")
 @click.option("--opponent", type=int, help="Opponent's rating, for a single game.")
@@ -82,10 +96,11 @@ def calc(**opts: Any) -> None:
     Several games (a tournament or a month; K × games ≤ 700 applies):
       fiderate calc --rating 1850 --k 20 -g 1900:1 -g 2010:0.5 -g unrated:1
     Generic Elo (logistic formula, three decimals):
-      fiderate calc --system elo -r 1500 -o 1200 --result win
+      fiderate calc --system elo -r 1500 --opponent 1200 --result win
     """
     from reports.calc_view import run_calc
 
+    _refuse_conflicts(opts)
     games: list[tuple[int | None, Decimal]] = [_parse_game(g) for g in opts.pop("games")]
     result_text = opts.pop("result_text")
     if opts["opponent"] is not None or result_text is not None:
@@ -95,5 +110,5 @@ def calc(**opts: Any) -> None:
             raise click.UsageError("use either --opponent/--result or --game, not both")
     result = parse_result(result_text) if result_text is not None else None
     out: dict[str, Any] | str = run_calc(games=games, result=result, **opts)
-    click.echo(json.dumps(out, indent=2, ensure_ascii=False) if opts["as_json"] else out)
+    click.echo(json.dumps(out, indent=2, ensure_ascii=False, default=float) if opts["as_json"] else out)
 

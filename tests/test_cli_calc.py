@@ -120,3 +120,27 @@ def test_help_is_fast_and_lists_commands():
     assert "calc" in out.stdout
     code = "import sys, reports.cli; sys.exit('pandas' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("--k", "20", "--category", "junior"), "--k and --category"),
+    (("--k", "20", "--birth-year", "2012"), "--k and --birth-year"),
+    (("--category", "new", "--games-played", "50"), "--category and --games-played"),
+    (("--elo-cap", "400",), "--elo-cap applies to --system elo only"),
+])
+def test_conflicting_options_are_refused(run_cli, args, words):
+    res = run_cli("calc", "-r", "1500", "--opponent", "1600", "--result", "win", *args)
+    assert res.code == 2 and words in res.stderr and res.stderr.count("\n") == 1
+
+
+def test_table_as_json_is_structured(run_cli):
+    res = run_cli("calc", "--table", "--json", "-r", "1500", "--k", "20")
+    assert res.code == 0
+    data = json.loads(res.stdout)
+    assert data["by_difference"][1] == {"opponent": 1500, "difference": 0, "expected": 0.5,
+                                        "win": 10.0, "draw": 0.0, "loss": -10.0}
+    assert [c["k"] for c in data["by_category"]] == [40, 40, 20, 10]
+
+
+def test_o_is_not_a_calc_option(run_cli):
+    assert run_cli("calc", "-r", "1500", "-o", "1600", "--result", "win").code == 2
