@@ -1,40 +1,96 @@
 """The rating-system interface and the one per-tournament game rater built on it.
 
-A rating system answers three questions (``expected``, ``k``, ``rated?``) plus
-which games get the difference cap.  FIDE and generic Elo live here; a national
-system (e.g. :mod:`rating.ukd`) is one more class in one file.
+A rating system declares everything the tournament view and the reports need from it: its
+name and label, its K, which games it rates and how (``rate``, with the opponents' ratings
+resolved its own way), when it is rated beside FIDE without being asked, and the extra
+columns it adds to the players and rounds tables.  FIDE and generic Elo live here; a
+national system (e.g. :mod:`rating.ukd`) is one more module, registered in
+:mod:`rating.systems`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Protocol
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
-from importer.model import RatingList
+from importer.model import RatingList, TournamentInfo
 from rating import elo, fide
-from rating.fide import PlayerFacts
+from rating.fide import InitialRating, KSource, PlayerFacts
 from rating.numbers import round_whole, to_decimal
 from rating.rules import FideRules, rules_for
 
+if TYPE_CHECKING:
+    from rating.tournament import PlayerRating, RoundLine
+
 __all__ = [
+    "Cell",
+    "Column",
     "EloSystem",
     "FideSystem",
+    "Form",
     "GameRating",
     "PlayerFacts",
     "RatingSystem",
     "rate_games",
 ]
 
+Cell: TypeAlias = "int | Decimal | str | bool | None"
+"""One value of a column: a whole number, an exact decimal, text, true/false or nothing."""
+
+T = TypeVar("T")
+
+
+class Form(StrEnum):
+    """How the reports write a column's value (they format every number, in one place)."""
+
+    PLAIN = "plain"
+    """As it is: a whole number, true/false, or nothing."""
+    TEXT = "text"
+    """Words (in a CSV, a cell that looks like a formula is neutralised)."""
+    POINTS = "points"
+    """Points: 1.5 in a CSV, 1½ on the pages."""
+    TOTAL = "total"
+    """A sum to two decimals, e.g. of expected scores: 1.67."""
+    EXPECTED = "expected"
+    """An expected score as the system keeps it: 0.36, 0.849."""
+    CHANGE = "change"
+    """A rating change: -1.70 in a CSV, signed on the pages (+3.00)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column(Generic[T]):
+    """One extra column a rating system adds to a report table, for the rows it rates.
+
+    Player columns read the system's :class:`~rating.tournament.PlayerRating` of a player,
+    round columns its :class:`~rating.tournament.RoundLine` of one round.
+    """
+
+    name: str
+    """The CSV column's name: 'ukd_change'."""
+    value: Callable[[T], Cell]
+    """The row's value, as the CSV writes it."""
+    form: Form = Form.PLAIN
+    header: str = ""
+    """The column's header on the pages and in the terminal; '' keeps it to the CSV."""
+    shown: Callable[[T], Cell] | None = None
+    """The value on the pages and in the terminal when it differs from the CSV's (e.g. no
+    change shown for a player without a rating); None: the same."""
+
+    def page_value(self, row: T) -> Cell:
+        """The value shown on the pages and in the terminal."""
+        return (self.shown or self.value)(row)
+
 
 class RatingSystem(Protocol):
-    """What a rating system must provide to rate a tournament."""
+    """What a rating system declares to rate a tournament and to show it in the reports."""
 
     @property
     def name(self) -> str:
-        """Short id: 'fide', 'elo', 'ukd'."""
+        """Short id: 'fide', 'elo', 'ukd' (the ``--system`` choice, the columns' prefix)."""
 
     @property
     def label(self) -> str:
@@ -42,10 +98,44 @@ class RatingSystem(Protocol):
 
     @property
     def national(self) -> bool:
-        """Rates national ratings (``Player.national_rating``) with its own K, never FIDE's."""
+        """Rates national ratings (``Player.national_rating``) with its own K, never the K a
+        source or the FIDE list publishes."""
+
+    @property
+    def player_columns(self) -> Sequence[Column[PlayerRating]]:
+        """The columns it adds to the players table when rated beside another system."""
+
+    @property
+    def round_columns(self) -> Sequence[Column[RoundLine]]:
+        """The columns it adds to the rounds table when rated beside another system."""
 
     def describe(self) -> str:
         """One line naming the rules or settings in use (for report headers)."""
+
+    def rules_label(self) -> str:
+        """The rules in a few words: 'FIDE 2024-03', 'Elo: logistic formula'."""
+
+    def applies(self, info: TournamentInfo) -> bool:
+        """Whether a tournament is rated with this system beside FIDE without being asked
+        (e.g. a national rating the source names)."""
+
+    def list_note(self, rating_list: RatingList) -> str:
+        """A note when asked to rate an event on a list the system does not rate ('' if none)."""
+
+    def player_k(self, facts: PlayerFacts, default: int) -> tuple[int, KSource]:
+        """A player's K before any cap, and where it comes from; *default* when unknown."""
+
+    def capped_k(self, k: int, games: int) -> int:
+        """The K for a player's *games* rated games of one tournament (a cap on K × n)."""
+
+    def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
+             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
+        """Rate one player's played games of one tournament: (opponent's rating, score) pairs.
+
+        The opponent's rating is the cell the system reads (``Player.national_rating`` for a
+        national system); *opponent_fide* are the opponents' FIDE ratings, for a system that
+        falls back on them.  Usually :func:`rate_games` once the opponents are resolved.
+        """
 
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         """Why a game played over the board is not rated for *own*, or None when it is."""
@@ -57,24 +147,27 @@ class RatingSystem(Protocol):
     def new_rating(self, own: int, change: Decimal) -> int | None:
         """The rating after a tournament's exact *change*, rounded the system's way."""
 
+    def first_rating(self, opponents: Sequence[int], score_h: int) -> InitialRating | None:
+        """A first rating for a player without one, from their rated opponents and score in
+        hundredths; None when the system gives none here."""
+
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         """Which of a player's rated games in one tournament get the difference cap."""
 
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
         """The player's expected score in one game."""
 
-    def k(self, facts: PlayerFacts) -> int:
-        """The development coefficient for a player."""
-
 
 @dataclass(frozen=True, slots=True)
 class FideSystem:
-    """FIDE's rules in force for a tournament starting on a given date (fide-rules.md §11)."""
+    """FIDE's rules in force for a tournament starting on a given date."""
 
     rules: FideRules
     name: str = "fide"
     label: str = "FIDE"
     national: bool = False
+    player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = ()
+    round_columns: ClassVar[tuple[Column[RoundLine], ...]] = ()
 
     @classmethod
     def on(cls, start: date, rating_list: RatingList = RatingList.STANDARD) -> FideSystem:
@@ -84,18 +177,42 @@ class FideSystem:
     def describe(self) -> str:
         return self.rules.name
 
+    def rules_label(self) -> str:
+        return self.rules.label
+
+    def applies(self, info: TournamentInfo) -> bool:
+        return False  # the main system, never an addition
+
+    def list_note(self, rating_list: RatingList) -> str:
+        return ""
+
+    def player_k(self, facts: PlayerFacts, default: int) -> tuple[int, KSource]:
+        """:func:`rating.fide.player_k`, the one K rule the rating period shares."""
+        return fide.player_k(self.rules, facts, default)
+
+    def capped_k(self, k: int, games: int) -> int:
+        return fide.period_k(k, games, self.rules)  # R24 8.3.3: K × n ≤ 700
+
+    def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
+             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
+        return rate_games(self, own, k, games)
+
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         if own is None:
             return "player unrated"
         if opponent is None:
-            return "opponent unrated"  # R24 §8.3.1: only games against rated players
+            return "opponent unrated"  # R24 8.3.1: only games against rated players
         return fide.excluded_reason(own, opponent, self.rules)
 
     def unrated_opponent_game(self, own: int, k: int, score: Decimal) -> GameRating | None:
         return None
 
     def new_rating(self, own: int, change: Decimal) -> int | None:
-        return own + round_whole(change)  # R24 §8.3.4
+        return own + round_whole(change)  # R24 8.3.4
+
+    def first_rating(self, opponents: Sequence[int], score_h: int) -> InitialRating | None:
+        """R24 7.1.4 and 8.2: shown from 5 games against rated opponents."""
+        return fide.initial_rating(opponents, score_h, self.rules) if len(opponents) >= 5 else None
 
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         return fide.cap_mask(own, opponents, self.rules)
@@ -104,6 +221,7 @@ class FideSystem:
         return to_decimal(fide.expected_h(own, opponent, self.rules, capped=capped))
 
     def k(self, facts: PlayerFacts) -> int:
+        """The K of the player's category alone (R24 8.3.3), without a published or listed K."""
         return fide.k_factor(self.rules, rating=facts.rating, games_played=facts.games_played,
                              birth_year=facts.birth_year, reached_2400=facts.reached_2400,
                              year=facts.year)
@@ -118,9 +236,35 @@ class EloSystem:
     name: str = "elo"
     label: str = "Elo"
     national: bool = False
+    player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = ()
+    round_columns: ClassVar[tuple[Column[RoundLine], ...]] = ()
 
     def describe(self) -> str:
         return "logistic formula" + (f", {self.cap}-point cap" if self.cap is not None else "")
+
+    def rules_label(self) -> str:
+        return f"{self.label}: {self.describe()}"
+
+    def applies(self, info: TournamentInfo) -> bool:
+        return False  # only when asked
+
+    def list_note(self, rating_list: RatingList) -> str:
+        return ""
+
+    def player_k(self, facts: PlayerFacts, default: int) -> tuple[int, KSource]:
+        """A published K, else the listed one, else *default* (no categories)."""
+        if facts.published_k is not None:
+            return facts.published_k, KSource.SOURCE
+        if facts.list_k is not None:
+            return facts.list_k, KSource.LIST
+        return default, KSource.DEFAULT
+
+    def capped_k(self, k: int, games: int) -> int:
+        return k
+
+    def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
+             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
+        return rate_games(self, own, k, games)
 
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         if own is None:
@@ -133,14 +277,14 @@ class EloSystem:
     def new_rating(self, own: int, change: Decimal) -> int | None:
         return own + round_whole(change)
 
+    def first_rating(self, opponents: Sequence[int], score_h: int) -> InitialRating | None:
+        return None
+
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         return [self.cap is not None and abs(own - o) > self.cap for o in opponents]
 
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
         return elo.expected(own, opponent, cap=self.cap if capped else None)
-
-    def k(self, facts: PlayerFacts) -> int:
-        return self.default_k
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,13 @@
 """The tournament view: each player's rating change over one tournament, round by round.
 
-This is what chess-results and Swiss-Manager publish (fide-rules.md §4.4): per game
-K × (S − PD) with the ratings of the tournament (the list in force at its start, §9)
-and the rule version of its start date (§2.3), summed unrounded per player; only the
-new rating is rounded (R24 §8.3.4).  No period-wide K × n ≤ 700 cap (R24 §8.3.3) and no
-other events: that is the rating-period engine's job.
+This is what chess-results and Swiss-Manager publish beside each game: K × (S − PD)
+with the ratings of the tournament (the list in force at its start) and the rules in
+force on its start date, summed unrounded per player; only the new rating is rounded
+(R24 8.3.4).  Under FIDE's rules K × n ≤ 700 (R24 8.3.3) holds over the tournament's
+rated games; other events of the period are the rating-period engine's job.
 
-The rating system is a parameter (FIDE, generic Elo, a national system such as UKD);
-every player's games go through :func:`rating.system.rate_games` once.
+The rating system is a parameter (FIDE, generic Elo, a national system such as UKD, or a
+name from :mod:`rating.systems`); every player's games go through the system's ``rate``.
 
 Result types: :class:`TournamentRating` → one :class:`PlayerRating` per player → one
 :class:`RoundLine` per round and one :class:`Scenario` per paired, unfinished game.
@@ -30,11 +30,11 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating import fide
+from rating import fide, systems
 from rating.errors import RatingError
-from rating.fide import KSource, PlayerFacts, is_junior_category, player_k
+from rating.fide import KSource, PlayerFacts, is_junior_category
 from rating.rules import FideRules, previous_rules, rules_for
-from rating.system import EloSystem, FideSystem, GameRating, RatingSystem, rate_games
+from rating.system import GameRating, RatingSystem
 
 __all__ = [
     "KLookup",
@@ -54,7 +54,7 @@ KLookup = Callable[[Player], "int | None"]
 ZERO = Decimal("0.00")
 _OUTCOMES = (Decimal(1), Decimal("0.5"), Decimal(0))
 
-# R24 §5.1: forfeits, byes and games of less than one move are not rated.
+# R24 5.1: forfeits, byes and games of less than one move are not rated.
 NOT_PLAYED_REASONS: dict[Status, str] = {
     Status.FORFEIT_WIN: "forfeit",
     Status.FORFEIT_LOSS: "forfeit",
@@ -131,13 +131,15 @@ class PlayerRating:
     change: Decimal
     """Σ K × (S − PD), unrounded."""
     new_rating: int | None
-    """rating + change rounded half away from zero (R24 §8.3.4); None when unrated."""
+    """rating + change rounded the system's way (FIDE: half away from zero, R24 8.3.4);
+    None when unrated."""
     performance: int | None
-    """Rp over games against rated opponents (fide-rules.md §6.3)."""
+    """Rp over games against rated opponents (table 8.1.1)."""
     k_before_cap: int | None = None
     """The category/list K when K × games > 700 reduced it to ``k`` (R24 8.3.3)."""
     initial: fide.InitialRating | None = None
-    """For an unrated player with 5+ games against rated opponents (R24 §7.1.4, §8.2)."""
+    """A first rating for an unrated player, as the system gives it (FIDE: from 5 games
+    against rated opponents, R24 7.1.4 and 8.2)."""
     scenarios: tuple[Scenario, ...] = ()
     published_change: Decimal | None = None
     """The source's own total ('FIDE rtg +/-'), as published."""
@@ -180,26 +182,19 @@ def _own_rating(system: RatingSystem, p: Player) -> int | None:
     return p.national_rating if system.national else p.rating
 
 
-def _player_k(system: RatingSystem, rules: FideRules | None, p: Player, rating: int | None,
-              year: int, k_lookup: KLookup | None, k_default: int,
+def _player_k(system: RatingSystem, p: Player, rating: int | None, year: int,
+              k_lookup: KLookup | None, k_default: int,
               card_ks: Sequence[int]) -> tuple[int, KSource]:
-    """K by precedence: the card's per-game K, then :func:`rating.fide.player_k` for FIDE-like
-    systems; a national system takes its own K from the rating."""
+    """K by precedence: the card's per-game K, then the system's own rule (for FIDE
+    :func:`rating.fide.player_k`).  A national system gets no K published for FIDE."""
     if card_ks and not system.national:
         return max(set(card_ks), key=card_ks.count), KSource.CARD
-    if isinstance(system, FideSystem) and rules is not None:
-        facts = PlayerFacts(rating=rating, year=year, birth_year=p.birth_year,
-                            junior=is_junior_category(p.category), title=p.title,
-                            published_k=p.k, list_k=k_lookup(p) if k_lookup else None)
-        return player_k(rules, facts, k_default)
-    if not system.national:
-        if p.k is not None:
-            return p.k, KSource.SOURCE
-        if k_lookup is not None and (listed := k_lookup(p)) is not None:
-            return listed, KSource.LIST
-    if isinstance(system, EloSystem) or rating is None:
-        return k_default, KSource.DEFAULT
-    return system.k(PlayerFacts(rating=rating, year=year)), KSource.CATEGORY
+    national = system.national
+    facts = PlayerFacts(rating=rating, year=year, birth_year=p.birth_year,
+                        junior=is_junior_category(p.category), title=p.title,
+                        published_k=None if national else p.k,
+                        list_k=k_lookup(p) if k_lookup and not national else None)
+    return system.player_k(facts, k_default)
 
 
 def _points(r: RoundResult) -> Decimal | None:
@@ -211,30 +206,25 @@ def _points(r: RoundResult) -> Decimal | None:
 
 
 def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | None],
-          scores: Sequence[Decimal], fides: Sequence[int | None]) -> list[GameRating]:
-    """One player's played games through the system: its own ``rate`` when it has one (UKD
-    resolves suspicious opponent cells and the FIDE fallback), else ``rate_games``.  *fides*
-    are the opponents' FIDE ratings.  Under FIDE rules K is reduced so that K × n ≤ 700
-    (R24 8.3.3) over the rated games."""
+          scores: Sequence[Decimal], fides: Sequence[int | None]) -> tuple[list[GameRating], int]:
+    """One player's played games through the system's ``rate``, and the K they are rated
+    with: the system may cap it once it knows how many games are rated (FIDE: K × n ≤ 700,
+    R24 8.3.3).  *fides* are the opponents' FIDE ratings."""
     games = list(zip(opp, scores, strict=True))
-    own_rate: Callable[..., list[GameRating]] | None = getattr(system, "rate", None)
-    if own_rate is not None:
-        return own_rate(own, games, list(fides))
-    rated = rate_games(system, own, k, games)
-    if isinstance(system, FideSystem):
-        capped = fide.period_k(k, sum(g.rated for g in rated), system.rules)
-        if capped != k:
-            rated = rate_games(system, own, capped, games)
-    return rated
+    rated = system.rate(own, k, games, list(fides))
+    capped = system.capped_k(k, sum(g.rated for g in rated))
+    if capped != k:
+        rated = system.rate(own, capped, games, list(fides))
+    return rated, capped
 
 
-def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
-                 rows: Sequence[RoundResult], ratings: dict[int, int | None],
-                 fide_ratings: dict[int, int | None], year: int, k_lookup: KLookup | None,
-                 k_default: int, hidden: frozenset[int]) -> PlayerRating:
+def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
+                 ratings: dict[int, int | None], fide_ratings: dict[int, int | None],
+                 year: int, k_lookup: KLookup | None, k_default: int,
+                 hidden: frozenset[int]) -> PlayerRating:
     own = ratings.get(p.start_no)
     published = [r.k for r in rows if r.k is not None and r.status is Status.PLAYED]
-    k, k_source = _player_k(system, rules, p, own, year, k_lookup, k_default, published)
+    k, k_source = _player_k(system, p, own, year, k_lookup, k_default, published)
     # A rating the source cut off is unknown, not unrated: such games are left out entirely.
     skipped = {r.round: OWN_RATING_UNKNOWN if p.start_no in hidden else OPPONENT_RATING_UNKNOWN
                for r in rows if r.status is Status.PLAYED
@@ -244,11 +234,10 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
     scores = [_points(r) or Decimal(0) for r in played]
     fides = [fide_ratings.get(r.opponent_no) if r.opponent_no is not None else None
              for r in played]
-    rated = _rate(system, own, k, opp, scores, fides)
+    rated, capped = _rate(system, own, k, opp, scores, fides)
     uncapped = k
-    if isinstance(system, FideSystem) and k_source is not KSource.CARD and (
-            used := {g.k for g in rated if g.rated and g.k}):
-        k = used.pop()  # reduced so that K × n ≤ 700 (R24 8.3.3) by _rate
+    if k_source is not KSource.CARD:
+        k = capped  # e.g. reduced so that K × n ≤ 700 (R24 8.3.3); the card's K stands
     card_ks = [r.k if k_source is KSource.CARD else None for r in played]
     by_round = {r.round: (g, ck if ck is not None else g.k or k)
                 for r, g, ck in zip(played, rated, card_ks, strict=True)}
@@ -281,11 +270,8 @@ def _rate_player(system: RatingSystem, rules: FideRules | None, p: Player,
     vs_rated = [(o, s) for o, s in zip(opp, scores, strict=True) if o is not None]
     score_h = int(sum(s for _, s in vs_rated) * 100)
     performance = fide.performance([o for o, _ in vs_rated], score_h)
-    initial = None
-    fide_like = isinstance(system, FideSystem) and rules is not None
-    if own is None and len(vs_rated) >= 5 and fide_like and rules is not None:
-        # R24 §7.1.4, §8.2: an initial rating needs 5 games against rated opponents.
-        initial = fide.initial_rating([o for o, _ in vs_rated], score_h, rules)
+    initial = (system.first_rating([o for o, _ in vs_rated], score_h) if own is None
+               else None)
     return PlayerRating(
         start_no=p.start_no, rating=own, k=k if own is not None else None, k_source=k_source,
         rounds=tuple(lines), rated_games=len(rated_lines),
@@ -317,7 +303,7 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
                              list[int | None]],
                current: Decimal) -> tuple[Scenario, ...]:
     """W/D/L for each pending game: the played games re-rated with that result added, so a
-    once-per-tournament cap (R22 §8.3.1) that moves to the new game is accounted for."""
+    once-per-tournament cap (R22 8.3.1) that moves to the new game is accounted for."""
     if own is None:
         return ()
     opp, scores, fides, card_ks = played
@@ -331,8 +317,8 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
         totals: list[Decimal] = []
         last: GameRating | None = None
         for s in _OUTCOMES:
-            games = _rate(system, own, k, [*opp, o], [*scores, s],
-                          [*fides, fide_ratings.get(r.opponent_no)])
+            games, _ = _rate(system, own, k, [*opp, o], [*scores, s],
+                             [*fides, fide_ratings.get(r.opponent_no)])
             totals.append(sum((((g.k or k) if gk is None else gk) * (g.score - g.expected)
                                for g, gk in zip(games, [*card_ks, None], strict=True)
                                if g.rated and g.expected is not None), ZERO))
@@ -420,8 +406,9 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                     today: date | None = None) -> TournamentRating:
     """Rate every player of *t* under *system* (the tournament view; see the module docstring).
 
-    *system* is a :class:`RatingSystem` or 'fide' (the rules of the date :func:`rules_date`
-    picks, on the tournament's rating list) or 'elo'.  *k_lookup* gives a player's K from an
+    *system* is a :class:`RatingSystem` or a name in :mod:`rating.systems`: 'fide' (the rules
+    of the date :func:`rules_date` picks, on the tournament's rating list), 'elo' (K
+    *k_default* unless published), 'ukd' ….  *k_lookup* gives a player's K from an
     outside list; *k_default* is used when no K is known (see ``default_k_players``).  *on*
     stands in for a missing event date, *today* for any date at all (RatingError when the
     tournament has no date and neither is given); a note says so in plain words.
@@ -437,37 +424,29 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     if basis.note:
         notes.insert(0, basis.note)
     start = basis.on
-    rules: FideRules = rules_for(start, rating_list)
-    chosen: RatingSystem
-    if isinstance(system, str):
-        if system == "fide":
-            chosen = FideSystem(rules)
-        elif system == "elo":
-            chosen = EloSystem(default_k=k_default)
-        else:
-            raise ValueError(f"unknown rating system {system!r}: give a RatingSystem")
-    else:
-        chosen = system
-    fide_rules = chosen.rules if isinstance(chosen, FideSystem) else rules
+    chosen = (systems.build(system, systems.Settings(on=start, rating_list=rating_list,
+                                                     k_default=k_default))
+              if isinstance(system, str) else system)
     ratings = {p.start_no: _own_rating(chosen, p) for p in t.players}
     rows: dict[int, list[RoundResult]] = {p.start_no: [] for p in t.players}
     for r in sorted(t.results, key=lambda r: (r.start_no, r.round)):
         rows.setdefault(r.start_no, []).append(r)
     fide_ratings = {p.start_no: p.rating for p in t.players}
     hidden = frozenset(p.start_no for p in t.players if not p.rating_known)
-    players = tuple(_rate_player(chosen, fide_rules, p, rows[p.start_no], ratings, fide_ratings,
-                                 start.year, k_lookup, k_default, hidden)
+    players = tuple(_rate_player(chosen, p, rows[p.start_no], ratings, fide_ratings, start.year,
+                                 k_lookup, k_default, hidden)
                     for p in sorted(t.players, key=lambda p: p.start_no))
     reduced = [p for p in players if p.k_before_cap is not None]
     if reduced:
         names = {p.start_no: p.name for p in t.players}
         notes.append("K reduced so that K × rated games stays within 700: " + "; ".join(
             f"{names[p.start_no]} K {p.k_before_cap} → {p.k}" for p in reduced))
+    if note := chosen.list_note(rating_list):
+        notes.append(note)
     defaults = tuple(p.start_no for p in players
                      if p.k_source is KSource.DEFAULT and p.rated_games > 0)
-    label = (fide_rules.label if isinstance(chosen, FideSystem)
-             else f"{chosen.label}: {chosen.describe()}")
     return TournamentRating(system=chosen.name, label=chosen.label, rules=chosen.describe(),
-                            on=start, rules_label=label, date_source=basis.source,
+                            on=start, rules_label=chosen.rules_label(),
+                            date_source=basis.source,
                             rating_list=rating_list, players=players, notes=tuple(notes),
                             default_k_players=defaults)

@@ -1,10 +1,12 @@
-"""UKD (Ulusal Kuvvet Derecesi), the Turkish national rating, as a rating system (ukd.md).
+"""UKD (Ulusal Kuvvet Derecesi), the Turkish national rating, as a rating system.
 
-TSF's procedure TSF-TK-PRS/05 is not public, so the method is reconstructed (ukd.md §0)
-and every figure is an estimate.  Section numbers (§) are ukd.md's; source tags in brackets
-are its §8: [S1] TSF FAQ, [S4] PRS/05 opening, [S5] ukd-proxy, [S6] the C program,
-[S7] the PHP program, [S8] TSF's report, [F1]–[F6] FIDE background.  Arithmetic is exact:
-integer hundredths, or Decimals holding whole hundredths (§3.7).
+The Turkish Chess Federation's (TSF) calculation procedure, TSF-TK-PRS/05, is not public, so
+the method is reconstructed and every figure is an estimate.  The sources are TSF's own
+answers to frequent questions (the first-UKD rule, the monthly list) and three public UKD
+calculators that agree with each other: ukd-proxy (JavaScript), a C program and a PHP
+program.  Where they differ or are silent, the choice is an option of :class:`UkdSystem`.
+UKD follows FIDE's method from before 2009 (table 8.1.2, a difference cap).  Arithmetic is
+exact: integer hundredths, or Decimals holding whole hundredths.
 """
 
 from __future__ import annotations
@@ -18,13 +20,17 @@ from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
 from itertools import accumulate
+from typing import TYPE_CHECKING, ClassVar
 
-from importer.model import RatingList
+from importer.model import RatingList, TournamentInfo
 from rating.errors import RatingError
-from rating.fide import percent_h
+from rating.fide import InitialRating, KSource, percent_h
 from rating.numbers import round_half_up, to_decimal
-from rating.system import GameRating, PlayerFacts, rate_games
+from rating.system import Column, Form, GameRating, PlayerFacts, rate_games
 from rating.tables import dp_for, pd_higher_h
+
+if TYPE_CHECKING:
+    from rating.tournament import PlayerRating, RoundLine
 
 __all__ = [
     "DEFAULT_CAP",
@@ -55,116 +61,120 @@ __all__ = [
 ]
 
 DEFAULT_CAP = 350
-"""§3.4, U2: all three implementations cap D at 350 [S5, S6, S7], FIDE's 2006–2009 rule [F1]."""
+"""The difference cap: all three public calculators cap D at 350, FIDE's rule of 2006–2009
+(uncertain: 400 is the other candidate)."""
 
 K_BANDS: tuple[tuple[int, int], ...] = ((1299, 30), (1599, 25), (1999, 20), (2399, 15))
-"""§3.5 (H) [S5, S6, S7]: (highest UKD of the band, K); bands only, no age or game rules (U5)."""
+"""K by the player's UKD, as all three public calculators have it: (highest UKD of the band,
+K); bands only, no age or game-count rules."""
 
 K_TOP = 10
-"""§3.5: K for a UKD of 2400 or more."""
+"""K for a UKD of 2400 or more."""
 
 MIN_UKD = 1000
-"""§3.10, §3.12: the lowest valid UKD; a first UKD needs a performance above 1000 [S1]."""
+"""The lowest valid UKD; a first UKD needs a performance above 1000 (TSF's answers)."""
 
 MAX_UKD = 3000
-"""§3.10: a UKD above 3000 is treated as missing."""
+"""A UKD above 3000 is not plausible: treated as missing."""
 
 FIRST_UKD_MIN_GAMES = 7
-"""§3.11 [S1]: 'En az 7 maç oynamak kaydı ile 1000 üzeri performans'."""
+"""TSF's answers: 'En az 7 maç oynamak kaydı ile 1000 üzeri performans' (at least 7 games
+and a performance above 1000)."""
 
 
 class UnratedOpponent(StrEnum):
-    """How a game against an opponent without UKD is rated (§3.9, U1)."""
+    """How a game against an opponent without UKD is rated (the most uncertain point)."""
 
     FIXED = "fixed"
-    """Mode B (default): E 0.50 and K 6 whatever the player's K, ±3 [S5 a368fb9]."""
+    """Mode B (default): E 0.50 and K 6 whatever the player's K, ±3 (ukd-proxy today)."""
     CAP = "cap"
-    """Mode A: the opponent counts as rating 0, so E is the table value at the cap [S5 d4a45fb, S6]."""
+    """Mode A: the opponent counts as rating 0, so E is the table value at the cap (an earlier
+ukd-proxy, the C program)."""
     SKIP = "skip"
-    """Mode D: not rated (no UKD source)."""
+    """Mode D: not rated (as FIDE does; no UKD source does so)."""
 
 
 class Rounding(StrEnum):
-    """How the total change becomes whole points (§3.8, U3)."""
+    """How the total change becomes whole points (uncertain: no source states it)."""
 
     HALF_AWAY = "half_away"
-    """Default: .5 away from zero, symmetric, FIDE B.02 8.3.4 [F4]."""
+    """Default: .5 away from zero, symmetric, as FIDE's R24 8.3.4."""
     HALF_UP = "half_up"
-    """JavaScript Math.round, .5 towards +∞, as ukd-proxy [S5]: −22.5 → −22."""
+    """JavaScript Math.round, .5 towards +∞, as ukd-proxy: −22.5 → −22."""
     TRUNCATE = "truncate"
-    """Towards zero, as the C program's int conversion [S6]."""
+    """Towards zero, as the C program's int conversion."""
 
 
 class RoundScope(StrEnum):
-    """What is rounded once: the month's sum or each tournament (§3.13, U3)."""
+    """What is rounded once: the month's sum or each tournament (uncertain)."""
 
     PERIOD = "period"
     TOURNAMENT = "tournament"
 
 
 class Below1000(StrEnum):
-    """What a new UKD below 1000 does (§3.12, U8)."""
+    """What a new UKD below 1000 does (uncertain: no source states it)."""
 
     FLAG = "flag"
     """Default: keep the value and flag it."""
     RESET = "reset"
-    """Remove the UKD, as the C program does [S6]."""
+    """Remove the UKD, as the C program does."""
 
 
-# --- expected score (§3.3 table, §3.4 cap) ---
+# --- expected score: FIDE's table, a capped difference ---
 
 def expected_h(own: int, opponent: int, cap: int | None = DEFAULT_CAP) -> int:
-    """The player's E in hundredths: FIDE's D → PD table (§3.3 [F4, F5]) with D capped (§3.4).
+    """The player's E in hundredths: FIDE's table 8.1.2 (D → PD) with D capped.
 
-    The table is FIDE's table 8.1.2, reused as §3.3 asks (UKD differs only in the cap).
+    UKD uses FIDE's table as it is and differs only in the cap.
     """
     d = abs(own - opponent)
     h = pd_higher_h(d if cap is None else min(d, cap))
     return h if own >= opponent else 100 - h
 
 
-# --- K (§3.5) ---
+# --- K ---
 
 def k_for(ukd: int) -> int:
-    """K from the player's own pre-tournament UKD (§3.5, fixed for the tournament §3.1)."""
+    """K from the player's own UKD before the tournament (fixed for the whole tournament)."""
     return next((k for top, k in K_BANDS if ukd <= top), K_TOP)
 
 
-# --- arithmetic (§3.6, §3.7) and rounding (§3.8) ---
+# --- arithmetic and rounding ---
 
 def change_h(k: int, score_h: int, e_h: int) -> int:
-    """ΔR in hundredths: K × (100·S − 100·E) (§3.7)."""
+    """ΔR in hundredths: K × (100·S − 100·E)."""
     return k * (score_h - e_h)
 
 
 def outcomes_h(k: int, e_h: int) -> tuple[int, int, int]:
-    """Next-round scenarios win / draw / loss in hundredths (§3.6): win − loss = K."""
+    """Next-round scenarios win / draw / loss in hundredths: win − loss = K."""
     return change_h(k, 100, e_h), change_h(k, 50, e_h), change_h(k, 0, e_h)
 
 
 def total_change(games: Iterable[GameRating]) -> Decimal:
-    """Σ ΔR over the rated games (§3.6), exact and unrounded."""
+    """Σ ΔR over the rated games, exact and unrounded."""
     return sum((g.change for g in games if g.rated and g.change is not None), Decimal("0.00"))
 
 
 def running_totals(games: Sequence[GameRating]) -> list[Decimal]:
-    """The cumulative change C_r after each game (§3.6); unrated games add nothing."""
+    """The cumulative change C_r after each game; unrated games add nothing."""
     steps = (g.change if g.rated and g.change is not None else Decimal("0.00") for g in games)
     return list(accumulate(steps))
 
 
 def round_total(total: Decimal, rounding: Rounding = Rounding.HALF_AWAY) -> int:
-    """A total change to whole points, once, never per game (§3.8); never round-half-even (§3.7)."""
+    """A total change to whole points, once, never per game; never round-half-even."""
     if rounding is Rounding.HALF_UP:
         return int((total + Decimal("0.5")).to_integral_value(rounding=ROUND_FLOOR))
     mode = ROUND_HALF_UP if rounding is Rounding.HALF_AWAY else ROUND_DOWN  # Decimal's names
     return int(total.to_integral_value(rounding=mode))
 
 
-# --- which ratings are usable (§3.9, §3.10) ---
+# --- which ratings are usable ---
 
 def invalid_ukd_reason(value: int | None) -> str | None:
-    """Why a non-empty rating cell is not a valid UKD (§3.10), or None; 0/None is simply NA (§4.7)."""
+    """Why a non-empty rating cell is not a valid UKD, or None; 0/None is simply no UKD."""
     if not value:
         return None
     if value < MIN_UKD:
@@ -175,15 +185,15 @@ def invalid_ukd_reason(value: int | None) -> str | None:
 
 
 def usable_ukd(value: int | None) -> int | None:
-    """The value as a UKD, or None when missing (0/empty, §4.7) or invalid (§3.10)."""
+    """The value as a UKD, or None when missing (0/empty) or not a valid UKD."""
     return value if value and invalid_ukd_reason(value) is None else None
 
 
-# --- first UKD (§3.11) and the 1000 floor (§3.12) ---
+# --- first UKD and the 1000 floor ---
 
 @dataclass(frozen=True, slots=True)
 class FirstUkd:
-    """A player without UKD in one event: the performance estimate of §3.11 (U4)."""
+    """A player without UKD in one event: the performance estimate for a first UKD."""
 
     games: int
     """Games against opponents with a UKD."""
@@ -192,13 +202,14 @@ class FirstUkd:
     p_h: int
     dp: int
     performance: int | None
-    """Rp = Ra + dp(p) (FIDE 8.1(a) [F5]); None without such games."""
+    """Rp = Ra + dp(p) (FIDE table 8.1.1); None without such games."""
     eligible: bool
     reason: str
 
 
 def first_ukd(games: Sequence[tuple[int | None, Decimal]]) -> FirstUkd:
-    """Estimate for a player without UKD from (opponent UKD, score) pairs (§3.11 [S1]; U4: estimate).
+    """Estimate for a player without UKD from (opponent UKD, score) pairs (TSF's rule; the
+    formula is an estimate).
 
     Only opponents with a valid UKD count; eligible when this event alone has ≥ 7 of them and
     Rp > 1000.  The player's UKD does not change.
@@ -219,16 +230,16 @@ def first_ukd(games: Sequence[tuple[int | None, Decimal]]) -> FirstUkd:
 
 
 def floor_note(rating: int) -> str | None:
-    """The §3.12 flag for a new UKD under 1000, or None (no ceiling is known)."""
+    """The flag for a new UKD under 1000, or None (no ceiling is known)."""
     return f"below {MIN_UKD}: UKD may be withdrawn" if rating < MIN_UKD else None
 
 
 def apply_floor(rating: int, mode: Below1000 = Below1000.FLAG) -> int | None:
-    """A new UKD after the §3.12 rule: unchanged (flag), or None (removed) under RESET [S6]."""
+    """A new UKD after the 1000 rule: unchanged (flag), or None (removed) under RESET."""
     return None if mode is Below1000.RESET and rating < MIN_UKD else rating
 
 
-# --- does the tournament compute UKD? (§4.2, §4.9) ---
+# --- does the tournament compute UKD? ---
 
 _ASCII_FALLBACK = str.maketrans("çşğıöüâîû", "csgiouaiu")
 _NATIONAL = frozenset({"national", "nacional", "ulusal", "ukd", "нац", "национальный"})
@@ -236,13 +247,13 @@ _TURKISH_NATIONAL = frozenset({"ulusal", "ukd"})
 
 
 def _words(text: str) -> set[str]:
-    """Whole words of *text*, entity-decoded, NFC, Turkish-aware case-folded with ASCII fallback (§4.9)."""
+    """Whole words of *text*, entity-decoded, NFC, Turkish-aware case-folded with ASCII fallback."""
     text = unicodedata.normalize("NFC", html.unescape(text)).replace("İ", "i").lower()
     return set(re.findall(r"\w+", text.translate(_ASCII_FALLBACK)))
 
 
 def names_turkish_national_rating(rating_calculation: str, federation: str = "") -> bool:
-    """Whether a details 'Rating calculation' line names Turkey's national rating, UKD (§4.2).
+    """Whether a details 'Rating calculation' line names Turkey's national rating, UKD.
 
     National is a whole word ('international' is not 'national'): national / nacional /
     ulusal / UKD / нац.  With a *federation* it must be TUR; without one only the Turkish
@@ -257,31 +268,54 @@ def names_turkish_national_rating(rating_calculation: str, federation: str = "")
 
 # --- the rating system ---
 
+def _change_if_rated(pr: PlayerRating) -> Decimal | None:
+    """A player's UKD change as shown on the pages: none without a UKD."""
+    return pr.change if pr.rating is not None else None
+
+
 @dataclass(frozen=True, slots=True)
 class UkdSystem:
-    """UKD as a :class:`rating.system.RatingSystem`, configured by ukd.md §5 (defaults = spec's)."""
+    """UKD as a :class:`rating.system.RatingSystem`; the defaults are the likeliest reading."""
 
     cap: int | None = DEFAULT_CAP
-    """§3.4, U2: 350, 400 or None (no cap)."""
+    """350, 400 or None (no cap)."""
     unrated_opponent: UnratedOpponent = UnratedOpponent.FIXED
-    """§3.9, U1."""
     fixed_expected_h: int = 50
-    """§5 ukd.unrated_fixed: mode B's E in hundredths [S5]."""
+    """Mode B's E in hundredths (ukd-proxy's 0.50)."""
     fixed_k: int = 6
-    """§5 ukd.unrated_fixed: mode B's K [S5]."""
+    """Mode B's K (ukd-proxy's 6)."""
     rounding: Rounding = Rounding.HALF_AWAY
-    """§3.8, U3."""
     round_scope: RoundScope = RoundScope.PERIOD
-    """§3.13, U3."""
     opponent_fide_fallback: bool = False
-    """§3.10, U6: rate an opponent without UKD on their FIDE rating."""
+    """Rate an opponent without UKD on their FIDE rating (no source does; an option)."""
     below_1000: Below1000 = Below1000.FLAG
-    """§3.12, U8."""
     rate_rapid_blitz: bool = False
-    """§3.13, U10: UKD is the standard-time rating."""
+    """UKD is the standard-time rating: rapid and blitz events only when asked."""
     name: str = "ukd"
     label: str = "UKD"
     national: bool = True
+
+    player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = (
+        Column("national_rating", lambda p: p.rating, header="UKD"),
+        Column("ukd_k", lambda p: p.k),
+        Column("ukd_rated_games", lambda p: p.rated_games),
+        Column("ukd_score", lambda p: p.score, Form.POINTS),
+        Column("ukd_expected", lambda p: p.expected, Form.TOTAL),
+        Column("ukd_change", lambda p: p.change, Form.CHANGE, header="UKD change",
+               shown=_change_if_rated),
+        Column("ukd_new_rating", lambda p: p.new_rating, header="New UKD"),
+    )
+    """What UKD adds to the players table beside FIDE: the UKD and its figures."""
+    round_columns: ClassVar[tuple[Column[RoundLine], ...]] = (
+        Column("opponent_national_rating", lambda ln: ln.opponent_rating),
+        Column("ukd_rated", lambda ln: ln.rated),
+        Column("ukd_reason", lambda ln: ln.reason, Form.TEXT),
+        Column("ukd_expected", lambda ln: ln.expected, Form.EXPECTED),
+        Column("ukd_change", lambda ln: ln.change, Form.CHANGE),
+        Column("ukd_cumulative_change", lambda ln: ln.cumulative, Form.CHANGE),
+        Column("ukd_k", lambda ln: ln.k),
+    )
+    """What UKD adds to the rounds table beside FIDE (the CSV only)."""
 
     def __post_init__(self) -> None:
         if self.cap is not None and self.cap < 0:
@@ -291,42 +325,65 @@ class UkdSystem:
 
     # RatingSystem protocol
 
+    def describe(self) -> str:
+        """The active settings for a report header."""
+        cap = "none" if self.cap is None else str(self.cap)
+        unrated = str(self.unrated_opponent)
+        if self.unrated_opponent is UnratedOpponent.FIXED:
+            unrated += f" (E {to_decimal(self.fixed_expected_h)}, K {self.fixed_k})"
+        rounding = {Rounding.HALF_AWAY: "half away from zero", Rounding.HALF_UP: "half up",
+                    Rounding.TRUNCATE: "truncate"}[self.rounding]
+        return f"UKD estimate: cap {cap}, unrated = {unrated}, rounding {rounding}"
+
+    def rules_label(self) -> str:
+        return f"{self.label}: {self.describe()}"
+
+    def applies(self, info: TournamentInfo) -> bool:
+        """Rated beside FIDE when the source's rating calculation names Turkey's national
+        rating, on a list UKD rates."""
+        return (names_turkish_national_rating(info.rating_calculation, info.federation)
+                and self.rates(info.rating_list))
+
+    def list_note(self, rating_list: RatingList) -> str:
+        if rating_list is RatingList.STANDARD:
+            return ""
+        return "UKD is the standard-time rating: this event was rated as asked, but TSF may not rate it"
+
+    def player_k(self, facts: PlayerFacts, default: int) -> tuple[int, KSource]:
+        """K by the player's UKD band; *default* for a player without UKD (whose games are
+        not rated).  A K published for FIDE is not UKD's."""
+        if facts.rating is None:
+            return default, KSource.DEFAULT
+        return k_for(facts.rating), KSource.CATEGORY
+
+    def capped_k(self, k: int, games: int) -> int:
+        return k  # no cap on K × n is known
+
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
-        """§3.2, §3.9, §3.10, §3.15: None when rated (modes fixed/cap rate games v no UKD)."""
+        """None when rated: forfeits and byes never reach here; games against an opponent
+        without UKD are rated in modes fixed and cap; a rating cell that is not a valid UKD
+        is no UKD."""
         if own is None:
-            return "player without UKD"  # §3.11: no change
+            return "player without UKD"  # no change; see first_ukd
         if opponent is None:
             skip = self.unrated_opponent is UnratedOpponent.SKIP
             return "opponent without UKD (skip)" if skip else None
         return invalid_ukd_reason(opponent)
 
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
-        """§3.4: the cap applies to every game with |D| above it."""
+        """The cap applies to every game with |D| above it."""
         return [self.cap is not None and abs(own - o) > self.cap for o in opponents]
 
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
-        """§3.3, §3.4: e.g. Decimal('0.36') for 1500 v 1600."""
+        """E.g. Decimal('0.36') for 1500 v 1600."""
         return to_decimal(expected_h(own, opponent, self.cap if capped else None))
 
     def k(self, facts: PlayerFacts) -> int:
-        """§3.5 by the pre-tournament UKD; 0 for a player without UKD (no change, §3.11)."""
+        """K by the UKD before the tournament; 0 for a player without UKD (no change)."""
         return 0 if facts.rating is None else k_for(facts.rating)
 
-    # UKD-specific
-
-    def rates(self, rating_list: RatingList | None) -> bool:
-        """§3.13, U10: standard (or unknown) tournaments; rapid and blitz only if asked."""
-        return rating_list in (None, RatingList.STANDARD) or self.rate_rapid_blitz
-
-    def opponent_rating(self, ukd: int | None, fide: int | None = None) -> int | None:
-        """The rating an opponent is rated on: a valid UKD, else FIDE under the fallback (§3.10, U6)."""
-        found = usable_ukd(ukd)
-        if found is None and self.opponent_fide_fallback and fide:
-            return fide
-        return found
-
     def unrated_opponent_game(self, own: int, k: int, score: Decimal) -> GameRating | None:
-        """§3.9: a game against an opponent without UKD under the configured mode (None: skip)."""
+        """A game against an opponent without UKD under the configured mode (None: skip)."""
         mode = self.unrated_opponent
         if mode is UnratedOpponent.SKIP:
             return None
@@ -340,16 +397,16 @@ class UkdSystem:
                           change=used_k * (score - exp), k=used_k,
                           reason=f"opponent without UKD: estimate (mode {mode}: {how})")
 
-    def rate(self, own: int | None, games: Sequence[tuple[int | None, Decimal]],
+    def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
              opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
-        """One player's played games (opponent UKD cell, score) of one tournament (§3.6).
+        """One player's played games (opponent's UKD cell, score) of one tournament.
 
-        Resolves each opponent's rating (§3.10 suspicious cells, the U6 FIDE fallback), then
-        rates through :func:`rating.system.rate_games` with the pre-tournament K (§3.1).
+        Resolves each opponent's rating (a cell that is not a valid UKD is no UKD; the FIDE
+        rating under ``opponent_fide_fallback``), then rates through
+        :func:`rating.system.rate_games` with the player's K, fixed for the tournament.
         """
         fides = list(opponent_fide) if opponent_fide is not None else [None] * len(games)
         resolved = [self.opponent_rating(u, f) for (u, _), f in zip(games, fides, strict=True)]
-        k = self.k(PlayerFacts(rating=own))
         base = rate_games(self, own, k, [(r, s) for r, (_, s) in zip(resolved, games, strict=True)])
         out: list[GameRating] = []
         for (cell, _), used, game in zip(games, resolved, base, strict=True):
@@ -360,22 +417,28 @@ class UkdSystem:
             out.append(game if reason == game.reason else replace(game, reason=reason))
         return out
 
-    def new_rating(self, own: int, total: Decimal) -> int | None:
-        """R_p + round(ΔR) (§3.6, §3.8), then the §3.12 rule (None only when reset removes it)."""
-        return apply_floor(own + round_total(total, self.rounding), self.below_1000)
+    def new_rating(self, own: int, change: Decimal) -> int | None:
+        """R_p + round(ΔR), then the 1000 rule (None only when ``Below1000.RESET`` removes it)."""
+        return apply_floor(own + round_total(change, self.rounding), self.below_1000)
+
+    def first_rating(self, opponents: Sequence[int], score_h: int) -> InitialRating | None:
+        return None  # a first UKD needs the archive of several events: see first_ukd
+
+    # UKD-specific
+
+    def rates(self, rating_list: RatingList | None) -> bool:
+        """Standard (or unknown) tournaments; rapid and blitz only if asked."""
+        return rating_list in (None, RatingList.STANDARD) or self.rate_rapid_blitz
+
+    def opponent_rating(self, ukd: int | None, fide: int | None = None) -> int | None:
+        """The rating an opponent is rated on: a valid UKD, else FIDE under the fallback."""
+        found = usable_ukd(ukd)
+        if found is None and self.opponent_fide_fallback and fide:
+            return fide
+        return found
 
     def period_change(self, totals: Sequence[Decimal]) -> int:
-        """A month's change from its tournaments' exact totals, rounded per the scope (§3.13, U3)."""
+        """A month's change from its tournaments' exact totals, rounded per the scope."""
         if self.round_scope is RoundScope.PERIOD:
             return round_total(sum(totals, Decimal("0.00")), self.rounding)
         return sum(round_total(t, self.rounding) for t in totals)
-
-    def describe(self) -> str:
-        """The active settings for a report header (§5)."""
-        cap = "none" if self.cap is None else str(self.cap)
-        unrated = str(self.unrated_opponent)
-        if self.unrated_opponent is UnratedOpponent.FIXED:
-            unrated += f" (E {to_decimal(self.fixed_expected_h)}, K {self.fixed_k})"
-        rounding = {Rounding.HALF_AWAY: "half away from zero", Rounding.HALF_UP: "half up",
-                    Rounding.TRUNCATE: "truncate"}[self.rounding]
-        return f"UKD estimate: cap {cap}, unrated = {unrated}, rounding {rounding}"

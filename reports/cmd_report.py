@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from rating import systems
 from reports.options import out_options
 from reports.sources import source_options
 
@@ -39,9 +40,9 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
               help="What to write into DIR: csv, html or both.")
 @click.option("--player", "-p", metavar="N|NAME|FIDEID",
               help="Report one player (start number, name or FIDE id).")
-@click.option("--system", type=click.Choice(["fide", "elo", "ukd"]), default="fide",
-              show_default=True, help="Rating system: FIDE rules of the start date, generic "
-              "Elo, or the Turkish national rating (UKD).")
+@click.option("--system", type=click.Choice(systems.names()), default="fide",
+              show_default=True, help="Rating system: " + "; ".join(
+                  f"{r.name}, {r.help}" for r in systems.registrations()) + ".")
 @click.option("--k", "k_default", type=click.IntRange(1, 100), default=20, show_default=True,
               metavar="K",
               help="K for players whose K is not published, listed or derivable.")

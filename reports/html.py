@@ -90,7 +90,10 @@ def chart(lines: tuple[RoundLine, ...], *, width: int = 640, height: int = 220
 
 
 def _player_row(report: Report, pr: PlayerRating, linked: bool) -> SimpleNamespace:
-    """One player's figures for the templates (attributes: Jinja reads them fastest)."""
+    """One player's figures for the templates (attributes: Jinja reads them fastest), with
+    the columns of the systems rated beside the main one."""
+    from reports.report import page_cells
+
     p = report.player(pr.start_no)
     return SimpleNamespace(**{
         "start_no": pr.start_no, "name": p.name, "title": p.title, "federation": p.federation,
@@ -105,17 +108,30 @@ def _player_row(report: Report, pr: PlayerRating, linked: bool) -> SimpleNamespa
         "change_sort": _sort_key(pr.change if pr.rating is not None else None),
         "new_rating": pr.new_rating, "performance": pr.performance,
         "initial": pr.initial.value if pr.initial is not None and pr.initial.published else None,
+        "extra": [cell for b in report.beside
+                  for cell in page_cells(b.system.player_columns, b.rating.player(pr.start_no))],
     })
 
 
-def _ukd_columns(report: Report) -> dict[int, SimpleNamespace] | None:
-    """UKD rating, change and new rating per start number, when the report carries UKD."""
-    if report.ukd is None:
-        return None
-    return {u.start_no: SimpleNamespace(
-        rating=u.rating, change=fmt.signed(u.change) if u.rating is not None else "",
-        change_sort=_sort_key(u.change if u.rating is not None else None),
-        new_rating=u.new_rating) for u in report.ukd.players}
+def _headers(report: Report, rounds: bool) -> list[SimpleNamespace]:
+    """The headers of the columns the systems beside the main one add to the players table
+    (or the rounds table)."""
+    from reports.report import page_headers
+
+    return [SimpleNamespace(text=text, numeric=numeric) for b in report.beside
+            for text, numeric in (page_headers(b.system.round_columns) if rounds
+                                  else page_headers(b.system.player_columns))]
+
+
+def _beside(report: Report, start_no: int) -> list[SimpleNamespace]:
+    """A player's figures under each system rated beside the main one (their page's facts)."""
+    out = []
+    for b in report.beside:
+        pr = b.rating.player(start_no)
+        if pr is not None:
+            out.append(SimpleNamespace(label=b.rating.label, rating=pr.rating, k=pr.k,
+                                       change=fmt.signed(pr.change), new_rating=pr.new_rating))
+    return out
 
 
 def _page(start_no: int) -> str:
@@ -125,6 +141,13 @@ def _page(start_no: int) -> str:
 
 
 def _round_rows(report: Report, pr: PlayerRating) -> list[SimpleNamespace]:
+    from reports.report import page_cells
+
+    beside = []
+    for b in report.beside:
+        own = b.rating.player(pr.start_no)
+        beside.append((b.system.round_columns,
+                       {ln.round: ln for ln in own.rounds} if own is not None else {}))
     rows = []
     for ln in pr.rounds:
         opp = report.player(ln.opponent_no) if ln.opponent_no is not None else None
@@ -143,6 +166,8 @@ def _round_rows(report: Report, pr: PlayerRating) -> list[SimpleNamespace]:
             "change": fmt.signed(ln.change), "cumulative": fmt.signed(ln.cumulative),
             "capped": ln.capped,
             "published": fmt.signed(ln.published_change),
+            "extra": [cell for columns, lines in beside
+                      for cell in page_cells(columns, lines.get(ln.round))],
         }))
     return rows
 
@@ -173,11 +198,11 @@ def render_pages(report: Report) -> dict[str, str]:
     files = {"index.html": _template("index.html").render(
         header=header, notes=report.notes, focus=report.focus,
         players=[_player_row(report, pr, linked=True) for pr in shown],
-        ukd=_ukd_columns(report), published=published_view(report))}
+        extra_headers=_headers(report, rounds=False), published=published_view(report))}
     page = _template("player.html")
+    round_headers = _headers(report, rounds=True)
     for pr in shown:
         p = report.player(pr.start_no)
-        ukd = report.ukd.player(pr.start_no) if report.ukd is not None else None
         files[_page(pr.start_no)] = page.render(
             header=header, player=_player_row(report, pr, linked=False), fide_id=p.fide_id,
             rounds=_round_rows(report, pr), chart=chart(pr.rounds),
@@ -190,9 +215,7 @@ def render_pages(report: Report) -> dict[str, str]:
                         "total_if_loss": fmt.signed(s.total_if_loss)}
                        for s in pr.scenarios],
             initial=pr.initial, published_total=fmt.signed(pr.published_change),
-            has_published=has_published,
-            ukd=None if ukd is None else {"rating": ukd.rating, "k": ukd.k,
-                                          "change": fmt.signed(ukd.change),
-                                          "new_rating": ukd.new_rating},
+            has_published=has_published, beside=_beside(report, pr.start_no),
+            extra_headers=round_headers,
             notes=report.notes_for(pr.start_no))
     return files

@@ -10,6 +10,10 @@
   that date comes from, the rounds, how many have results, and whether a round is in progress;
 * ``index.html`` and ``player-<start_no>.html``: the same, self-contained.
 
+A system rated beside the main one (a national rating the source names, see
+:func:`rating.systems.beside`) adds the columns it declares to the players and rounds
+tables, on every output; nothing here names a system.
+
 Numbers are formatted once, in :mod:`reports.fmt`; text cells go through
 :mod:`importer.csvio` (spreadsheet formulas neutralised).
 """
@@ -23,14 +27,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from importer.atomic import atomic_dir
 from importer.csvio import render_csv
-from importer.model import DateSource, Player, RatingList, Tournament
+from importer.model import DateSource, Player, Tournament
+from rating import systems
 from rating.published import Comparison, PublishedCheck, compare_published
-from rating.system import RatingSystem
-from rating.tournament import PlayerRating, TournamentRating, rate_tournament
+from rating.system import Cell, Column, Form, RatingSystem
+from rating.tournament import PlayerRating, RoundLine, TournamentRating, rate_tournament
 from reports import fmt
 from reports.errors import ReportError
 from reports.summary import live_round, rounds_with_results
@@ -49,16 +54,22 @@ __all__ = [
     "ROUND_COLUMNS",
     "SCENARIO_COLUMNS",
     "TOURNAMENT_COLUMNS",
+    "BesideRating",
+    "PageCell",
     "PublishedFigure",
     "PublishedView",
     "Report",
     "build_report",
     "live_round",
+    "page_cells",
+    "page_headers",
+    "player_columns",
     "player_page_name",
     "published_view",
     "rated_with",
     "render_report",
     "resolve_player",
+    "round_columns",
     "rounds_with_results",
     "save_report",
     "tournament_row",
@@ -79,22 +90,31 @@ SCENARIO_COLUMNS = ("start_no", "name", "round", "opponent_no", "opponent_name",
                     "new_rating_if_draw", "new_rating_if_loss")
 TOURNAMENT_COLUMNS = ("id", "name", "system", "rules", "rules_date", "date_source", "rating_list",
                       "rounds", "rounds_with_results", "live")
-UKD_PLAYER_COLUMNS = ("national_rating", "ukd_k", "ukd_rated_games", "ukd_score",
-                      "ukd_expected", "ukd_change", "ukd_new_rating")
-UKD_ROUND_COLUMNS = ("opponent_national_rating", "ukd_rated", "ukd_reason", "ukd_expected",
-                     "ukd_change", "ukd_cumulative_change", "ukd_k")
 _TEXT = frozenset({"name", "fide_id", "title", "federation", "opponent_name", "colour",
-                   "reason", "k_source", "status", "ukd_reason", "id", "rules"})
+                   "reason", "k_source", "status", "id", "rules"})
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class BesideRating:
+    """The tournament rated with another system beside the main one (e.g. the national
+    rating the source names); its system declares the columns it adds."""
+
+    system: RatingSystem
+    rating: TournamentRating
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Report:
-    """A rated tournament, ready to render: the tournament, its rating, an optional UKD rating."""
+    """A rated tournament, ready to render: the tournament, its rating, and the ratings
+    beside it."""
 
     tournament: Tournament
     rating: TournamentRating
-    ukd: TournamentRating | None = None
-    """The national (UKD) rating beside FIDE, when the source names Turkey's national rating."""
+    beside: tuple[BesideRating, ...] = ()
+    """Systems rated beside the main one without being asked (see
+    :func:`rating.systems.beside`), each adding its columns."""
     focus: int | None = None
     """The start number of the one player the report is about (None: every player)."""
     notes: tuple[str, ...] = ()
@@ -164,7 +184,7 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
                         notes: list[str]) -> Callable[[Player], int | None]:
     """K of each player on a FIDE rating list download (its K for the tournament's list).
 
-    fide-rules.md §3.2: the K of the list in force, never a later list's; a note says so
+    The K that counts is the one of the list in force, never a later list's; a note says so
     when the list is dated after the tournament's start.  The list's own warnings (broken
     lines skipped) become notes.
     """
@@ -191,28 +211,11 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
 
 
 def _system(name: str | RatingSystem) -> str | RatingSystem:
-    """'fide' and 'elo' are built by the tournament view; 'ukd' is the national system."""
-    if not isinstance(name, str) or name in ("fide", "elo"):
+    """A registered system's name (built by the tournament view) or a system as given."""
+    if not isinstance(name, str) or name in systems.names():
         return name
-    if name == "ukd":
-        return _ukd_system()
-    raise ReportError(f"unknown rating system {name!r}: use fide, elo or ukd")
-
-
-def _ukd_system() -> RatingSystem:
-    from rating.ukd import UkdSystem
-
-    return UkdSystem()
-
-
-def _ukd_applies(t: Tournament) -> bool:
-    """Whether the source's rating calculation names Turkey's national rating (ukd.md §4.2),
-    on a list UKD rates (standard time, §3.13)."""
-    from rating.ukd import UkdSystem, names_turkish_national_rating
-
-    info = t.info
-    return (names_turkish_national_rating(info.rating_calculation, info.federation)
-            and UkdSystem().rates(info.rating_list))
+    *most, last = systems.names()
+    raise ReportError(f"unknown rating system {name!r}: use {', '.join(most)} or {last}")
 
 
 def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
@@ -246,13 +249,11 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     chosen = _system(system)
     rating = rate_tournament(t, chosen, k_default=k_default, k_lookup=k_lookup, on=on,
                              today=today)
-    ukd = None
-    if rating.system != "ukd" and _ukd_applies(t):
-        ukd = rate_tournament(t, _ukd_system(), k_default=k_default, on=on, today=today)
+    settings = systems.Settings(on=rating.on, rating_list=rating.rating_list,
+                                k_default=k_default)
+    beside = tuple(BesideRating(s, rate_tournament(t, s, k_default=k_default, on=on, today=today))
+                   for s in systems.beside(t.info, settings) if s.name != rating.system)
     notes += rating.notes
-    if rating.system == "ukd" and rating.rating_list is not RatingList.STANDARD:
-        notes.append("UKD is the standard-time rating: this event was rated as asked, but TSF "
-                     "may not rate it")
     notes += t.warnings
     concerned = set(rating.default_k_players) if focus_no is None else (
         {focus_no} & set(rating.default_k_players))
@@ -265,7 +266,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
                   f"category) for: {'; '.join(names[:10])}{more}")
         notes.append(k_note)
     published = compare_published(t, rating, only=None if focus_no is None else {focus_no})
-    return Report(tournament=t, rating=rating, ukd=ukd, focus=focus_no, notes=tuple(notes),
+    return Report(tournament=t, rating=rating, beside=beside, focus=focus_no, notes=tuple(notes),
                   k_default=k_default, k_note=k_note,
                   by_no=t.players_by_no(), published=published)
 
@@ -344,15 +345,8 @@ def player_rows(report: Report) -> list[dict[str, object]]:
             "published_change": _num(pr.published_change),
             "change_agrees": _agrees(report, pr.start_no),
         }
-        if report.ukd is not None:
-            u = report.ukd.player(pr.start_no)
-            row.update({"national_rating": p.national_rating,
-                        "ukd_k": u.k if u else None,
-                        "ukd_rated_games": u.rated_games if u else None,
-                        "ukd_score": _num(u.score) if u else "",
-                        "ukd_expected": fmt.change(u.expected) if u else "",
-                        "ukd_change": fmt.change(u.change) if u else "",
-                        "ukd_new_rating": u.new_rating if u else None})
+        for b in report.beside:
+            row.update(_csv_cells(b.system.player_columns, b.rating.player(pr.start_no)))
         out.append(row)
     return out
 
@@ -412,8 +406,8 @@ def round_rows(report: Report) -> list[dict[str, object]]:
     """rating_rounds.csv: one row per shown player and round."""
     out: list[dict[str, object]] = []
     for pr in report.shown:
-        ukd = report.ukd.player(pr.start_no) if report.ukd is not None else None
-        ukd_rounds = {ln.round: ln for ln in ukd.rounds} if ukd is not None else {}
+        beside = [(b.system.round_columns, _rounds(b.rating.player(pr.start_no)))
+                  for b in report.beside]
         for ln in pr.rounds:
             opp = report.player(ln.opponent_no) if ln.opponent_no is not None else None
             row: dict[str, object] = {
@@ -426,16 +420,103 @@ def round_rows(report: Report) -> list[dict[str, object]]:
                 "status": ln.status.value, "capped": ln.capped,
                 "published_change": _num(ln.published_change),
             }
-            if report.ukd is not None:
-                u = ukd_rounds.get(ln.round)
-                row.update({
-                    "opponent_national_rating": opp.national_rating if opp is not None else None,
-                    "ukd_rated": u.rated if u else False, "ukd_reason": u.reason if u else "",
-                    "ukd_expected": fmt.expected(u.expected) if u else "",
-                    "ukd_change": fmt.change(u.change) if u else "",
-                    "ukd_cumulative_change": fmt.change(u.cumulative) if u else "",
-                    "ukd_k": u.k if u else None})
+            for columns, lines in beside:
+                row.update(_csv_cells(columns, lines.get(ln.round)))
             out.append(row)
+    return out
+
+
+def _rounds(pr: PlayerRating | None) -> dict[int, RoundLine]:
+    return {ln.round: ln for ln in pr.rounds} if pr is not None else {}
+
+
+def _columns(base: Sequence[str], extra: Iterable[str]) -> tuple[str, ...]:
+    names = (*base, *extra)
+    clash = sorted({n for n in names if names.count(n) > 1})
+    if clash:
+        raise ReportError(f"a rating system rated beside the main one adds a column named "
+                          f"like another: {', '.join(clash)}")
+    return names
+
+
+def player_columns(report: Report) -> tuple[str, ...]:
+    """rating_players.csv's header: the fixed columns, then each system's beside the main one."""
+    return _columns(PLAYER_COLUMNS,
+                    (c.name for b in report.beside for c in b.system.player_columns))
+
+
+def round_columns(report: Report) -> tuple[str, ...]:
+    """rating_rounds.csv's header: the fixed columns, then each system's beside the main one."""
+    return _columns(ROUND_COLUMNS,
+                    (c.name for b in report.beside for c in b.system.round_columns))
+
+
+def _decimal(value: Cell) -> Decimal | None:
+    """A numeric cell as a Decimal (a whole number too); None stays None."""
+    if value is None or isinstance(value, Decimal):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Decimal(value)
+    raise ReportError(f"a rating system's column gave {value!r} where a number is expected")
+
+
+def _csv_value(form: Form, value: Cell) -> object:
+    """A column's value as the CSV writes it (numbers as :mod:`reports.fmt` formats them)."""
+    if form is Form.POINTS:
+        return _num(_decimal(value))
+    if form in (Form.TOTAL, Form.CHANGE):
+        return fmt.change(_decimal(value))
+    if form is Form.EXPECTED:
+        return fmt.expected(_decimal(value))
+    return value
+
+
+def _csv_cells(columns: Sequence[Column[T]], row: T | None) -> dict[str, object]:
+    """A system's columns for one row of a CSV (empty when the system has no such row)."""
+    return {c.name: None if row is None else _csv_value(c.form, c.value(row)) for c in columns}
+
+
+@dataclass(frozen=True, slots=True)
+class PageCell:
+    """One value of a system's column as the pages and the terminal show it."""
+
+    text: str
+    sort: str
+    """The HTML table's sort key: the exact value ('' when none)."""
+    numeric: bool
+
+
+def _page_text(form: Form, value: Cell) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if form is Form.POINTS:
+        return fmt.points(_decimal(value))
+    if form is Form.TOTAL:
+        return fmt.change(_decimal(value))
+    if form is Form.EXPECTED:
+        return fmt.expected(_decimal(value))
+    if form is Form.CHANGE:
+        return fmt.signed(_decimal(value))
+    return str(value)
+
+
+def page_headers(columns: Iterable[Column[T]]) -> list[tuple[str, bool]]:
+    """(header, numeric) for the columns shown on the pages and in the terminal."""
+    return [(c.header, c.form is not Form.TEXT) for c in columns if c.header]
+
+
+def page_cells(columns: Iterable[Column[T]], row: T | None) -> list[PageCell]:
+    """The values of the columns shown on the pages and in the terminal (those with a
+    header), for one row; blank when the system has no such row."""
+    out = []
+    for c in columns:
+        if not c.header:
+            continue
+        value = None if row is None else c.page_value(row)
+        sort = "" if value is None else str(int(value) if isinstance(value, bool) else value)
+        out.append(PageCell(_page_text(c.form, value), sort, c.form is not Form.TEXT))
     return out
 
 
@@ -478,9 +559,11 @@ def _one_line(value: object) -> object:
     return value
 
 
-def _csv(columns: Sequence[str], rows: Iterable[dict[str, object]]) -> str:
+def _csv(columns: Sequence[str], rows: Iterable[dict[str, object]],
+         text: Iterable[str] = ()) -> str:
     clean = ({c: _one_line(v) for c, v in row.items()} for row in rows)
-    return render_csv(columns, clean, numeric=[c for c in columns if c not in _TEXT])
+    words = _TEXT | set(text)
+    return render_csv(columns, clean, numeric=[c for c in columns if c not in words])
 
 
 def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str, str]:
@@ -491,11 +574,15 @@ def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str,
                           "or both")
     files: dict[str, str] = {}
     if "csv" in formats:
-        pcols = PLAYER_COLUMNS + (UKD_PLAYER_COLUMNS if report.ukd is not None else ())
-        rcols = ROUND_COLUMNS + (UKD_ROUND_COLUMNS if report.ukd is not None else ())
+        extra_p = [c for b in report.beside for c in b.system.player_columns]
+        extra_r = [c for b in report.beside for c in b.system.round_columns]
         files["rating_tournament.csv"] = _csv(TOURNAMENT_COLUMNS, [tournament_row(report)])
-        files["rating_players.csv"] = _csv(pcols, player_rows(report))
-        files["rating_rounds.csv"] = _csv(rcols, round_rows(report))
+        files["rating_players.csv"] = _csv(
+            player_columns(report), player_rows(report),
+            text=[c.name for c in extra_p if c.form is Form.TEXT])
+        files["rating_rounds.csv"] = _csv(
+            round_columns(report), round_rows(report),
+            text=[c.name for c in extra_r if c.form is Form.TEXT])
         scenarios = scenario_rows(report)
         if scenarios:
             files["scenarios.csv"] = _csv(SCENARIO_COLUMNS, scenarios)

@@ -1,9 +1,13 @@
-"""Plain-text tables for the terminal: one player's rounds, or every player's totals."""
+"""Plain-text tables for the terminal: one player's rounds, or every player's totals.
+
+The columns of a system rated beside the main one (those with a header) follow the fixed
+ones, as on the pages.
+"""
 
 from __future__ import annotations
 
 from reports import fmt
-from reports.report import Report, published_view, rated_with
+from reports.report import Report, page_cells, page_headers, published_view, rated_with
 
 __all__ = ["render_players", "render_published", "render_rounds", "render_text", "terminal_notes"]
 
@@ -24,19 +28,32 @@ def render_rounds(report: Report, start_no: int) -> str:
     head = f"{p.start_no}. {(p.title + ' ') if p.title else ''}{p.name}"
     rating = "unrated" if pr.rating is None else f"{pr.rating}, K {pr.k} ({pr.k_source.value})"
     lines = [head + f" — {rating}", ""]
-    rows = [("Rd", "Opponent", "Rtg", "Res", "Exp", "K", "Change", "Cum", "Note")]
+    beside = []
+    for b in report.beside:
+        own = b.rating.player(start_no)
+        beside.append((b.system.round_columns,
+                       {ln.round: ln for ln in own.rounds} if own is not None else {}))
+    extra = [h for columns, _ in beside for h in page_headers(columns)]
+    rows = [("Rd", "Opponent", "Rtg", "Res", "Exp", "K", "Change", "Cum",
+             *(text for text, _ in extra), "Note")]
     for ln in pr.rounds:
         opp = report.player(ln.opponent_no).name if ln.opponent_no is not None else ""
+        cells = [c.text for columns, own_lines in beside
+                 for c in page_cells(columns, own_lines.get(ln.round))]
         rows.append((str(ln.round), opp, "" if ln.opponent_rating is None
                      else f"{ln.opponent_rating}{'*' if ln.capped else ''}",
                      fmt.points(ln.points), fmt.expected(ln.expected),
                      "" if ln.k is None else str(ln.k), fmt.signed(ln.change),
-                     fmt.signed(ln.cumulative), "" if ln.rated else f"not rated: {ln.reason}"))
-    lines += fmt.text_table(rows, left={1, 8})
+                     fmt.signed(ln.cumulative), *cells,
+                     "" if ln.rated else f"not rated: {ln.reason}"))
+    note = 8 + len(extra)
+    lines += fmt.text_table(rows, left={1, note} | {8 + i for i, (_, numeric) in enumerate(extra)
+                                                    if not numeric})
     lines += ["", f"Rated games {pr.rated_games}, score {fmt.points(pr.score)}, expected "
               f"{fmt.change(pr.expected)}"]
     if pr.rating is not None:
         lines.append(f"Change {fmt.signed(pr.change)} → new rating {pr.new_rating}")
+    lines += _beside_lines(report, start_no)
     if pr.performance is not None:
         lines.append(f"Performance {pr.performance}")
     if pr.initial is not None:
@@ -49,18 +66,37 @@ def render_rounds(report: Report, start_no: int) -> str:
     return "\n".join(lines)
 
 
+def _beside_lines(report: Report, start_no: int) -> list[str]:
+    """A player's figures under each system rated beside the main one."""
+    out = []
+    for b in report.beside:
+        pr = b.rating.player(start_no)
+        label = b.rating.label
+        if pr is None or pr.rating is None:
+            out.append(f"{label}: none")
+            continue
+        new = "" if pr.new_rating is None else f" → new {label} {pr.new_rating}"
+        out.append(f"{label} {pr.rating}, K {pr.k}: change {fmt.signed(pr.change)}{new}")
+    return out
+
+
 def render_players(report: Report) -> str:
     """Every shown player's totals."""
-    rows = [("No", "Name", "Rtg", "K", "Pts", "Games", "Score", "Exp", "Change", "New", "Perf")]
+    extra = [h for b in report.beside for h in page_headers(b.system.player_columns)]
+    rows = [("No", "Name", "Rtg", "K", "Pts", "Games", "Score", "Exp", "Change", "New", "Perf",
+             *(text for text, _ in extra))]
     for pr in report.shown:
         p = report.player(pr.start_no)
+        cells = [c.text for b in report.beside
+                 for c in page_cells(b.system.player_columns, b.rating.player(pr.start_no))]
         rows.append((str(pr.start_no), p.name, "" if pr.rating is None else str(pr.rating),
                      "" if pr.k is None else str(pr.k), fmt.points(pr.points),
                      str(pr.rated_games), fmt.points(pr.score), fmt.change(pr.expected),
                      fmt.signed(pr.change) if pr.rating is not None else "",
                      "" if pr.new_rating is None else str(pr.new_rating),
-                     "" if pr.performance is None else str(pr.performance)))
-    return "\n".join(fmt.text_table(rows, left={1}))
+                     "" if pr.performance is None else str(pr.performance), *cells))
+    left = {1} | {11 + i for i, (_, numeric) in enumerate(extra) if not numeric}
+    return "\n".join(fmt.text_table(rows, left=left))
 
 
 def render_published(report: Report) -> list[str]:

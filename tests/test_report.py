@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -39,6 +40,7 @@ from reports.report import (
 )
 
 GOLDEN = Path(__file__).parent / "golden" / "report_small"
+GOLDEN_UKD = Path(__file__).parent / "golden" / "report_ukd"
 UPDATE = os.environ.get("FIDERATE_UPDATE_GOLDEN") == "1"
 IMG = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(1)</script>"
@@ -77,6 +79,22 @@ def small() -> Tournament:
                           end_date=date(2026, 10, 4), rounds=5, rating_list=RatingList.STANDARD,
                           federation="ENG")
     return Tournament(info=info, players=players, results=results)
+
+
+TUR_INFO = TournamentInfo(name="TUR open", start_date=date(2026, 10, 2), federation="TUR",
+                          rating_calculation="Uluslararası ELO ve Ulusal rating",
+                          rating_list=RatingList.STANDARD)
+
+
+def tur_small() -> Tournament:
+    """small() as a Turkish event whose source names the national rating: UKD beside FIDE.
+    National ratings: a valid one, none, one below 1000 and one above 3000 (not valid UKDs)."""
+    t = small()
+    national = {1: 1510, 2: None, 3: 900, 4: 1850, 5: 1400, 6: 3100}
+    players = tuple(Player(start_no=p.start_no, name=p.name, title=p.title, rating=p.rating,
+                           birth_year=p.birth_year, national_rating=national[p.start_no])
+                    for p in t.players)
+    return Tournament(info=TUR_INFO, players=players, results=t.results)
 
 
 def read(text: str) -> list[dict[str, str]]:
@@ -133,18 +151,22 @@ def test_no_scenarios_file_when_nothing_is_pending():
     assert "scenarios.csv" not in render_report(build_report(done), ["csv"])
 
 
-def test_golden_files(tmp_path):
-    paths = write_report(small(), tmp_path / "out", focus=None)
+@pytest.mark.parametrize(("tournament", "golden"), [(small, GOLDEN), (tur_small, GOLDEN_UKD)],
+                         ids=["fide", "fide-and-ukd"])
+def test_golden_files(tmp_path, tournament, golden):
+    """Every file, byte for byte: FIDE alone, and FIDE with UKD beside it (the UKD columns
+    of the CSVs, index.html and the player pages as they were before the systems registry)."""
+    paths = write_report(tournament(), tmp_path / "out", focus=None)
     names = sorted(p.name for p in paths)
     assert names == sorted(["rating_players.csv", "rating_rounds.csv", "scenarios.csv",
                             "rating_tournament.csv", "index.html",
                             *(f"player-{i}.html" for i in range(1, 7))])
     if UPDATE:
-        GOLDEN.mkdir(parents=True, exist_ok=True)
+        golden.mkdir(parents=True, exist_ok=True)
         for p in paths:
-            (GOLDEN / p.name).write_bytes(p.read_bytes())
+            (golden / p.name).write_bytes(p.read_bytes())
     for p in paths:
-        want = GOLDEN / p.name
+        want = golden / p.name
         assert want.is_file(), f"missing golden {want.name}: run with FIDERATE_UPDATE_GOLDEN=1"
         assert p.read_bytes() == want.read_bytes(), f"{p.name} differs from its golden file"
 
@@ -243,26 +265,44 @@ def test_start_date_missing_uses_on():
     assert any("rated as standard" in n for n in report.notes)
 
 
+UKD_PLAYER_COLUMNS = ("national_rating", "ukd_k", "ukd_rated_games", "ukd_score",
+                      "ukd_expected", "ukd_change", "ukd_new_rating")
+UKD_ROUND_COLUMNS = ("opponent_national_rating", "ukd_rated", "ukd_reason", "ukd_expected",
+                     "ukd_change", "ukd_cumulative_change", "ukd_k")
+
+
 def test_ukd_columns_appear_for_turkish_national_rating():
-    pytest.importorskip("rating.ukd")
     t = small()
-    info = TournamentInfo(name="TUR open", start_date=date(2026, 10, 2), federation="TUR",
-                          rating_calculation="Uluslararası ELO ve Ulusal rating",
-                          rating_list=RatingList.STANDARD)
     players = tuple(Player(start_no=p.start_no, name=f"P{p.start_no}", rating=p.rating,
                            national_rating=1500 + 10 * p.start_no) for p in t.players)
-    report = build_report(Tournament(info=info, players=players, results=t.results))
-    assert report.ukd is not None
+    report = build_report(Tournament(info=TUR_INFO, players=players, results=t.results))
+    assert [(b.system.name, b.rating.system) for b in report.beside] == [("ukd", "ukd")]
     files = render_report(report, ["csv"])
-    row = read(files["rating_players.csv"])[0]
+    players_csv = read(files["rating_players.csv"])
+    assert tuple(players_csv[0]) == PLAYER_COLUMNS + UKD_PLAYER_COLUMNS
+    row = players_csv[0]
     assert row["national_rating"] == "1510" and row["ukd_k"] == "25"
-    assert {"ukd_expected", "ukd_change", "ukd_new_rating"} <= set(row)
+    assert (row["ukd_score"], row["ukd_expected"], row["ukd_change"], row["ukd_new_rating"]) == (
+        "1.5", "0.96", "13.50", "1524")
     rounds = read(files["rating_rounds.csv"])
-    assert {"ukd_rated", "ukd_change", "ukd_cumulative_change"} <= set(rounds[0])
+    assert tuple(rounds[0]) == ROUND_COLUMNS + UKD_ROUND_COLUMNS
+    assert [(r["ukd_rated"], r["ukd_change"], r["ukd_cumulative_change"], r["ukd_k"])
+            for r in rounds[:2]] == [("true", "12.75", "12.75", "25"), ("true", "0.75", "13.50", "25")]
     index = render_report(report, ["html"])["index.html"]
     assert ">UKD change<" in index and ">1510<" in index
     assert "ukd_change" not in read(render_report(build_report(small()), ["csv"])
                                     ["rating_players.csv"])[0]
+
+
+def test_no_ukd_beside_ukd_or_off_the_standard_list():
+    report = build_report(tur_small(), system="ukd")
+    assert report.rating.system == "ukd" and report.beside == ()
+    rapid = Tournament(info=replace(TUR_INFO, rating_list=RatingList.RAPID),
+                       players=tur_small().players, results=tur_small().results)
+    assert build_report(rapid).beside == ()
+    asked = build_report(rapid, system="ukd")
+    assert "UKD is the standard-time rating: this event was rated as asked, but TSF may not " \
+           "rate it" in asked.notes
 
 
 def test_default_k_warning_names_the_players():

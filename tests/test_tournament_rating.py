@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
@@ -21,6 +22,7 @@ from importer.model import (
 from rating.errors import RatingError
 from rating.system import EloSystem, FideSystem
 from rating.tournament import KSource, rate_tournament
+from rating.ukd import UkdSystem
 
 D = Decimal
 
@@ -43,9 +45,9 @@ def make(players: list[Player], rounds: dict[int, list[tuple]], *, start=date(20
 
 P = Status.PLAYED
 
-# ukd.md §6.3 T2 under FIDE's table with the 400 cap (the UKD spec computes it too: "Cap 400:
-# round 6 becomes E .09, −1.80; total +18.80 → 1839"), laid out as a chess-results player card
-# (chess-results.md §13.3): published K and rtg+/- per game, none for the unrated opponent.
+# UKD's worked tournament T2 under FIDE's table with the 400 cap (worked for UKD too: "Cap 400:
+# round 6 becomes E .09, −1.80; total +18.80 → 1839"), laid out as a chess-results player card:
+# published K and rtg+/- per game, none for the unrated opponent.
 T2_OPPONENTS = [1850, 2050, 1700, 1910, 1790, 2200, 1650]
 T2_POINTS = [0.5, 0, 1, 1, 0.5, 0, 1]
 T2_PUBLISHED = ["0.80", "-4.20", "6.80", "12.40", "-0.80", "-1.80", "5.60"]
@@ -78,7 +80,7 @@ def test_player_card_published_changes_match_to_the_hundredth():
 
 
 def test_chess_results_spec_example_draw_with_black():
-    # chess-results.md §13.3: 1850, K 20, draws with Black against 1893 → 1,20.
+    # A chess-results player card: 1850, K 20, draws with Black against 1893 → 1,20.
     t = make([Player(start_no=1, name="A", rating=1850), Player(start_no=57, name="Doe, John",
                                                                 rating=1893)],
              {1: [(57, 0.5, P, 20, "1.20")]})
@@ -160,7 +162,7 @@ def test_k_precedence_and_default_warning():
 
 
 def test_unrated_player_gets_performance_and_initial_rating():
-    # fide-rules.md §6.2, ZF-FIX F-N01: 5 games, 3 points, opponents summing to 9507 → 1922.
+    # R24 7.1.4 and 8.2: 5 games, 3 points, opponents summing to 9507 → 1922.
     opps = [1900, 1901, 1902, 1902, 1902]
     players = [Player(start_no=1, name="New")]
     players += [Player(start_no=i + 2, name=f"O{i}", rating=r) for i, r in enumerate(opps)]
@@ -179,7 +181,7 @@ def test_no_initial_rating_below_five_games():
 
 
 def test_once_per_tournament_cap_2022():
-    # R22 §8.3.1: only the game with the greatest |D| > 400 is capped.
+    # R22 8.3.1: only the game with the greatest |D| > 400 is capped.
     players = [Player(start_no=1, name="A", rating=2000, birth_year=1970),
                Player(start_no=2, name="B", rating=1500), Player(start_no=3, name="C", rating=1450)]
     t = make(players, {1: [(2, 1, P), (3, 1, P)]}, start=date(2023, 6, 1))
@@ -227,7 +229,7 @@ def test_system_is_a_parameter():
 
 def test_ukd_system_uses_national_ratings():
     ukd = pytest.importorskip("rating.ukd")
-    # ukd.md §6.3 T2: UKD 1820 (K 20), cap 350 → +18.40 → 1838.
+    # UKD's worked tournament T2: UKD 1820 (K 20), cap 350 → +18.40 → 1838.
     players = [Player(start_no=1, name="A", rating=2100, national_rating=1820, k=10)]
     players += [Player(start_no=i + 2, name=f"O{i}", national_rating=r, rating=2000)
                 for i, r in enumerate(T2_OPPONENTS)]
@@ -240,7 +242,8 @@ def test_ukd_system_uses_national_ratings():
 
 
 def test_new_rating_rounds_half_away_from_zero():
-    # ukd.md §6.3 T6b under FIDE: 1504 (K 25), two draws v 1500 (E .51) → −0.50 → 1503.
+    # UKD's worked tournament T6b under FIDE: 1504 (K 25), two draws v 1500 (E .51) → −0.50
+    # → 1503.
     players = [Player(start_no=1, name="A", rating=1504, k=25),
                Player(start_no=2, name="B", rating=1500), Player(start_no=3, name="C", rating=1500)]
     pr = rate_tournament(make(players, {1: [(2, 0.5, P), (3, 0.5, P)]})).player(1)
@@ -254,5 +257,56 @@ def test_ukd_game_against_an_opponent_without_ukd_keeps_its_own_k():
                Player(start_no=2, name="B", rating=1650), Player(start_no=3, name="C")]
     pr = rate_tournament(make(players, {1: [(2, 0.5, P), (3, 1, P)]}), system).player(1)
     draw, win = pr.rounds
+    assert (pr.k, pr.k_before_cap) == (25, None)  # the player's own K, though no game used it
     assert draw.rated and draw.k == system.fixed_k and draw.change == 0
     assert win.k == system.fixed_k and "without UKD" in win.reason
+
+
+def marathon(**player: object) -> Tournament:
+    """Player 1 (rated 1500) beats twenty players rated 1500, one per round."""
+    players = [Player(start_no=1, name="Marathon", rating=1500, national_rating=1500, **player)]
+    players += [Player(start_no=i, name=f"O{i}", rating=1500, national_rating=1500)
+                for i in range(2, 22)]
+    return make(players, {1: [(i, 1, P) for i in range(2, 22)]})
+
+
+def test_fide_k_is_reduced_so_that_k_times_n_stays_within_700():
+    # R24 8.3.3: a junior's K 40 over 20 games is 800 > 700 → K = ⌊700 / 20⌋ = 35.
+    tr = rate_tournament(marathon(birth_year=2014))
+    pr = tr.player(1)
+    assert (pr.k, pr.k_before_cap, pr.k_source) == (35, 40, KSource.CATEGORY)
+    assert {ln.k for ln in pr.rounds} == {35} and pr.change == D("350.00")
+    assert "K reduced so that K × rated games stays within 700: Marathon K 40 → 35" in tr.notes
+
+
+def test_no_k_cap_for_elo_and_ukd_or_a_card_k():
+    elo = rate_tournament(marathon(k=40), "elo").player(1)
+    assert (elo.k, elo.k_before_cap, elo.k_source) == (40, None, KSource.SOURCE)
+    ukd = rate_tournament(marathon(), "ukd").player(1)
+    assert (ukd.k, ukd.k_before_cap, ukd.k_source) == (25, None, KSource.CATEGORY)
+    t = marathon()
+    card = Tournament(info=t.info, players=t.players,
+                      results=tuple(replace(r, k=40) for r in t.results))
+    pr = rate_tournament(card).player(1)
+    assert (pr.k, pr.k_before_cap, pr.k_source) == (40, None, KSource.CARD)
+    assert {ln.k for ln in pr.rounds} == {40}  # the card's own K, as published
+
+
+def test_systems_by_name_and_their_k():
+    t = marathon(k=10)
+    assert rate_tournament(t, "ukd") == rate_tournament(t, UkdSystem())
+    assert rate_tournament(t, "elo", k_default=32) == rate_tournament(t, EloSystem(default_k=32),
+                                                                      k_default=32)
+    # a national system takes no K published for FIDE: UKD's band K for 1500 is 25
+    assert rate_tournament(t, "ukd").player(1).k == 25
+    with pytest.raises(ValueError, match="unknown rating system 'glicko': use fide, elo, ukd"):
+        rate_tournament(t, "glicko")
+
+
+def test_ukd_notes_an_event_off_its_list():
+    t = marathon()
+    rapid = Tournament(info=replace(t.info, rating_list=RatingList.RAPID), players=t.players,
+                       results=t.results)
+    assert ("UKD is the standard-time rating: this event was rated as asked, but TSF may not "
+            "rate it") in rate_tournament(rapid, "ukd").notes
+    assert not any("TSF" in n for n in rate_tournament(t, "ukd").notes)

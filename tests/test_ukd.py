@@ -1,4 +1,4 @@
-"""UKD, the Turkish national rating (ukd.md): table, cap, K, modes, rounding and the §6 cases."""
+"""UKD, the Turkish national rating: table, cap, K, modes, rounding and worked tournaments."""
 
 from __future__ import annotations
 
@@ -47,7 +47,8 @@ CAP400 = UkdSystem(cap=400)
 MODE_A = UkdSystem(unrated_opponent=UnratedOpponent.CAP)
 MODE_D = UkdSystem(unrated_opponent=UnratedOpponent.SKIP)
 
-# ukd.md §3.3, transcribed: (lowest D, highest D, PD of the higher-rated player in hundredths).
+# FIDE's table 8.1.2 as UKD uses it, transcribed: (lowest D, highest D, PD of the higher-rated
+# player in hundredths).
 SPEC_TABLE = (
     (0, 3, 50), (4, 10, 51), (11, 17, 52), (18, 25, 53), (26, 32, 54), (33, 39, 55), (40, 46, 56),
     (47, 53, 57), (54, 61, 58), (62, 68, 59), (69, 76, 60), (77, 83, 61), (84, 91, 62), (92, 98, 63),
@@ -65,11 +66,11 @@ def rows(games: list[GameRating]) -> list[tuple[Decimal | None, Decimal | None]]
 
 
 def provisional(system: UkdSystem, own: int, games: list[GameRating]) -> list[int | None]:
-    """prov column of §6.3: R_p + round(cum) after each game."""
+    """The provisional UKD after each game: R_p + round(cum)."""
     return [system.new_rating(own, c) for c in running_totals(games)]
 
 
-# --- §3.3 table and §3.4 cap ---
+# --- the table and the difference cap ---
 
 def test_spec_table_pinned_row_for_row():
     assert SPEC_TABLE[0][0] == 0
@@ -107,7 +108,7 @@ def test_6_1_one_player_at_1500(opponent, e, win, draw, loss):
     assert DEFAULT.expected(1500, opponent, capped=capped) == Decimal(e)
     if win is not None:
         assert outcomes_h(25, expected_h(1500, opponent)) == (win, draw, loss)
-        assert win - loss == 2500  # the scenario invariant win − loss = K (§3.6)
+        assert win - loss == 2500  # the scenario invariant win − loss = K
 
 
 def test_expected_returns_two_place_decimals():
@@ -121,7 +122,7 @@ def test_cap_mask_is_every_game_over_the_cap():
     assert expected_h(1500, 3000, cap=None) == 0  # no cap: FIDE's rows beyond 411 (D ≥ 736 → 1.00)
 
 
-# --- §3.5 K ---
+# --- K ---
 
 @pytest.mark.parametrize(("ukd", "k", "win_h"), [
     (1299, 30, 1500), (1300, 25, 1250), (1599, 25, 1250), (1600, 20, 1000), (1999, 20, 1000),
@@ -130,7 +131,7 @@ def test_cap_mask_is_every_game_over_the_cap():
 def test_6_2_k_bands(ukd, k, win_h):
     assert k_for(ukd) == k
     assert change_h(k, 100, expected_h(ukd, ukd)) == win_h
-    (g,) = DEFAULT.rate(ukd, [(ukd, W)])
+    (g,) = DEFAULT.rate(ukd, k_for(ukd), [(ukd, W)])
     assert g.change == Decimal(win_h).scaleb(-2)
 
 
@@ -140,10 +141,10 @@ def test_k_extremes_and_a_player_without_ukd():
     assert DEFAULT.k(PlayerFacts(rating=None)) == 0
 
 
-# --- §6.3 tournaments, round by round ---
+# --- worked tournaments (T1 …), round by round ---
 
 def test_t1_default_mode_b():
-    games = DEFAULT.rate(1500, [(1600, W), (1450, DRAW), (1700, L), (None, W), (1200, W)])
+    games = DEFAULT.rate(1500, k_for(1500), [(1600, W), (1450, DRAW), (1700, L), (None, W), (1200, W)])
     assert rows(games) == [(D("0.36"), D("16.00")), (D("0.57"), D("-1.75")), (D("0.24"), D("-6.00")),
                            (D("0.50"), D("3.00")), (D("0.85"), D("3.75"))]
     assert running_totals(games) == [D("16.00"), D("14.25"), D("8.25"), D("11.25"), D("15.00")]
@@ -154,17 +155,17 @@ def test_t1_default_mode_b():
 
 def test_t1_other_modes():
     played = [(1600, W), (1450, DRAW), (1700, L), (None, W), (1200, W)]
-    a = MODE_A.rate(1500, played)
+    a = MODE_A.rate(1500, k_for(1500), played)
     assert rows(a)[3] == (D("0.89"), D("2.75")) and a[3].capped
     assert total_change(a) == D("14.75") and MODE_A.new_rating(1500, total_change(a)) == 1515
-    d = MODE_D.rate(1500, played)
+    d = MODE_D.rate(1500, k_for(1500), played)
     assert not d[3].rated and d[3].reason == "opponent without UKD (skip)"
     assert total_change(d) == D("12.00") and MODE_D.new_rating(1500, total_change(d)) == 1512
 
 
 def test_t2_k20_with_a_capped_game():
     played = [(1850, DRAW), (2050, L), (1700, W), (1910, W), (1790, DRAW), (2200, L), (1650, W)]
-    games = DEFAULT.rate(1820, played)
+    games = DEFAULT.rate(1820, k_for(1820), played)
     assert [g.expected for g in games] == [D(x) for x in
                                            ("0.46", "0.21", "0.66", "0.38", "0.54", "0.11", "0.72")]
     assert [g.change for g in games] == [D(x) for x in
@@ -173,30 +174,30 @@ def test_t2_k20_with_a_capped_game():
                                      ("0.80", "-3.40", "3.40", "15.80", "15.00", "12.80", "18.40")]
     assert [g.capped for g in games] == [False] * 5 + [True, False]
     assert DEFAULT.new_rating(1820, total_change(games)) == 1838
-    wide = CAP400.rate(1820, played)
+    wide = CAP400.rate(1820, k_for(1820), played)
     assert rows(wide)[5] == (D("0.09"), D("-1.80"))
     assert total_change(wide) == D("18.80") and CAP400.new_rating(1820, D("18.80")) == 1839
 
 
 def test_t3_junior_modes_b_a_d():
     played = [(1250, W), (1400, L), (None, W), (None, L), (1100, DRAW)]
-    b = DEFAULT.rate(1180, played)
+    b = DEFAULT.rate(1180, k_for(1180), played)
     assert rows(b) == [(D("0.40"), D("18.00")), (D("0.22"), D("-6.60")), (D("0.50"), D("3.00")),
                        (D("0.50"), D("-3.00")), (D("0.61"), D("-3.30"))]
     assert total_change(b) == D("8.10") and DEFAULT.new_rating(1180, D("8.10")) == 1188
-    a = MODE_A.rate(1180, played)
+    a = MODE_A.rate(1180, k_for(1180), played)
     assert rows(a)[2:4] == [(D("0.89"), D("3.30")), (D("0.89"), D("-26.70"))]
     assert total_change(a) == D("-15.30") and MODE_A.new_rating(1180, D("-15.30")) == 1165
-    d = MODE_D.rate(1180, played)
+    d = MODE_D.rate(1180, k_for(1180), played)
     assert total_change(d) == D("8.10") and MODE_D.new_rating(1180, D("8.10")) == 1188
 
 
 def test_t4_k10_and_the_cap_400_tie():
     played = [(2300, DRAW), (2500, W), (1990, W)]
-    games = DEFAULT.rate(2450, played)
+    games = DEFAULT.rate(2450, k_for(2450), played)
     assert rows(games) == [(D("0.70"), D("-2.00")), (D("0.43"), D("5.70")), (D("0.89"), D("1.10"))]
     assert total_change(games) == D("4.80") and DEFAULT.new_rating(2450, D("4.80")) == 2455
-    wide = CAP400.rate(2450, played)
+    wide = CAP400.rate(2450, k_for(2450), played)
     assert rows(wide)[2] == (D("0.92"), D("0.80"))
     total = total_change(wide)
     assert total == D("4.50")
@@ -206,9 +207,9 @@ def test_t4_k10_and_the_cap_400_tie():
 
 
 def test_t5_loss_to_1000():
-    (g,) = DEFAULT.rate(1500, [(1000, L)])
+    (g,) = DEFAULT.rate(1500, k_for(1500), [(1000, L)])
     assert rows([g]) == [(D("0.89"), D("-22.25"))] and DEFAULT.new_rating(1500, g.change or D(0)) == 1478
-    (w,) = CAP400.rate(1500, [(1000, L)])
+    (w,) = CAP400.rate(1500, k_for(1500), [(1000, L)])
     assert rows([w]) == [(D("0.92"), D("-23.00"))] and CAP400.new_rating(1500, D("-23.00")) == 1477
 
 
@@ -218,7 +219,7 @@ def test_t5_loss_to_1000():
     (1200, [(1010, L)], "-22.50", 1177, 1178, 1178),
 ])
 def test_t6_rounding_ties(own, played, total, away, up, trunc):
-    games = DEFAULT.rate(own, played)
+    games = DEFAULT.rate(own, k_for(own), played)
     assert total_change(games) == D(total)
     got = [UkdSystem(rounding=r).new_rating(own, D(total)) for r in
            (Rounding.HALF_AWAY, Rounding.HALF_UP, Rounding.TRUNCATE)]
@@ -226,7 +227,7 @@ def test_t6_rounding_ties(own, played, total, away, up, trunc):
 
 
 def test_t7_forfeit_and_bye_are_not_rated():
-    played = DEFAULT.rate(1650, [(1700, W), (1580, L)])
+    played = DEFAULT.rate(1650, k_for(1650), [(1700, W), (1580, L)])
     forfeit = GameRating(None, W, rated=False, reason="forfeit")
     bye = GameRating(None, W, rated=False, reason="bye")
     rounds = [played[0], forfeit, bye, played[1]]
@@ -237,7 +238,7 @@ def test_t7_forfeit_and_bye_are_not_rated():
 
 
 def test_t8_k_and_rating_stay_at_the_pre_tournament_value():
-    games = DEFAULT.rate(1595, [(1600, W), (1620, W), (1700, DRAW)])
+    games = DEFAULT.rate(1595, k_for(1595), [(1600, W), (1620, W), (1700, DRAW)])
     assert rows(games) == [(D("0.49"), D("12.75")), (D("0.47"), D("13.25")), (D("0.36"), D("3.50"))]
     assert running_totals(games) == [D("12.75"), D("26.00"), D("29.50")]
     assert provisional(DEFAULT, 1595, games) == [1608, 1621, 1625]
@@ -245,12 +246,12 @@ def test_t8_k_and_rating_stay_at_the_pre_tournament_value():
 
 def test_t9_opponents_without_ukd_and_the_fide_fallback():
     played = [(0, W), (950, L)]
-    games = DEFAULT.rate(1400, played, opponent_fide=[1650, None])
+    games = DEFAULT.rate(1400, k_for(1400), played, opponent_fide=[1650, None])
     assert rows(games) == [(D("0.50"), D("3.00")), (D("0.50"), D("-3.00"))]
     assert "below 1000" in games[1].reason and games[1].opponent_rating is None
     assert DEFAULT.new_rating(1400, total_change(games)) == 1400
     fallback = UkdSystem(opponent_fide_fallback=True)
-    fb = fallback.rate(1400, played, opponent_fide=[1650, None])
+    fb = fallback.rate(1400, k_for(1400), played, opponent_fide=[1650, None])
     assert rows(fb) == [(D("0.19"), D("20.25")), (D("0.50"), D("-3.00"))]
     assert "FIDE rating 1650 used" in fb[0].reason and fb[0].opponent_rating == 1650
     assert total_change(fb) == D("17.25") and fallback.new_rating(1400, D("17.25")) == 1417
@@ -267,7 +268,7 @@ def test_t10_player_without_ukd(opponents, score, avg, rp, eligible, reason):
     first = first_ukd(list(zip(opponents, scores, strict=True)))
     assert (first.games, first.average, first.performance, first.eligible, first.reason) == (
         len(opponents), avg, rp, eligible, reason)
-    games = DEFAULT.rate(None, list(zip(opponents, scores, strict=True)))
+    games = DEFAULT.rate(None, 0, list(zip(opponents, scores, strict=True)))
     assert all(not g.rated and g.reason == "player without UKD" for g in games)  # no change shown
 
 
@@ -277,7 +278,7 @@ def test_first_ukd_counts_only_opponents_with_a_valid_ukd():
     assert first_ukd([(None, W)]).performance is None
 
 
-# --- §3.7–§3.8 arithmetic and rounding ---
+# --- arithmetic and rounding ---
 
 def test_round_total_modes():
     cases = [D("-22.5"), D("22.5"), D("-0.5"), D("0.5"), D("4.5"), D("-0.49"), D("2.51"), D("0")]
@@ -301,7 +302,7 @@ def test_round_scope():
     assert DEFAULT.period_change([]) == 0
 
 
-# --- §3.10 suspicious values, §3.12 floor ---
+# --- rating cells that are not a valid UKD, the 1000 floor ---
 
 @pytest.mark.parametrize(("cell", "usable", "warns"), [
     (None, None, False), (0, None, False), (950, None, True), (999, None, True),
@@ -328,7 +329,7 @@ def test_floor_flag_and_reset():
     assert UkdSystem(below_1000=Below1000.RESET).new_rating(1010, D("-22.50")) is None
 
 
-# --- §4.2 / §6.4 details block ---
+# --- does the details block name the national rating? ---
 
 @pytest.mark.parametrize(("line", "federation", "applies"), [
     ("Ulusal rating", "TUR", True),
@@ -362,7 +363,7 @@ def test_protocol_and_rate_games_agree_for_rated_opponents():
     assert (DEFAULT.name, DEFAULT.label) == ("ukd", "UKD")
     played = [(1850, DRAW), (2200, L), (1650, W)]
     direct = rate_games(DEFAULT, 1820, 20, played)
-    assert direct == DEFAULT.rate(1820, played)
+    assert direct == DEFAULT.rate(1820, k_for(1820), played)
 
 
 def test_rates_standard_only_unless_asked():
@@ -426,7 +427,7 @@ def test_the_cap(own, d, cap, above):
        st.sampled_from([W, DRAW, L]), st.sampled_from(list(UnratedOpponent)))
 def test_a_game_changes_by_k_times_s_minus_e(own, opponent, score, mode):
     system = UkdSystem(unrated_opponent=mode)
-    (g,) = system.rate(own, [(opponent, score)])
+    (g,) = system.rate(own, k_for(own), [(opponent, score)])
     if opponent is None and mode is UnratedOpponent.SKIP:
         assert not g.rated and g.change is None
         return
@@ -438,7 +439,7 @@ def test_a_game_changes_by_k_times_s_minus_e(own, opponent, score, mode):
 @given(st.integers(1000, 3000), st.lists(st.tuples(st.one_of(st.none(), st.integers(0, 3500)),
                                                      st.sampled_from([W, DRAW, L])), max_size=12))
 def test_running_totals_end_at_the_total(own, played):
-    games = DEFAULT.rate(own, played)
+    games = DEFAULT.rate(own, k_for(own), played)
     totals = running_totals(games)
     assert len(totals) == len(games)
     assert (totals[-1] if totals else Decimal(0)) == total_change(games)
