@@ -8,8 +8,7 @@ from typing import Any
 
 import click
 
-from rating import systems
-from reports.options import out_options
+from reports.options import out_options, system_option
 from reports.sources import source_options
 
 __all__ = ["report"]
@@ -40,9 +39,7 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
               help="What to write into DIR: csv, html or both.")
 @click.option("--player", "-p", metavar="N|NAME|FIDEID",
               help="Report one player (start number, name or FIDE id).")
-@click.option("--system", type=click.Choice(systems.names()), default="fide",
-              show_default=True, help="Rating system: " + "; ".join(
-                  f"{r.name}, {r.help}" for r in systems.registrations()) + ".")
+@system_option
 @click.option("--k", "k_default", type=click.IntRange(1, 100), default=20, show_default=True,
               metavar="K",
               help="K for players whose K is not published, listed or derivable.")

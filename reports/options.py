@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["out_options"]
+__all__ = ["out_options", "system_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,3 +26,36 @@ def out_options(help_text: str, *, required: bool = False) -> Callable[[F], F]:
         return click.option("--out", "-o", required=required, type=click.Path(file_okay=False),
                             metavar="DIR", callback=_folder, help=help_text)(f)
     return add
+
+
+class _SystemChoice(click.Choice[str]):
+    """The registered rating systems, looked up only when an option is parsed or shown (so
+    ``fiderate --help`` does not import the rating code)."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from rating import systems
+
+        return tuple(systems.names())
+
+    @choices.setter
+    def choices(self, _value: object) -> None:
+        pass
+
+
+class _SystemOption(click.Option):
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from rating import systems
+
+        self.help = "Rating system: " + "; ".join(
+            f"{r.name}, {r.help}" for r in systems.registrations()) + "."
+        return super().get_help_record(ctx)
+
+
+def system_option(f: F) -> F:
+    """Add ``--system NAME``: one of the registered rating systems (default fide)."""
+    return click.option("--system", cls=_SystemOption, type=_SystemChoice(), default="fide",
+                        show_default=True)(f)
