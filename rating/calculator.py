@@ -1,7 +1,7 @@
 """The Elo calculator: one player's games (one tournament or period) → the full calculation.
 
-Pure; used by ``fiderate calc``.  K × n ≤ 700 (R24 §8.3.3) is applied over the
-games given, the change is kept exact and rounded once (R24 §8.3.4).
+Pure; used by ``fiderate calc``.  K × n ≤ 700 (R24 8.3.3) is applied over the
+games given, the change is kept exact and rounded once (R24 8.3.4).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def calculate(system: RatingSystem, rating: int, k: int,
               rules: FideRules | None = None) -> Calculation:
     """Rate *games* (opponent rating or None, score) for a player rated *rating* with *k*.
 
-    With FIDE *rules*, K is reduced so that K × n ≤ 700 over the rated games (R24 §8.3.3).
+    With FIDE *rules*, K is reduced so that K × n ≤ 700 over the rated games (R24 8.3.3).
     """
     check_rating(rating)
     check_k(k)

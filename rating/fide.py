@@ -1,4 +1,4 @@
-"""FIDE rating arithmetic, exact, in integer hundredths (fide-rules.md §1–§6).
+"""FIDE rating arithmetic, exact, in integer hundredths.
 
 Every function is pure and names the regulation it implements: R24 is the FIDE
 Rating Regulations effective 1 March 2024 (amended 1 October 2025), RB24 the
@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 
-# --- the difference cap (R24 §8.3.1, R22 §8.3.1, HIST) and the 600-point rule (RB24 §7.3.1) ---
+# --- the difference cap (R24 8.3.1, R22 8.3.1, historical rules) and the 600-point rule (RB24 7.3.1) ---
 
 def capped_opponent(own: int, opponent: int, rules: FideRules) -> int:
     """The opponent rating used after the difference cap (FIDE prints it with '*')."""
@@ -50,8 +50,8 @@ def capped_opponent(own: int, opponent: int, rules: FideRules) -> int:
 def cap_mask(own: int, opponents: Sequence[int], rules: FideRules) -> list[bool]:
     """Which of a player's games in one tournament have their difference capped.
 
-    EVERY_GAME (HIST, R24 §8.3.1): every |D| > cap.  ONCE_PER_TOURNAMENT (R22 §8.3.1): only the
-    game with the greatest |D| > cap, per player.  BELOW_2650 (R24 §8.3.1 from 2025-10-01): as
+    EVERY_GAME (historical rules, R24 8.3.1): every |D| > cap.  ONCE_PER_TOURNAMENT (R22 8.3.1): only the
+    game with the greatest |D| > cap, per player.  BELOW_2650 (R24 8.3.1 from 2025-10-01): as
     EVERY_GAME for a player rated below 2650, never for one rated 2650 or more.
     """
     over = [abs(own - o) > rules.cap for o in opponents]
@@ -64,13 +64,13 @@ def cap_mask(own: int, opponents: Sequence[int], rules: FideRules) -> list[bool]
 
 
 def expected_h(own: int, opponent: int, rules: FideRules, *, capped: bool = True) -> int:
-    """PD in hundredths (table 8.1.2, R24 §8.3.2 a) after the cap when *capped* applies."""
+    """PD in hundredths (table 8.1.2, R24 8.3.2 a) after the cap when *capped* applies."""
     used = capped_opponent(own, opponent, rules) if capped and rules.cap_applies(own) else opponent
     return pd_h(own, used)
 
 
 def excluded_reason(own: int, opponent: int, rules: FideRules) -> str | None:
-    """Why a played game between two rated players is not rated, or None (RB24 §7.3.1)."""
+    """Why a played game between two rated players is not rated, or None (RB24 7.3.1)."""
     if (rules.exclude_gap is not None and rules.exclude_above is not None
             and abs(own - opponent) >= rules.exclude_gap
             and max(own, opponent) > rules.exclude_above):
@@ -79,10 +79,10 @@ def excluded_reason(own: int, opponent: int, rules: FideRules) -> str | None:
     return None
 
 
-# --- K (R24 §8.3.3; precedence fide-rules.md §3.2; history §3.4) ---
+# --- K (R24 8.3.3; earlier values from FIDE's announcements of each change) ---
 
 class Category(StrEnum):
-    """The four K categories of R24 §8.3.3."""
+    """The four K categories of R24 8.3.3."""
 
     NEW = "new"
     JUNIOR = "junior"
@@ -104,7 +104,7 @@ def k_for_category(category: Category, rules: FideRules) -> int:
 def category_of(rules: FideRules, *, rating: int | None, games_played: int | None = None,
                 birth_year: int | None = None, reached_2400: bool = False,
                 year: int | None = None, junior: bool = False) -> Category:
-    """The K category, in the precedence fitted to FIDE's lists (fide-rules.md §3.2).
+    """The K category, in the order that reproduces FIDE's published lists.
 
     1. ever published ≥ 2400 → master (before 2011-07 also ≥ 30 games);
     2. junior (year − birth year ≤ 18, or *junior* when the source says so without a birth
@@ -203,21 +203,21 @@ def player_k(rules: FideRules, facts: PlayerFacts, default: int) -> tuple[int, K
 
 
 def period_k(k: int, n: int, rules: FideRules) -> int:
-    """R24 §8.3.3: if K × n > 700, K is the largest whole number with K × n ≤ 700."""
+    """R24 8.3.3: if K × n > 700, K is the largest whole number with K × n ≤ 700."""
     if rules.period_cap is not None and n > 0 and k * n > rules.period_cap:
         return rules.period_cap // n
     return k
 
 
-# --- performance and initial rating (R24 §8.2, tables 8.1.1; R22 §8.2) ---
+# --- performance and initial rating (R24 8.2, tables 8.1.1; R22 8.2) ---
 
 def percent_h(score_h: int, games: int) -> int:
-    """p in hundredths, rounded to the nearest hundredth with .005 up (fide-rules §6.2)."""
+    """p in hundredths, rounded to the nearest hundredth with .005 up."""
     return round_half_up(Fraction(score_h, games))
 
 
 def performance(opponents: Sequence[int], score_h: int) -> int | None:
-    """Rp = round(Ra) + dp(p) over rated opponents (fide-rules.md §6.3); None without games."""
+    """Rp = round(Ra) + dp(p) over rated opponents; None without games."""
     n = len(opponents)
     if n == 0:
         return None
@@ -240,7 +240,7 @@ class InitialRating:
 
 
 def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> InitialRating:
-    """Ru of an unrated player (R24 §7.1.4, §8.2; R22 §8.2 for older rules).
+    """Ru of an unrated player (R24 7.1.4, 8.2; R22 8.2 for older rules).
 
     R24: Ra = (Σ opponents + 2 × 1800) / (n + 2), p = (W + 1) / (n + 2) to the hundredth,
     Ru = round(Ra + dp), at most 2200; published from 5 games and if Ru ≥ 1400.
@@ -257,7 +257,7 @@ def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> 
     else:
         ra = Fraction(sum(opponents), n)
         p_h = percent_h(score_h, n)
-        # R22 §8.2: above 50 % add 20 per half point over 50 %; below, Ra + dp.
+        # R22 8.2: above 50 % add 20 per half point over 50 %; below, Ra + dp.
         half_points_over = Fraction(2 * score_h, 100) - n
         dp = int(20 * half_points_over) if half_points_over > 0 else dp_for(p_h)
         value = round_half_up(ra + dp)

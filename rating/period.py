@@ -8,7 +8,7 @@ register know (:class:`Standing`, :class:`Pool`) into that table, runs the core 
 returns :class:`PeriodResult` frames.
 
 Arithmetic is exact in integer hundredths; the change is rounded once per player, list and
-period, 0.5 away from zero (R24 §8.3.4; fide-rules.md §4.2).  Everything here is pure.
+period, 0.5 away from zero (R24 8.3.4).  Everything here is pure.
 """
 
 from __future__ import annotations
@@ -65,12 +65,12 @@ __all__ = [
 
 Array = npt.NDArray[Any]
 LISTS: Final = (RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ)
-"""List codes 0, 1, 2: standard, rapid and blitz are rated apart (fide-rules.md §10)."""
+"""List codes 0, 1, 2: standard, rapid and blitz are rated apart."""
 NONE: Final = -1
 """No rating (unrated), in the int16 rating columns."""
 _BIG: Final = 1 << 30
 POOL_MONTHS: Final = 26
-"""R24 §7.1.4: results within consecutive rating periods of at most 26 months are pooled."""
+"""R24 7.1.4: results within consecutive rating periods of at most 26 months are pooled."""
 
 # Row reasons (the ``reason`` column of :class:`RateOutput`).
 RATED, POOLED, OPP_UNRATED, EXCLUDED_600, BOTH_UNRATED, DISREGARDED = range(6)
@@ -94,12 +94,12 @@ def month_add(month: date, n: int) -> date:
 
 
 def list_in_force(day: date) -> date:
-    """The monthly list in force on *day* (fide-rules.md §9: lists are published on the 1st)."""
+    """The monthly list in force on *day*."""
     return day.replace(day=1)
 
 
 def default_period(end: date) -> date:
-    """R24 §7.1.3: the first list dated at least 3 days after the tournament's last day."""
+    """R24 7.1.3: the first list dated at least 3 days after the tournament's last day."""
     cut = end + timedelta(days=3)
     return cut if cut.day == 1 else month_add(cut, 1)
 
@@ -120,7 +120,7 @@ def player_key(p: Player) -> tuple[str, bool]:
 
 
 def _half_up_div(num: Array, den: Array) -> Array:
-    """round(num / den), .5 up, for non-negative integer arrays (fide-rules.md §6.2)."""
+    """round(num / den), .5 up, for non-negative integer arrays."""
     out: Array = (2 * num + den) // (2 * den)
     return out
 
@@ -176,7 +176,7 @@ class RateOutput:
     total_h: Array
     """Per (player, list): Σ over tournaments of K × Σ(S − PD), exact, in hundredths."""
     rounded: Array
-    """Per (player, list): total_h rounded once, half away from zero (R24 §8.3.4)."""
+    """Per (player, list): total_h rounded once, half away from zero (R24 8.3.4)."""
 
 
 class _ByTournament:
@@ -236,7 +236,7 @@ def rate_rows(pl: Array, tour: Array, own: Array, opp: Array, score_h: Array, *,
     opp_rated = opp >= 0
     diff = own - opp
     absd = np.abs(diff)
-    # RB24 §7.3.1: |D| ≥ 600 with a player above 2600 → not rated (rapid/blitz from 2024-12).
+    # RB24 7.3.1: |D| ≥ 600 with a player above 2600 → not rated (rapid/blitz from 2024-12).
     ex_applies, gap = by_t.where(rules.exclude_gap)
     _, above = by_t.where(rules.exclude_above)
     excluded = np.zeros(len(pl), dtype=bool)
@@ -246,7 +246,7 @@ def rate_rows(pl: Array, tour: Array, own: Array, opp: Array, score_h: Array, *,
     reason = _REASON_LUT[code]
     rated = reason == RATED
 
-    # R24 §8.3.1, R22 §8.3.1, HIST: the difference cap by rule version (fide-rules.md §2.3).
+    # R24 8.3.1, R22 8.3.1 and older rules: the difference cap by rule version.
     cap = by_t.value(rules.cap)
     capped = rated & (absd > cap)
     nc_applies, no_cap_from = by_t.where(rules.no_cap_from)
@@ -284,10 +284,10 @@ def rate_rows(pl: Array, tour: Array, own: Array, opp: Array, score_h: Array, *,
 
 def initial_ratings(games: Array, opp_sum: Array, score_h: Array,
                     rule: InitialRule = InitialRule.R24) -> Array:
-    """Ru per pool (R24 §8.2.2–8.2.3; R22 §8.2), vectorised, before the 2200 cap; −1 without games.
+    """Ru per pool (R24 8.2.2–8.2.3; R22 8.2), vectorised, before the 2200 cap; −1 without games.
 
     R24: Ra = (Σ opp + 2 × 1800) / (n + 2); p = (W + 1) / (n + 2) to the hundredth (.005 up);
-    Ru = round(Ra + dp), .5 up (fide-rules.md §6.2, READING).
+    Ru = round(Ra + dp), .5 up.
     """
     n = games.astype(np.int64)
     s = opp_sum.astype(np.int64)
@@ -298,7 +298,7 @@ def initial_ratings(games: Array, opp_sum: Array, score_h: Array,
         p_h = _half_up_div(w + 100, m)
         ru = _half_up_div(s + 3600 + _DP_LUT[p_h] * m, m)
     else:
-        # R22 §8.2: Ra of the real opponents; above 50 % +20 per half point over 50 %, else + dp.
+        # R22 8.2: Ra of the real opponents; above 50 % +20 per half point over 50 %, else + dp.
         p_h = _half_up_div(w, safe)
         over = (2 * w) // 100 - n
         dp = np.where(2 * w > 100 * n, 20 * over, _DP_LUT[np.minimum(p_h, 100)])
@@ -342,7 +342,7 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
 
 
 def _lookup(table: Mapping[tuple[str, RatingList], int], key: str, rl: RatingList) -> int | None:
-    """A rating on *rl*; for rapid/blitz a player unrated there uses the standard one (RB24 §7.2.1)."""
+    """A rating on *rl*; for rapid/blitz a player unrated there uses the standard one (RB24 7.2.1)."""
     value = table.get((key, rl))
     if value is None and rl is not RatingList.STANDARD:
         value = table.get((key, RatingList.STANDARD))
@@ -392,7 +392,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
                 corrections: Mapping[str, int] | None = None,
                 list_complete: bool = False, assigned: Collection[str] = (),
                 k_default: int = 20) -> PeriodResult:
-    """Rate every tournament of the list month *period* (fide-rules.md §13).
+    """Rate every tournament of the list month *period*.
 
     ``previous``: the T − 1 list (and register) per (player key, list); ``in_force``: ratings of
     older lists by list month (the register), for sources that carry none; ``pools``: unrated
@@ -438,7 +438,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     pkeys = list(codes)
     n_pl = 3 * len(pkeys)
 
-    # Per (player, list): the previous list (T − 1) — the base of the new rating (R24 §8.3.2, §4.2).
+    # Per (player, list): the previous list (T − 1) — the base of the new rating (R24 8.3.2).
     base = np.full(n_pl, NONE, dtype=np.int32)
     list_k = np.zeros(n_pl, dtype=np.int32)
     games_total = np.full(n_pl, NONE, dtype=np.int32)
@@ -459,7 +459,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         idle[c] = st.inactive or (st.last_played is not None and st.last_played <= year_ago)
         base[c] = NONE if st.rating is None else st.rating
         birth[c] = st.birth_year or 0
-    # RB24 §7.2.1: unrated in rapid/blitz with a standard rating → the standard rating.
+    # RB24 7.2.1: unrated in rapid/blitz with a standard rating → the standard rating.
     std_base = np.repeat(base[0::3], 2).reshape(-1, 2)
     rb = base.reshape(-1, 3)[:, 1:]
     rb[rb < 0] = std_base[rb < 0]
@@ -471,7 +471,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         base[rated_on or [3 * code]] = corrections[key]
         notes.append(f"{key}: base rating corrected to {corrections[key]}")
 
-    # The long table: one row per player per played game (R24 §5.1: forfeits, byes, games of
+    # The long table: one row per player per played game (R24 5.1: forfeits, byes, games of
     # less than one move are never rated).
     parts: list[Array] = []
     for ti, (spec, mine) in enumerate(zip(specs, local, strict=True)):
@@ -481,14 +481,14 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         by_no = spec.tournament.players_by_no()
         size = max(mine, default=0) + 1
         code_of = np.full(size, NONE, dtype=np.int64)
-        seen = np.full(size, NONE, dtype=np.int64)  # the rating the opponents see (§9)
+        seen = np.full(size, NONE, dtype=np.int64)  # the rating the opponents see
         for no, p_code in mine.items():
             c = 3 * p_code + li
             code_of[no] = c
             if spec.ratings_from == "source":
                 r = by_no[no].rating
                 if r is None and spec.rating_list is not RatingList.STANDARD:
-                    # RB24 §7.2.1: unrated here but with a standard rating → that rating, as rated.
+                    # RB24 7.2.1: unrated here but with a standard rating → that rating, as rated.
                     std = older if older and month != prev_month else prev_ratings
                     r = std.get((pkeys[p_code], RatingList.STANDARD))
             elif month == prev_month or not older:
@@ -496,7 +496,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
             else:
                 r = _lookup(older, pkeys[p_code], spec.rating_list)
             seen[no] = NONE if r is None else r
-        # R24 §8.2.4: a player rated by now is rated with their current rating, but their
+        # R24 8.2.4: a player rated by now is rated with their current rating, but their
         # opponents still count them as unrated.
         own_by_no = np.where((seen < 0) & (code_of >= 0), base[np.maximum(code_of, 0)], seen)
         hidden = {p.start_no for p in spec.tournament.players if not p.rating_known}
@@ -544,7 +544,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     k = _row_k(specs, local, cols["start_no"], [len(part) for part in parts], facts, k_default)
     out = rate_rows(pl, tour, own, opp, score, rules=rules, base=base, k=k)
 
-    period_rules = rules_for(period)  # floor and initial-rating rule of the new list (READING)
+    period_rules = rules_for(period)  # floor and initial-rating rule of the new list (our reading)
     reason = out.reason.copy()
     players, pool = _finish(pd, specs, pkeys, people, pl, tour, opp, score, reason, out, base,
                             birth, idle, pools, has_games, period_rules, period, notes)
@@ -560,7 +560,7 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
             period_rules: FideRules, period: date, notes: list[str]
             ) -> tuple[tuple[PeriodPlayer, ...], tuple[PoolGame, ...]]:
     n_pl = len(base)
-    # R24 §8.2.1: an unrated player's zero score in their first event is disregarded.
+    # R24 8.2.1: an unrated player's zero score in their first event is disregarded.
     starts = np.array([s.start.toordinal() * 1000 + i for i, s in enumerate(specs)], dtype=np.int64)
     unrated_rows = np.flatnonzero(base[pl] < 0)
     if len(unrated_rows):
@@ -592,13 +592,13 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
 
     new = base + out.rounded
     if period == date(2024, 3, 1):
-        # fide-rules.md §7: the one-time March 2024 adjustment, on the post-period rating.
+        # FIDE's one-time adjustment of 1 March 2024, on the post-period rating.
         adj = np.where((base >= 0) & (new < 2000), (4 * (2000 - new) + 5) // 10, 0)
         new = new + adj
         notes.append("2024-03: FIDE's one-time adjustment 0.4 × (2000 − R) is applied")
     floor = period_rules.floor
     rated = base >= 0
-    # R24 §7.2.2: no rated game for a year (or the list's flag and none now) → inactive.
+    # R24 7.2.2: no rated game for a year (or the list's flag and none now) → inactive.
     status = np.where(rated, np.where((out.games == 0) & idle, "inactive",
                                       np.where(new < floor, "dropped_below_floor", "rated")),
                       np.where((n_pool >= period_rules.initial_min_games) & (ru >= floor),

@@ -7,15 +7,15 @@ Pure: a :class:`~importer.model.Tournament` (its players carry the published fig
 
 Rating change: chess-results prints Swiss-Manager's per-tournament change, K × Σ(S − PD) to
 the hundredth (trailing zeros dropped: ``11,5``), unrounded, with no K × n ≤ 700 cap and no
-other events (fide-rules.md §4.4).  Ours is the same sum (:mod:`rating.tournament`), so the
+other events.  Ours is the same sum (:mod:`rating.tournament`), so the
 two are compared exactly at the hundredth, ours rounded half away from zero first (an Elo
 expected score has three decimals).  Where they differ and a game is more than the cap apart,
 the other readings of the 400-point rule (every game, once per tournament, none from 2650) are
 tried, and the one that reproduces the published figure is named: Swiss-Manager may not
-switch rule versions on the same dates as FIDE (R22 §8.3.1, R24 §8.3.1).
+switch rule versions on the same dates as FIDE (R22 8.3.1, R24 8.3.1).
 
 Performance: ours is Rp = round(Ra) + dp(p) over the games against rated opponents (FIDE
-table 8.1.1, fide-rules.md §6.3); chess-results prints Swiss-Manager's Rp beside n, w and we.
+table 8.1.1); chess-results prints Swiss-Manager's Rp beside n, w and we.
 """
 
 from __future__ import annotations

@@ -192,7 +192,7 @@ class Register:
                 if r["rating"] is not None}
 
     def pools(self, keys: Iterable[str], period: date) -> dict[tuple[str, RatingList], Pool]:
-        """Unrated players' pooled results of the 26 months before *period* (R24 §7.1.4).
+        """Unrated players' pooled results of the 26 months before *period* (R24 7.1.4).
 
         Only results after the player's last rated list count; disregarded ones count as events.
         """

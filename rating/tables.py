@@ -1,6 +1,6 @@
 """FIDE tables 8.1.2 (D → PD) and 8.1.1 (p → dp), as data, in integer hundredths.
 
-Source: FIDE Rating Regulations effective 1 March 2024 (R24), §8.1.1 and §8.1.2;
+Source: FIDE Rating Regulations effective 1 March 2024 (R24), tables 8.1.1 and 8.1.2;
 identical in the Rapid and Blitz Regulations (RB24) and Title Regulations 1.4.9.
 """
 
@@ -37,7 +37,7 @@ DP_TABLE: tuple[int, ...] = (
     158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336,
     351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
 )
-"""Table 8.1.1, p = 0.50 … 1.00; R24 §8.1: a score of 0 or 1 is shown notionally as ±800."""
+"""Table 8.1.1, p = 0.50 … 1.00; R24 8.1: a score of 0 or 1 is shown notionally as ±800."""
 
 
 def pd_higher_h(d: int) -> int:
@@ -49,7 +49,7 @@ def pd_higher_h(d: int) -> int:
 
 
 def pd_h(own: int, opponent: int) -> int:
-    """The player's PD in hundredths against *opponent* (ratings already capped), R24 §8.3.2 a)."""
+    """The player's PD in hundredths against *opponent* (ratings already capped), R24 8.3.2 a)."""
     h = pd_higher_h(abs(own - opponent))
     return h if own >= opponent else 100 - h
 

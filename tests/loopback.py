@@ -1,7 +1,7 @@
 """A loopback chess-results.com double: a real HTTP server on 127.0.0.1 with scripted faults.
 
 ``responses`` patches the adapter away, so urllib3's retries, timeouts and broken bodies are only
-exercised against a real socket (house style §2.4).  Usage::
+exercised against a real socket (urllib3's retries need a real socket).  Usage::
 
     with ChessResults() as site:
         site.page("1452107", art=0, body=html)                 # GET /tnr1452107.aspx?art=0…

@@ -1,4 +1,4 @@
-"""The British Championship's U18 players get FIDE's junior K (R24 §8.3.3) from the Typ column."""
+"""The British Championship's U18 players get FIDE's junior K (R24 8.3.3) from the Typ column."""
 
 from __future__ import annotations
 

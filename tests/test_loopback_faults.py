@@ -1,6 +1,6 @@
 """Retries, timeouts, broken bodies and redirects against a real socket (tests/loopback.py).
 
-`responses` cannot exercise urllib3's retries (house style §2.4), so these drive get_text and
+`responses` cannot exercise urllib3's retries, so these drive get_text and
 fetch_tournament through the loopback chess-results double on 127.0.0.1.
 """
 

@@ -70,7 +70,7 @@ NOV25, DEC25 = date(2025, 11, 1), date(2025, 12, 1)
 
 
 def test_2813_player_uncapped_while_opponents_see_the_cap():
-    # fide-rules.md §2.1 / ZF-FIX F-P01: 4.5/5 against 1787, 2025, 2310, 2400, 2505 in Oct 2025.
+    # FIDE's published case: 4.5/5 against 1787, 2025, 2310, 2400, 2505 in Oct 2025.
     t = event(date(2025, 10, 10), {"1": 2813, "2": 1787, "3": 2025, "4": 2310, "5": 2400, "6": 2505},
               [(1, "1", "2", 1), (2, "3", "1", 0), (3, "1", "4", 1), (4, "5", "1", 0.5),
                (5, "1", "6", 1)], end=date(2025, 10, 15))
@@ -89,7 +89,7 @@ def test_2813_player_uncapped_while_opponents_see_the_cap():
 
 
 def test_39_games_over_5_tournaments_use_k17_everywhere():
-    # ZF-FIX F-P05: published K 20, n = 39 → K = ⌊700/39⌋ = 17 in every tournament.
+    # FIDE's published case: published K 20, n = 39 → K = ⌊700/39⌋ = 17 in every tournament.
     opps = {str(9000100 + i): 2000 for i in range(8)}
     prev_list = prev(p9000001=(2000, 20), **{f"p{k}": (2000, 20) for k in opps})
     tournaments = []
@@ -108,7 +108,7 @@ def test_39_games_over_5_tournaments_use_k17_everywhere():
 
 
 def test_event_starting_31_october_uses_october_ratings_and_november_base():
-    # ZF-FIX F-P02: ratings of the list in force at the start; the base is the previous list.
+    # FIDE's published case: ratings of the list in force at the start; the base is the previous list.
     t = event(date(2025, 10, 31), {"7": 2395, "8": 2300, "9": 2200, "10": 2100},
               [(1, "7", "8", 1), (1, "9", "10", 0.5), (2, "9", "7", 0.5), (2, "10", "8", 0),
                (3, "7", "10", 1), (3, "8", "9", 0.5)], end=date(2025, 11, 2))
@@ -122,7 +122,7 @@ def test_event_starting_31_october_uses_october_ratings_and_november_base():
 
 
 def test_first_rating_1922_from_3_of_5_against_9507():
-    # ZF-FIX F-N01: Ra = (9507 + 3600) / 7, p = 4/7 → .57 → dp 50, Ru = 1922.
+    # FIDE's published case: Ra = (9507 + 3600) / 7, p = 4/7 → .57 → dp 50, Ru = 1922.
     opps = {"11": 1850, "12": 1880, "13": 1900, "14": 1927, "15": 1950}
     t = event(date(2025, 11, 12), {"20": None, **opps},
               [(i + 1, "20", o, s) for i, (o, s) in enumerate(zip(opps, (1, 0, 0.5, 0.5, 1), strict=True))])
@@ -240,7 +240,7 @@ def test_rated_player_below_the_floor_drops_off():
     t = event(date(2025, 11, 5), {"1": 1410, "2": 1600}, [(1, "1", "2", 0), (2, "2", "1", 1)])
     r = rate_period([t], DEC25, previous=prev(p1=(1410, 40), p2=(1600, 20)), list_complete=True)
     me = row(r, "1")
-    # D = 190 → .25; K 40 × (0 − .25) × 2 = −20.00 → 1390 < 1400: unrated next list (R24 §7.2.1).
+    # D = 190 → .25; K 40 × (0 − .25) × 2 = −20.00 → 1390 < 1400: unrated next list (R24 7.2.1).
     assert me["change_h"] == -2000
     assert me["status"] == "dropped_below_floor" and me["new_rating"] is None
 
@@ -329,7 +329,7 @@ def test_a_source_without_ratings_uses_the_list_in_force_at_its_start():
 
 
 def test_a_player_rated_since_the_start_counts_as_unrated_for_opponents():
-    # R24 §8.2.4: unrated in the source, rated on the previous list → rated with that rating,
+    # R24 8.2.4: unrated in the source, rated on the previous list → rated with that rating,
     # but the opponent's game against them is not rated.
     t = event(date(2025, 10, 31), {"1": None, "2": 2000}, [(1, "1", "2", 1)], end=date(2025, 11, 2))
     r = rate_period([t], DEC25, previous=prev(p1=(1800, 40), p2=(2000, 20)), list_complete=True)

@@ -43,7 +43,7 @@ MADE_UP = ["Qa", "Wub", "&nbsp;", "", "Zorp", "Fib", "Gna", "Drel", "Plok", "Mub
            "Yy1", "Yy2", "Yy3", "Yy4", "Yy5", "Ruv", "Ka", "Ke", "Ki", "Ko", "Ku", "Kyy"]
 RU = ["Ст.ном", "Ст.ном.", "&nbsp;", "", "Имя", "Тип", "пол", "ФЕД.", "Рейт.М", "Клуб/Город",
       "Очки", "Доп1", "Доп2", "Доп3", "Доп4", "Доп5", "Рп", "n", "w", "we", "w-we", "K",
-      "Рейт+/-"]  # the Russian UI heads the rank column 'Ст.ном' too (chess-results.md §5.2)
+      "Рейт+/-"]  # the Russian UI heads the rank column 'Ст.ном' too
 
 
 def real_text(realdata: Path, name: str) -> str:

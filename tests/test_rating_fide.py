@@ -98,7 +98,7 @@ def test_generic_elo_figures():
     assert g.capped and g.change == Decimal("18.180")
 
 
-# --- rule versions by tournament start date (fide-rules.md §2.3) ---
+# --- rule versions by tournament start date ---
 
 @pytest.mark.parametrize(("start", "cap", "rule"), [
     (date(2009, 6, 30), 350, CapRule.EVERY_GAME),
@@ -209,7 +209,7 @@ def test_initial_rating_limits():
     low = fide.initial_rating([1000] * 5, 0, NOW)
     assert low.value is not None and low.value < 1400 and not low.published
     assert fide.initial_rating([2500] * 9, 900, NOW).value == 2200
-    assert fide.initial_rating([1800] * 5, 50, NOW).value == 1570  # ½/5 example, §6.2
+    assert fide.initial_rating([1800] * 5, 50, NOW).value == 1570  # the ½-of-5 example
 
 
 def test_performance():

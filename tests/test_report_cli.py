@@ -226,8 +226,8 @@ def test_ratings_list_option(run_cli, realdata, tmp_path):
 
 
 def test_player_card_with_published_k_and_rtg(run_cli, fixtures_dir, tmp_path):
-    """A card with K and rtg+/- columns (fixtures/report/card_k_rtg_en.html, chess-results.md
-    §13.3): every game's change equals the published figure to the hundredth, the unrated
+    """A card with K and rtg+/- columns (fixtures/report/card_k_rtg_en.html): every game's change
+    equals the published figure to the hundredth, the unrated
     opponent's game is not rated, and the total equals the card's 'FIDE rtg +/-'."""
     card = fixtures_dir / "report" / "card_k_rtg_en.html"
     out = tmp_path / "card"
