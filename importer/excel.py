@@ -1,10 +1,11 @@
-"""chess-results ``.xlsx`` exports (``chessResultsList.xlsx``) → :class:`Tournament` (spec §16.1).
+"""chess-results ``.xlsx`` exports (``chessResultsList.xlsx``) → :class:`Tournament`.
 
 Starting-rank lists, starting-rank crosstables (``No.`` first: cells hold starting numbers)
 and ranking crosstables (``Rk.`` first).  A ranking crosstable has no starting numbers: its
 players are numbered by their row (rank order) and its cells name opponents by that row
-number (spec §8.1), so a ranking export cut at 150 rows whose cells name rows beyond the
-file cannot be paired and is refused (InputError), as is any opponent missing from a file.
+number, as on the ranking page itself, so a ranking export cut at 150 rows whose cells name
+rows beyond the file cannot be paired and is refused (InputError), as is any opponent
+missing from a file.
 
 The preamble (database line, name, ``Key : Value`` details, 'Last update', list title) is
 read from column A above the header row, which is found by its words in any known language.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
@@ -56,7 +58,7 @@ def looks_like_xlsx(data: bytes) -> bool:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             return "xl/workbook.xml" in z.namelist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
         return False
 
 
@@ -64,7 +66,7 @@ def _check_archive(data: bytes, source: str) -> None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
         raise InputError("not an Excel workbook (not a zip archive)", source=source) from None
     if len(infos) > _MAX_MEMBERS:
         raise InputError(f"refused: the workbook has {len(infos)} members", source=source)
@@ -75,6 +77,8 @@ def _check_archive(data: bytes, source: str) -> None:
     if "xl/workbook.xml" not in {i.filename for i in infos}:
         raise InputError("a zip archive that is not an Excel workbook (no xl/workbook.xml)",
                          source=source)
+    if any(i.flag_bits & 0x1 for i in infos):  # zipfile would need a password
+        raise InputError("the workbook's zip archive is encrypted", source=source)
 
 
 def _text(value: object) -> str:
@@ -85,27 +89,53 @@ def _text(value: object) -> str:
     return " ".join(str(value).replace("\xa0", " ").split())
 
 
+def _damaged_workbook_errors() -> tuple[type[Exception], ...]:
+    """What openpyxl (and the zipfile and XML parsers under it) raise on a damaged workbook.
+
+    Each was seen on a truncated, bit-flipped or hand-edited workbook: a bad CRC
+    (``BadZipFile``), broken deflate data (``zlib.error``, ``EOFError``), a zip feature
+    zipfile does not support (``NotImplementedError``), no workbook part (``OSError``,
+    ``InvalidFileException``), malformed XML (``ParseError`` from the worksheet reader,
+    ``XMLSyntaxError`` from the other parts; also what an entity bomb ends in), a missing
+    part or relationship (``KeyError``), a shared-string index past the table
+    (``IndexError``), an unknown attribute (``TypeError``) and an unparsable cell, date,
+    style or cell reference (``ValueError``).
+    """
+    from xml.etree.ElementTree import ParseError
+
+    import lxml.etree
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    return (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
+            InvalidFileException, ParseError, lxml.etree.LxmlError, KeyError, IndexError,
+            TypeError, ValueError)
+
+
 def _rows(data: bytes, source: str) -> list[list[str]]:
     _check_archive(data, source)
     import openpyxl
 
+    # Only openpyxl runs inside the try: its errors mean a damaged file.  Our own handling of
+    # the cells comes after it, so a bug there is not reported as the file's fault.
     try:
         wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         try:
-            ws = wb.worksheets[0]
-            rows = []
-            for i, row in enumerate(ws.iter_rows(values_only=True)):
-                if i >= _MAX_ROWS:
+            if not wb.worksheets:
+                raise InputError("the workbook has no worksheet", source=source)
+            cells: list[tuple[object, ...]] = []
+            for row in wb.worksheets[0].iter_rows(values_only=True):
+                if len(cells) >= _MAX_ROWS:
                     raise InputError(f"refused: more than {_MAX_ROWS} rows", source=source)
-                rows.append([_raw(v) for v in row])
+                cells.append(row)
         finally:
             wb.close()
     except InputError:
         raise
-    except Exception as exc:  # openpyxl raises many types on a damaged workbook
-        raise InputError(f"unreadable Excel workbook ({type(exc).__name__}: {exc})",
+    except _damaged_workbook_errors() as exc:
+        detail = " ".join(str(exc).split())[:200]
+        raise InputError(f"unreadable Excel workbook ({type(exc).__name__}: {detail})",
                          source=source) from None
-    return rows
+    return [[_raw(v) for v in row] for row in cells]
 
 
 def _raw(value: object) -> str:
@@ -193,7 +223,7 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
             tb1 = j
     if "points" not in cols and tb1 is not None and any(
             _TB1_IS_POINTS.search(_text(r[0]) if r else "") for r in rows[h + 1:]):
-        cols["points"] = tb1  # the Annotation says 'Tie Break1: points' (spec §8.2)
+        cols["points"] = tb1  # the Annotation says 'Tie Break1: points': TB1 is the score
     elif "points" not in cols and rounds:
         warn("no Pts. column and no 'Tie Break1: points' legend: printed scores not checked",
              None)

@@ -2,7 +2,10 @@
 
 Each command lives in its own module (``reports/cmd_*.py``) and imports what it
 needs inside the command, so ``fiderate --help`` starts in a few milliseconds.
-Library errors are translated here, once: one line on stderr and exit code 2.
+Errors are translated here, once.  Bad input (the library's own error types, unreadable
+files, bad options) is one line on stderr and exit code 2.  Anything else is a bug in
+fiderate, not a fault of the input: one ``fiderate: internal error: …`` line and exit code 1.
+``--debug`` shows the traceback instead of either line.
 """
 
 from __future__ import annotations
@@ -40,8 +43,13 @@ for command in (calc, import_, report, period):
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: run the CLI, turning library errors into one line + exit 2."""
-    from reports.errors import user_facing_errors
+    """Console-script entry point: run the CLI, turning errors into one line on stderr.
+
+    Bad input: ``fiderate: error: …`` and exit code 2.  An unexpected exception (a bug):
+    ``fiderate: internal error: <type>: <message> (…)`` and exit code 1.  With ``--debug``
+    both are re-raised, so Python prints the traceback.
+    """
+    from reports.errors import internal_error_line, user_facing_errors
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
@@ -66,3 +74,8 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         sys.exit(130)
+    except Exception as exc:  # not bad input: a bug, reported as ours and not the input's
+        if debug:
+            raise
+        click.echo(internal_error_line(exc), err=True)
+        sys.exit(1)

@@ -1,9 +1,11 @@
-"""Structure checks: the import direction importer ← rating ← reports, and the packaging."""
+"""Structure checks: the import direction importer ← rating ← reports, and the packaging:
+every third-party import is declared, and every declared dependency is imported."""
 
 from __future__ import annotations
 
 import ast
 import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {"importer": {"rating", "reports"}, "rating": {"reports"}}
+OURS = {"importer", "rating", "reports"}
 
 
 def _imported_packages(path: Path) -> set[str]:
@@ -38,21 +41,67 @@ def test_the_direction_check_can_fail(tmp_path):
     assert _imported_packages(bad) == {"reports", "rating"}
 
 
+IMPORT_NAMES = {"beautifulsoup4": {"bs4"}, "pyyaml": {"yaml"}, "python-dateutil": {"dateutil"},
+                "pillow": {"PIL"}, "scikit-learn": {"sklearn"}}
+"""Distributions whose import name is not their normalized name (``requests-cache`` →
+``requests_cache`` needs no entry)."""
+
+
+def _dist(requirement: str) -> str:
+    """The normalized distribution name of a requirement string (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", re.split(r"[\s<>=!~;\[(@]", requirement.strip(), maxsplit=1)[0]).lower()
+
+
+def _import_names(dist: str) -> set[str]:
+    return IMPORT_NAMES.get(dist, {dist.replace("-", "_")})
+
+
+def _declared() -> set[str]:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return {_dist(d) for d in pyproject["project"]["dependencies"]}
+
+
+def _third_party_imports() -> dict[str, set[str]]:
+    """Top-level third-party module → the files importing it, in importer/, rating/, reports/."""
+    stdlib = set(sys.stdlib_module_names)
+    found: dict[str, set[str]] = {}
+    for package in sorted(OURS):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for name in _imported_packages(path) - stdlib - OURS:
+                found.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    return found
+
+
+def _undeclared(imports: dict[str, set[str]], declared: set[str]) -> list[str]:
+    provided = {name for dist in declared for name in _import_names(dist)}
+    return sorted(f"{name} ({', '.join(sorted(files))})" for name, files in imports.items()
+                  if name not in provided)
+
+
+def _unused(declared: set[str], imports: dict[str, set[str]]) -> list[str]:
+    return sorted(dist for dist in declared if not _import_names(dist) & set(imports))
+
+
 def test_pyproject_declares_every_third_party_import():
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
-    names = {re.split(r"[<>=\[ ]", d)[0].lower() for d in declared}
-    import_to_dist = {"bs4": "beautifulsoup4", "requests_cache": "requests-cache",
-                      "yaml": "pyyaml", "dateutil": "python-dateutil"}
-    stdlib = set(__import__("sys").stdlib_module_names)
-    ours = {"importer", "rating", "reports"}
-    missing = set()
-    for package in ours:
-        for path in (ROOT / package).rglob("*.py"):
-            for name in _imported_packages(path) - stdlib - ours:
-                dist = import_to_dist.get(name, name).lower()
-                if dist not in names and dist.replace("_", "-") not in names:
-                    missing.add(f"{name} ({path.relative_to(ROOT)})")
-    assert not missing, f"imports not declared in pyproject.toml: {sorted(missing)}"
+    missing = _undeclared(_third_party_imports(), _declared())
+    assert not missing, f"imports not declared in pyproject.toml: {missing}"
+
+
+def test_every_declared_dependency_is_imported():
+    """A runtime dependency nothing imports is dead weight for every user: use it or drop it."""
+    unused = _unused(_declared(), _third_party_imports())
+    assert not unused, f"dependencies in pyproject.toml that no module imports: {unused}"
+
+
+def test_the_dependency_checks_can_fail():
+    imports = {"bs4": {"importer/sources.py"}, "requests_cache": {"importer/http.py"},
+               "rich": {"reports/sources.py"}}
+    declared = {_dist("beautifulsoup4>=4.13"), _dist("Requests_Cache >= 1.2"), _dist("defusedxml")}
+    assert declared == {"beautifulsoup4", "requests-cache", "defusedxml"}
+    assert _undeclared(imports, declared) == ["rich (reports/sources.py)"]
+    assert _unused(declared, imports) == ["defusedxml"]
+    assert _undeclared(imports, declared | {"rich"}) == []
+    assert _unused(declared - {"defusedxml"}, imports) == []
 
 
 def test_each_package_ships_py_typed():
