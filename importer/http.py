@@ -1,6 +1,6 @@
 """The one polite HTTP session fiderate uses, and :func:`get_text` to fetch a page with it.
 
-:func:`make_session` builds it in one place (house style §2.3): a requests-cache
+:func:`make_session` builds it in one place: a requests-cache
 ``CachedSession`` (SQLite in the user cache dir) with a :class:`PoliteAdapter` mounted on it
 that adds a default ``(connect, read)`` timeout, a minimum delay between network requests to the
 same host, and urllib3 retries on 429/5xx that honour ``Retry-After``.  Cache hits are answered
@@ -68,7 +68,7 @@ _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORE
 
 
 def default_user_agent() -> str:
-    """``fiderate/<version> (+project URL)``: an honest identity (spec §19)."""
+    """``fiderate/<version> (+project URL)``: an honest identity."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:

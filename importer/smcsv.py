@@ -1,4 +1,4 @@
-"""The Swiss-Manager / chess-results ranking CSV export → :class:`Tournament` (spec §16.2).
+"""The Swiss-Manager / chess-results ranking CSV export → :class:`Tournament`.
 
 ``;``-separated; a preamble (name lines, list title), then ``Rank;SNo.;;Name;Rtg;FED;1.Rd.;;;…;
 Pts;RecRp``, each round an ``opponent;colour;result`` triplet: ``81;b;1``, ``5;b;x`` (``x`` = ½),

@@ -2,9 +2,9 @@
 
 A reference is a tournament number (``1452107``, ``tnr1452107``) or a chess-results URL, on the
 bare domain or a numbered node (``s2.chess-results.com``), with any ``lan``/``art``/``rd``/``snr``.
-Page URLs always ask for English (``lan=1``), the whole list (``zeilen=99999``, spec §4) and the
-details block (``turdet=YES``, spec §15).  Flags are left at the site default: they only add a
-cosmetic column (spec §1.2).
+Page URLs always ask for English (``lan=1``), the whole list (``zeilen=99999``) and the
+details block (``turdet=YES``).  Flags are left at the site default: they only add a
+cosmetic column.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 __all__ = ["CHESS_RESULTS_HOST", "Ref", "is_allowed_host", "page_url", "parse_ref"]
 
 CHESS_RESULTS_HOST = "chess-results.com"
-"""The bare domain; it redirects to a numbered node (spec §1.1)."""
+"""The bare domain; it redirects to a numbered node."""
 
 _NODE_HOST = re.compile(r"(?:s\d+\.)?chess-results\.com", re.IGNORECASE)
 _TNR_PATH = re.compile(r"/tnr(\d+)\.aspx", re.IGNORECASE)

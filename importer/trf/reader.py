@@ -1,4 +1,4 @@
-"""FIDE Tournament Report Files (TRF16, TRF26, TRF(x)) → :class:`Tournament`, and back to TRF16.
+"""FIDE Tournament Report Files (TRF16, TRF26, TRF(x)) → :class:`Tournament`.
 
 The reader follows spec ``trf-and-fide-list.md`` Part A: fixed columns, a 10-column round
 stride from column 92, unknown records ignored, tolerant dates, and the ``001`` points
@@ -40,24 +40,16 @@ from importer.model import (
     TournamentInfo,
 )
 from importer.pairings import games_from_results
+from importer.trf.dates import RATE_WORDS, classify_time_control, encoded_time_control, parse_date
 
-__all__ = [
-    "classify_time_control",
-    "decode_trf",
-    "looks_like_trf",
-    "parse_date",
-    "parse_trf",
-    "write_trf",
-]
+__all__ = ["MIN_FIDE_ID_DIGITS", "NOT_NRS", "decode_trf", "looks_like_trf", "parse_trf"]
 
 _TRF06_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM",
                  "wf": "WFM", "wc": "WCM"}
 _SEX = {"m": "m", "M": "m", "w": "w", "W": "w", "f": "w", "F": "w"}
 _RESULT_CODES = frozenset("10=+-WDLHFUZ ")
-_NOT_NRS = frozenset({"DAT", "TNR", "ACC"})
-_MIN_FIDE_ID_DIGITS = 6
-_MONTHS = {m: i for i, m in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+NOT_NRS = frozenset({"DAT", "TNR", "ACC"})
+MIN_FIDE_ID_DIGITS = 6
 
 
 def decode_trf(data: bytes) -> str:
@@ -80,113 +72,6 @@ _SNIFF = re.compile(r"^(?:001 [ \d]{3}\d|012 \S)", re.MULTILINE)
 def looks_like_trf(text: str) -> bool:
     """True when the text has TRF ``001`` player or ``012`` name records."""
     return _SNIFF.search(text.lstrip("\ufeff")[:200_000]) is not None
-
-
-# ---------------------------------------------------------------- dates and time controls
-
-
-def _year(y: int) -> int:
-    return y + (2000 if y < 70 else 1900) if y < 100 else y
-
-
-def _date_candidates(text: str) -> list[date]:
-    """Every reading of a date text, most likely first."""
-    t = " ".join(text.replace(",", " ").split())
-    out: list[tuple[int, int, int]] = []
-    m = re.fullmatch(r"(\d{4}) ?[/.-] ?(\d{1,2}) ?[/.-] ?(\d{1,2})", t)
-    if m:
-        out.append((int(m[1]), int(m[2]), int(m[3])))
-    m = re.fullmatch(r"(\d{1,2}) ?[/.-] ?(\d{1,2}) ?[/.-] ?(\d{4})", t)
-    if m:
-        out += [(int(m[3]), int(m[2]), int(m[1])), (int(m[3]), int(m[1]), int(m[2]))]
-    m = re.fullmatch(r"(\d{2})[/.-](\d{2})[/.-](\d{2})", t)
-    if m:
-        y = _year(int(m[1]))
-        out += [(y, int(m[2]), int(m[3])), (y, int(m[3]), int(m[2])),
-                (_year(int(m[3])), int(m[2]), int(m[1]))]
-    m = re.fullmatch(r"([A-Za-z]{3})[a-z]*\.? (\d{1,2}) (\d{4})", t)
-    if m and m[1].lower() in _MONTHS:
-        out.append((int(m[3]), _MONTHS[m[1].lower()], int(m[2])))
-    m = re.fullmatch(r"(\d{1,2})\.? ([A-Za-z]{3})[a-z]*\.? (\d{4})", t)
-    if m and m[2].lower() in _MONTHS:
-        out.append((int(m[3]), _MONTHS[m[2].lower()], int(m[1])))
-    dates = []
-    for y, mo, d in out:
-        try:
-            dates.append(date(y, mo, d))
-        except ValueError:
-            continue
-    return dates
-
-
-def parse_date(text: str, *, near: date | None = None) -> date | None:
-    """A date in any of the forms seen in TRF files, or None.
-
-    ``YYYY/MM/DD``, ``DD/MM/YYYY``, ``DD.MM.YYYY``, ``YY.MM.DD`` (or ``YY.DD.MM``), ``May 10,
-    2020``, ``10 May 2020``.  When several readings are valid, the one nearest *near* wins,
-    else the first of the list above.
-
-    >>> parse_date("24/09/2010"), parse_date("11.25.02")
-    (datetime.date(2010, 9, 24), datetime.date(2011, 2, 25))
-    """
-    dates = _date_candidates(text)
-    if not dates:
-        return None
-    if near is not None:
-        return min(dates, key=lambda d: abs((d - near).days))
-    return dates[0]
-
-
-_RATE_WORDS = (("blitz", RatingList.BLITZ), ("rapid", RatingList.RAPID),
-               ("standard", RatingList.STANDARD), ("classical", RatingList.STANDARD))
-
-
-def _classify_minutes(total: float) -> RatingList | None:
-    """FIDE rate of play from minutes for 60 moves (time + 60 × increment)."""
-    if total <= 0:
-        return None
-    if total >= 60:
-        return RatingList.STANDARD
-    return RatingList.RAPID if total > 10 else RatingList.BLITZ
-
-
-def _encoded_time_control(text: str) -> RatingList | None:
-    """TRF26 ``222``: ``5400+30``, ``40/6000+30:900+30`` (seconds)."""
-    first = text.strip().split(":")[0]
-    m = re.fullmatch(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?", first)
-    if m is None:
-        return None
-    base, inc = int(m[2]), int(m[3] or 0)
-    if m[1]:  # moves/seconds: the first control alone covers the moves it names
-        return _classify_minutes((base + 60 * inc) / 60 if int(m[1]) >= 60 else 60)
-    return _classify_minutes((base + 60 * inc) / 60)
-
-
-def classify_time_control(text: str) -> RatingList | None:
-    """The FIDE list a free-text time control points to, or None when it cannot tell.
-
-    >>> classify_time_control("90 min + 30 sec"), classify_time_control("15 minutes plus 10 sec")
-    (<RatingList.STANDARD: 'standard'>, <RatingList.RAPID: 'rapid'>)
-    """
-    low = text.lower()
-    for word, rl in _RATE_WORDS:
-        if word in low:
-            return rl
-    m = re.search(r"(\d+):(\d{2})(?!\d)", low)
-    if m:  # h:mm
-        base = float(int(m[1]) * 60 + int(m[2]))
-    else:
-        m = (re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(h\b|hours?|hrs?\b|min|mn|m\b|'|’)", low)
-             or re.search(r"(?<![\d.])(\d+(?:\.\d+)?)(?![\d.])(?!\s*(?:moves?|/|s\b|sec))()",
-                          low))
-        if m is None:
-            return None
-        base = float(m[1]) * (60 if m[2].startswith("h") else 1)
-    rest = low[m.end():]
-    inc = re.search(r"(\d+)\s*(?:s\b|sec|seconds?|\"|'')", rest)
-    if inc is None:
-        inc = re.fullmatch(r"\s*\+\s*(\d+)\s*", rest)
-    return _classify_minutes(base + (int(inc[1]) if inc else 0))
 
 
 # ---------------------------------------------------------------- point systems
@@ -276,7 +161,7 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
         raise st.error(f"expected an id (digits) in columns 58-68, found {raw_id!r}", lineno)
     fide_id = "" if not raw_id or int(raw_id) == 0 else raw_id
     national_id = ""
-    if fide_id and len(fide_id) < _MIN_FIDE_ID_DIGITS and not nrs:
+    if fide_id and len(fide_id) < MIN_FIDE_ID_DIGITS and not nrs:
         national_id, fide_id = fide_id, ""
         st.short_ids += 1
     birth = line[69:79].strip()
@@ -383,7 +268,7 @@ def _read_line(st: _State, line: str, lineno: int) -> None:
     elif code == "XXS" or code in _BB_CODES:
         _read_points_system(st, code, rest, lineno)
     elif (re.fullmatch(r"[A-Z]{3}", code) and not code.startswith(("XX", "BB"))
-          and code not in _NOT_NRS and re.fullmatch(r" [ \d]{3}\d", line[3:8])):
+          and code not in NOT_NRS and re.fullmatch(r" [ \d]{3}\d", line[3:8])):
         p = _player_fields(st, line, lineno, nrs=True)
         st.nrs.append((p.start_no, p.rating, p.fide_id))
     # anything else: unknown records, comments, rulers and legends are ignored (spec A2)
@@ -602,12 +487,12 @@ def _system(st: _State) -> System:
 
 def _rating_list(st: _State) -> RatingList | None:
     if st.header.get("222"):
-        rl = _encoded_time_control(st.header["222"])
+        rl = encoded_time_control(st.header["222"])
         if rl is not None:
             return rl
     for code in ("092", "122"):
         low = st.header.get(code, "").lower()
-        for word, found in _RATE_WORDS:
+        for word, found in RATE_WORDS:
             if word in low:
                 return found
     return classify_time_control(st.header.get("122", ""))
@@ -653,7 +538,7 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
     if declared and declared[0].isdigit() and int(declared[0]) != len(st.rows):
         st.warn(f"062 says {declared[0]} players but the file has {len(st.rows)} player lines")
     if st.short_ids:
-        st.warn(f"{st.short_ids} id(s) of fewer than {_MIN_FIDE_ID_DIGITS} digits in the "
+        st.warn(f"{st.short_ids} id(s) of fewer than {MIN_FIDE_ID_DIGITS} digits in the "
                 f"FIDE-id column read as national ids")
     placeholders = _find_placeholders(st)
     if len(placeholders) == len(st.rows):  # nothing but placeholders: read the lines as they are
@@ -721,100 +606,3 @@ def _team_membership(st: _State) -> dict[int, str]:
                 st.warn(f"player {no} is listed in two teams ({team_of[no]!r}, {name!r})",
                         lineno)
     return team_of
-
-
-# ---------------------------------------------------------------- writer
-
-
-_CODE = {(Status.PLAYED, 1.0): "1", (Status.PLAYED, 0.5): "=", (Status.PLAYED, 0.0): "0",
-         (Status.UNPLAYED, 1.0): "W", (Status.UNPLAYED, 0.5): "D",
-         (Status.UNPLAYED, 0.0): "L"}
-_SYSTEM_TEXT = {System.SWISS: "Individual: Swiss-System",
-                System.ROUND_ROBIN: "Individual: Round Robin",
-                System.TEAM: "Team Swiss System"}
-
-
-def _block(r: RoundResult | None) -> str:
-    if r is None:
-        return "          "
-    colour = {Colour.WHITE: "w", Colour.BLACK: "b"}.get(r.colour, "-")
-    opp = f"{r.opponent_no:4d}" if r.opponent_no else "0000"
-    if r.status is Status.PENDING:
-        code = " "
-    elif r.status in (Status.PLAYED, Status.UNPLAYED):
-        code = _CODE.get((r.status, r.points or 0.0), "0")
-    else:
-        code = {Status.FORFEIT_WIN: "+", Status.FORFEIT_LOSS: "-", Status.HALF_BYE: "H",
-                Status.BYE: "U", Status.ABSENT: "Z"}[r.status]
-    if not r.status.is_game:
-        opp, colour = "0000", "-"
-    return f"  {opp} {colour} {code}"
-
-
-def _short_national(p: Player) -> bool:
-    return (not p.fide_id and p.national_id.isascii() and p.national_id.isdigit()
-            and len(p.national_id) < _MIN_FIDE_ID_DIGITS and int(p.national_id) > 0)
-
-
-def _one_line(text: str) -> str:
-    return re.sub(r"[\r\n]+", " ", text)
-
-
-def _fmt_date(d: date | None) -> str:
-    return d.strftime("%Y/%m/%d") if d else ""
-
-
-def _player_line(code: str, p: Player, fide_col: str, rating: int | None) -> str:
-    """Columns 1-89 of a 001 (or NRS) line; values too wide for their columns are left out."""
-    title = p.title if len(p.title) <= 3 else ""
-    birth = f"{p.birth_year}/00/00" if p.birth_year and 1000 <= p.birth_year <= 9999 else ""
-    points = "" if p.points is None else f"{p.points:4.1f}"
-    rank = "" if p.rank is None else str(p.rank)
-    return (f"{code} {p.start_no:4d} {p.sex[:1] or ' '}{title:>3} {_one_line(p.name)[:33]:<33} "
-            f"{rating if rating and rating <= 9999 else 0:4d} {_one_line(p.federation)[:3]:<3} "
-            f"{fide_col[-11:]:>11} {birth:<10} {points if len(points) <= 4 else '':>4} "
-            f"{rank if len(rank) <= 4 else '':>4}")
-
-
-def write_trf(t: Tournament) -> str:
-    """The tournament as a TRF16 text (``XXR`` and ``013`` teams included; LF line ends).
-
-    National ratings, and national ids that cannot share the FIDE-id column, are written as
-    TRF26 NRS lines (``NAT …``), which TRF16 readers skip as unknown records.
-    """
-    i = t.info
-    rated = sum(1 for p in t.players if p.rating)
-    system_text = _SYSTEM_TEXT[i.system]
-    if i.rating_list is not None and classify_time_control(i.time_control) != i.rating_list:
-        system_text += f" ({i.rating_list.value})"
-    lines = [f"012 {_one_line(i.name)}", "022", f"032 {_one_line(i.federation)}",
-             f"042 {_fmt_date(i.start_date)}", f"052 {_fmt_date(i.end_date)}",
-             f"062 {len(t.players)}", f"072 {rated}", f"092 {system_text}", "102",
-             f"122 {_one_line(i.time_control)}"]
-    rounds = max(i.rounds or 0, t.rounds_seen)
-    if rounds:
-        lines.append(f"XXR {rounds}")
-    by_player: dict[int, dict[int, RoundResult]] = {}
-    for r in t.results:
-        by_player.setdefault(r.start_no, {})[r.round] = r
-    nrs_lines = []
-    for p in sorted(t.players, key=lambda p: p.start_no):
-        short = _short_national(p) and p.national_rating is None
-        fide_col = p.fide_id or (p.national_id if short else "")
-        line = _player_line("001", p, fide_col, p.rating)
-        mine = by_player.get(p.start_no, {})
-        line += "".join(_block(mine.get(r)) for r in range(1, t.rounds_seen + 1))
-        lines.append(line.rstrip())
-        if p.national_rating is not None or (p.national_id and not short):
-            code = i.federation if re.fullmatch(r"[A-Z]{3}", i.federation) else "NAT"
-            if code.startswith(("XX", "BB")) or code in _NOT_NRS:
-                code = "NAT"
-            nrs_lines.append(_player_line(code, p, p.national_id, p.national_rating).rstrip())
-    lines += nrs_lines
-    teams: dict[str, list[int]] = {}
-    for p in t.players:
-        if p.team:
-            teams.setdefault(p.team, []).append(p.start_no)
-    lines += [f"013 {_one_line(name)[:32]:<32}" + "".join(f"{no:4d} " for no in sorted(members)).rstrip()
-              for name, members in teams.items()]
-    return "\n".join(lines) + "\n"

@@ -1,0 +1,105 @@
+"""A :class:`Tournament` → TRF16 text (FIDE's Tournament Report File)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from importer.model import Colour, Player, RoundResult, Status, System, Tournament
+from importer.trf.dates import classify_time_control
+from importer.trf.reader import MIN_FIDE_ID_DIGITS, NOT_NRS
+
+__all__ = ["write_trf"]
+
+_CODE = {(Status.PLAYED, 1.0): "1", (Status.PLAYED, 0.5): "=", (Status.PLAYED, 0.0): "0",
+         (Status.UNPLAYED, 1.0): "W", (Status.UNPLAYED, 0.5): "D",
+         (Status.UNPLAYED, 0.0): "L"}
+_SYSTEM_TEXT = {System.SWISS: "Individual: Swiss-System",
+                System.ROUND_ROBIN: "Individual: Round Robin",
+                System.TEAM: "Team Swiss System"}
+
+
+def _block(r: RoundResult | None) -> str:
+    if r is None:
+        return "          "
+    colour = {Colour.WHITE: "w", Colour.BLACK: "b"}.get(r.colour, "-")
+    opp = f"{r.opponent_no:4d}" if r.opponent_no else "0000"
+    if r.status is Status.PENDING:
+        code = " "
+    elif r.status in (Status.PLAYED, Status.UNPLAYED):
+        code = _CODE.get((r.status, r.points or 0.0), "0")
+    else:
+        code = {Status.FORFEIT_WIN: "+", Status.FORFEIT_LOSS: "-", Status.HALF_BYE: "H",
+                Status.BYE: "U", Status.ABSENT: "Z"}[r.status]
+    if not r.status.is_game:
+        opp, colour = "0000", "-"
+    return f"  {opp} {colour} {code}"
+
+
+def _short_national(p: Player) -> bool:
+    return (not p.fide_id and p.national_id.isascii() and p.national_id.isdigit()
+            and len(p.national_id) < MIN_FIDE_ID_DIGITS and int(p.national_id) > 0)
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"[\r\n]+", " ", text)
+
+
+def _fmt_date(d: date | None) -> str:
+    return d.strftime("%Y/%m/%d") if d else ""
+
+
+def _player_line(code: str, p: Player, fide_col: str, rating: int | None) -> str:
+    """Columns 1-89 of a 001 (or NRS) line; values too wide for their columns are left out."""
+    title = p.title if len(p.title) <= 3 else ""
+    birth = f"{p.birth_year}/00/00" if p.birth_year and 1000 <= p.birth_year <= 9999 else ""
+    points = "" if p.points is None else f"{p.points:4.1f}"
+    rank = "" if p.rank is None else str(p.rank)
+    return (f"{code} {p.start_no:4d} {p.sex[:1] or ' '}{title:>3} {_one_line(p.name)[:33]:<33} "
+            f"{rating if rating and rating <= 9999 else 0:4d} {_one_line(p.federation)[:3]:<3} "
+            f"{fide_col[-11:]:>11} {birth:<10} {points if len(points) <= 4 else '':>4} "
+            f"{rank if len(rank) <= 4 else '':>4}")
+
+
+def write_trf(t: Tournament) -> str:
+    """The tournament as a TRF16 text (``XXR`` and ``013`` teams included; LF line ends).
+
+    National ratings, and national ids that cannot share the FIDE-id column, are written as
+    TRF26 NRS lines (``NAT …``), which TRF16 readers skip as unknown records.
+    """
+    i = t.info
+    rated = sum(1 for p in t.players if p.rating)
+    system_text = _SYSTEM_TEXT[i.system]
+    if i.rating_list is not None and classify_time_control(i.time_control) != i.rating_list:
+        system_text += f" ({i.rating_list.value})"
+    lines = [f"012 {_one_line(i.name)}", "022", f"032 {_one_line(i.federation)}",
+             f"042 {_fmt_date(i.start_date)}", f"052 {_fmt_date(i.end_date)}",
+             f"062 {len(t.players)}", f"072 {rated}", f"092 {system_text}", "102",
+             f"122 {_one_line(i.time_control)}"]
+    rounds = max(i.rounds or 0, t.rounds_seen)
+    if rounds:
+        lines.append(f"XXR {rounds}")
+    by_player: dict[int, dict[int, RoundResult]] = {}
+    for r in t.results:
+        by_player.setdefault(r.start_no, {})[r.round] = r
+    nrs_lines = []
+    for p in sorted(t.players, key=lambda p: p.start_no):
+        short = _short_national(p) and p.national_rating is None
+        fide_col = p.fide_id or (p.national_id if short else "")
+        line = _player_line("001", p, fide_col, p.rating)
+        mine = by_player.get(p.start_no, {})
+        line += "".join(_block(mine.get(r)) for r in range(1, t.rounds_seen + 1))
+        lines.append(line.rstrip())
+        if p.national_rating is not None or (p.national_id and not short):
+            code = i.federation if re.fullmatch(r"[A-Z]{3}", i.federation) else "NAT"
+            if code.startswith(("XX", "BB")) or code in NOT_NRS:
+                code = "NAT"
+            nrs_lines.append(_player_line(code, p, p.national_id, p.national_rating).rstrip())
+    lines += nrs_lines
+    teams: dict[str, list[int]] = {}
+    for p in t.players:
+        if p.team:
+            teams.setdefault(p.team, []).append(p.start_no)
+    lines += [f"013 {_one_line(name)[:32]:<32}" + "".join(f"{no:4d} " for no in sorted(members)).rstrip()
+              for name, members in teams.items()]
+    return "\n".join(lines) + "\n"
