@@ -1,7 +1,7 @@
 """FIDE Tournament Report Files (TRF16, TRF26, TRF(x)) → :class:`Tournament`.
 
-The reader follows spec ``trf-and-fide-list.md`` Part A: fixed columns, a 10-column round
-stride from column 92, unknown records ignored, tolerant dates, and the ``001`` points
+The reader follows FIDE's TRF16 description (and the TRF-2026 additions): fixed columns, a
+10-column round stride from column 92, unknown records ignored, tolerant dates, and the ``001`` points
 column used to reconcile blank results (the ICU files write byes as blanks).
 
 Choices worth knowing:
