@@ -157,6 +157,10 @@ def _load_file(path: Path) -> Tournament:
     if looks_like_trf(text):
         t = parse_trf(text, source=source)
         return replace(t, provenance=(_provenance(path, data, "trf"),))
+    from importer.jsonfile import from_json, looks_like_json
+
+    if looks_like_json(text):
+        return from_json(text, source=source)
     from importer.smcsv import looks_like_smcsv, parse_smcsv
 
     if looks_like_smcsv(text):
@@ -202,8 +206,12 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
     if path.is_dir():
         if is_normalized_folder(path):
             return read_folder(path)
-        raise InputError("a folder without tournament.csv, players.csv, results.csv and "
-                         "games.csv", source=str(path))
+        for name in ("tournament.json", "tournament.trf"):  # fiderate import's other outputs
+            if (path / name).is_file():
+                return _load_file(path / name)
+        raise InputError("a folder without fiderate's files (tournament.csv, players.csv, "
+                         "results.csv and games.csv; or tournament.json or tournament.trf)",
+                         source=str(path))
     if path.is_file():
         if progress is not None:
             progress(str(path))

@@ -9,6 +9,9 @@ returns :class:`PeriodResult` frames.
 
 Arithmetic is exact in integer hundredths; the change is rounded once per player, list and
 period, 0.5 away from zero (R24 8.3.4).  Everything here is pure.
+
+(Over 600 lines on purpose: building the long table and rating it share the player and
+tournament codes and the private arrays; split apart they would have to expose them.)
 """
 
 from __future__ import annotations
