@@ -65,6 +65,10 @@ def _value(kind: Any, raw: Any, where: str) -> Any:
     args = [a for a in typing.get_args(kind) if a is not type(None)]
     if typing.get_origin(kind) in (typing.Union, types.UnionType):
         return _value(args[0], raw, where)
+    if typing.get_origin(kind) is tuple:
+        if not isinstance(raw, list):
+            raise InputError(f"{where}: expected a list")
+        return tuple(_value(args[0], x, f"{where}[{i}]") for i, x in enumerate(raw))
     try:
         if kind is Decimal:
             return Decimal(str(raw))

@@ -166,6 +166,11 @@ class TournamentInfo:
     fide_event_id: str = ""
     date_source: DateSource = DateSource.NONE
     """Where ``start_date`` comes from; a 'last update' date is only an upper bound."""
+    city: str = ""
+    chief_arbiter: str = ""
+    deputy_arbiters: tuple[str, ...] = ()
+    round_dates: tuple[date | None, ...] = ()
+    """The date of each round (round 1 first; None where the source gives none)."""
 
 
 @_quick_init
@@ -182,6 +187,8 @@ class Player:
     national_rating: int | None = None
     national_id: str = ""
     birth_year: int | None = None
+    birth_date: date | None = None
+    """The full birth date where the source gives one (TRF); ``birth_year`` is always set too."""
     sex: str = ""
     club: str = ""
     team: str = ""

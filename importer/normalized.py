@@ -48,12 +48,13 @@ __all__ = [
 
 TOURNAMENT_COLUMNS = ("id", "name", "source", "start_date", "end_date", "rounds", "system",
                       "rating_list", "federation", "time_control", "rating_calculation",
-                      "fide_event_id", "focus", "date_source")
+                      "fide_event_id", "focus", "date_source", "city", "chief_arbiter",
+                      "deputy_arbiters", "round_dates")
 PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating",
                   "national_rating", "birth_year", "sex", "club", "points", "rank",
                   "national_id", "team", "k", "rating_change", "category", "rating_known",
                   "published_performance", "published_games", "published_score",
-                  "published_expected")
+                  "published_expected", "birth_date")
 RESULT_COLUMNS = ("start_no", "round", "opponent_no", "colour", "points", "status", "k",
                   "rating_change")
 GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
@@ -63,7 +64,7 @@ _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_yea
           "rank", "k", "rating_change", "round", "opponent_no", "board", "white_no",
           "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
           "result", "date_source", "rating_known", "published_performance", "published_games",
-          "published_score", "published_expected"}
+          "published_score", "published_expected", "birth_date", "round_dates"}
 
 
 def format_points(points: float | None) -> str:
@@ -86,6 +87,9 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "rating_list": i.rating_list.value if i.rating_list else "", "federation": i.federation,
         "time_control": i.time_control, "rating_calculation": i.rating_calculation,
         "fide_event_id": i.fide_event_id, "focus": t.focus, "date_source": i.date_source.value,
+        "city": i.city, "chief_arbiter": i.chief_arbiter,
+        "deputy_arbiters": "; ".join(i.deputy_arbiters),
+        "round_dates": " ".join(_iso(d) or "-" for d in i.round_dates),
     }
     players = ({
         "start_no": p.start_no, "name": p.name, "title": p.title, "federation": p.federation,
@@ -96,7 +100,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "rating_known": "true" if p.rating_known else "false",
         "published_performance": p.published_performance,
         "published_games": p.published_games, "published_score": p.published_score,
-        "published_expected": p.published_expected,
+        "published_expected": p.published_expected, "birth_date": _iso(p.birth_date),
     } for p in t.players)
     results = ({
         "start_no": r.start_no, "round": r.round, "opponent_no": r.opponent_no,
@@ -133,6 +137,11 @@ def is_normalized_folder(path: str | os.PathLike[str]) -> bool:
 
 def _date_source(text: str) -> DateSource:
     return DateSource(text) if text else DateSource.NONE
+
+
+def _round_dates(text: str) -> tuple[date | None, ...]:
+    """'2026-08-01 - 2026-08-03' → each round's date ('-' where a round has none)."""
+    return tuple(None if d == "-" else date.fromisoformat(d) for d in text.split())
 
 
 def _flag(text: str) -> bool:
@@ -212,6 +221,9 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         rating_calculation=r.text("rating_calculation"), fide_event_id=r.text("fide_event_id"),
         date_source=r.enum("date_source", _date_source, "details, round dates, title, "
                            "last update or none"),
+        city=r.text("city"), chief_arbiter=r.text("chief_arbiter"),
+        deputy_arbiters=tuple(d for d in r.text("deputy_arbiters").split("; ") if d),
+        round_dates=r.opt("round_dates", _round_dates, "dates YYYY-MM-DD separated by spaces") or (),
     )
     focus = r.opt("focus", int, "a start number")
     players = tuple(Player(
@@ -228,6 +240,7 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         published_games=p.opt("published_games", int, "a number of games"),
         published_score=p.opt("published_score", Decimal, "a number"),
         published_expected=p.opt("published_expected", Decimal, "a number"),
+        birth_date=p.opt("birth_date", date.fromisoformat, "a date YYYY-MM-DD"),
     ) for p in _read(folder / "players.csv", PLAYER_COLUMNS))
     results = tuple(RoundResult(
         start_no=x.req("start_no", int, "a start number"), round=x.req("round", int, "a round"),

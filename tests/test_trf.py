@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from importer.errors import InputError
 from importer.model import (
     Colour,
+    DateSource,
     Game,
     GameResult,
     Player,
@@ -436,6 +437,11 @@ S_RATING = st.one_of(st.none(), st.integers(1000, 2900))
 S_BIRTH = st.one_of(st.none(), st.integers(1930, 2020))
 
 
+def _birth(year: int | None, full: bool) -> dict[str, object]:
+    """A birth year, and sometimes the full date (TRF writes YYYY/MM/DD)."""
+    return {"birth_year": year, "birth_date": date(year, 5, 17) if year and full else None}
+
+
 @st.composite
 def tournaments(draw: st.DrawFn) -> Tournament:
     n = draw(st.integers(2, 8))
@@ -493,7 +499,7 @@ def tournaments(draw: st.DrawFn) -> Tournament:
             national_id=national_id,
             rating=draw(S_RATING),
             national_rating=draw(S_RATING),
-            birth_year=draw(S_BIRTH),
+            **_birth(draw(S_BIRTH), draw(st.booleans())),
             points=totals.get(no, 0.0) if draw(st.booleans()) else None,
             rank=draw(st.one_of(st.none(), st.integers(1, n))),
             team=teams[no - 1]))
@@ -505,7 +511,13 @@ def tournaments(draw: st.DrawFn) -> Tournament:
         name=draw(st.sampled_from(["Open 2026", "2024", "Ísafjörður Cup", "Club ch. 'A'"])),
         source="gen", start_date=start, end_date=start, rounds=rounds + draw(st.integers(0, 2)),
         system=draw(st.sampled_from(list(System))), rating_list=rating_list,
-        federation=draw(st.sampled_from(["", "IRL", "FID"])), time_control=time_control)
+        federation=draw(st.sampled_from(["", "IRL", "FID"])), time_control=time_control,
+        date_source=DateSource.DETAILS if start else DateSource.NONE,
+        city=draw(st.sampled_from(["", "Galway", "Ísafjörður"])),
+        chief_arbiter=draw(st.sampled_from(["", "IA Ann Arbiter"])),
+        deputy_arbiters=tuple(draw(st.lists(st.sampled_from(["FA Bo", "NA Cy"]), max_size=2))),
+        round_dates=tuple(start + timedelta(days=r) if draw(st.booleans()) or r == rounds - 1
+                          else None for r in range(rounds)) if start else ())
     return Tournament(info=info, players=tuple(players),
                       results=tuple(sorted(results, key=lambda r: (r.start_no, r.round))),
                       games=tuple(sorted(games, key=lambda g: (g.round,

@@ -31,6 +31,7 @@ from datetime import date
 from importer.errors import InputError
 from importer.model import (
     Colour,
+    DateSource,
     Player,
     RatingList,
     RoundResult,
@@ -116,6 +117,7 @@ class _State:
     warnings: list[str] = field(default_factory=list)
     header: dict[str, str] = field(default_factory=dict)
     round_dates: list[str] = field(default_factory=list)
+    deputies: list[str] = field(default_factory=list)
     rows: dict[int, _Row] = field(default_factory=dict)
     nrs: list[tuple[int, int | None, str]] = field(default_factory=list)
     teams: list[tuple[str, list[int], int]] = field(default_factory=list)
@@ -165,10 +167,16 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
         national_id, fide_id = fide_id, ""
         st.short_ids += 1
     birth = line[69:79].strip()
-    birth_year = None
-    m = re.match(r"(\d{4})", birth)
+    birth_year = birth_date = None
+    m = re.match(r"(\d{4})(?:[/.-](\d\d)[/.-](\d\d))?", birth)
     if m and int(m[1]) > 0:
         birth_year = int(m[1])
+        if m[2] and int(m[2]) and int(m[3]):
+            try:
+                birth_date = date(birth_year, int(m[2]), int(m[3]))
+            except ValueError:
+                st.warn(f"unreadable birth date {birth!r} (columns 70-79): only the year kept",
+                        lineno)
     elif birth.strip(" ./-0"):
         st.warn(f"unreadable birth date {birth!r} (columns 70-79) ignored", lineno)
     points = None
@@ -182,7 +190,8 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
     return Player(start_no=start_no, name=" ".join(line[14:47].split()),
                   title=_title(line[10:13]), sex=_SEX.get(line[9], ""),
                   federation=line[53:56].strip(), fide_id=fide_id, national_id=national_id,
-                  rating=rating, birth_year=birth_year, points=points, rank=rank)
+                  rating=rating, birth_year=birth_year, birth_date=birth_date, points=points,
+                  rank=rank)
 
 
 def _read_001(st: _State, line: str, lineno: int) -> None:
@@ -254,6 +263,8 @@ def _read_line(st: _State, line: str, lineno: int) -> None:
     elif re.fullmatch(r"\d\d2", code):
         if code == "132":
             st.round_dates = [line[c:c + 8] for c in range(91, len(line), 10)]
+        elif code == "112" and rest.strip():
+            st.deputies.append(rest.strip())
         elif code == "142":
             st.planned_rounds = _rounds_value(st, rest, lineno) or st.planned_rounds
         elif code == "162":
@@ -498,18 +509,22 @@ def _rating_list(st: _State) -> RatingList | None:
     return classify_time_control(st.header.get("122", ""))
 
 
-def _dates(st: _State) -> tuple[date | None, date | None]:
+def _dates(st: _State) -> tuple[date | None, date | None, tuple[date | None, ...]]:
+    """Start, end and each round's date (042, 052, 132)."""
     start_raw, end_raw = st.header.get("042", ""), st.header.get("052", "")
     start = parse_date(start_raw)
     end = parse_date(end_raw, near=start)
     rounds: list[date] = []
+    per_round: list[date | None] = []
     for raw in st.round_dates:
+        d = None
         if raw.strip():
             d = parse_date(raw.strip(), near=rounds[-1] if rounds else start)
             if d is None:
                 st.warn(f"132: unreadable round date {raw.strip()!r} ignored")
             else:
                 rounds.append(d)
+        per_round.append(d)
     for code, raw, value in (("042", start_raw, start), ("052", end_raw, end)):
         if raw and value is None:
             st.warn(f"{code}: unreadable date {raw!r}" +
@@ -523,7 +538,9 @@ def _dates(st: _State) -> tuple[date | None, date | None]:
                 (" (round dates used)" if rounds else ""))
         if rounds:
             start, end = min(rounds), max(rounds)
-    return start, end
+    while per_round and per_round[-1] is None:
+        per_round.pop()
+    return start, end, tuple(per_round)
 
 
 def parse_trf(text: str, *, source: str = "") -> Tournament:
@@ -581,10 +598,14 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
     for no in nrs:
         if no not in st.rows and no not in st.dropped:
             st.warn(f"national rating record for unknown player {no} ignored")
-    start, end = _dates(st)
+    start, end, round_dates = _dates(st)
     h = st.header
     info = TournamentInfo(
         name=h.get("012", ""), source=source, start_date=start, end_date=end,
+        city=h.get("022", ""), chief_arbiter=h.get("102", ""),
+        deputy_arbiters=tuple(st.deputies), round_dates=round_dates,
+        date_source=(DateSource.DETAILS if parse_date(h.get("042", "")) is not None
+                     else DateSource.ROUND_DATES if start is not None else DateSource.NONE),
         rounds=planned if planned is not None else (last or None), system=_system(st),
         rating_list=_rating_list(st), federation=h.get("032", ""),
         time_control=h.get("122", "") or h.get("222", ""))

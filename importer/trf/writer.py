@@ -52,7 +52,8 @@ def _fmt_date(d: date | None) -> str:
 def _player_line(code: str, p: Player, fide_col: str, rating: int | None) -> str:
     """Columns 1-89 of a 001 (or NRS) line; values too wide for their columns are left out."""
     title = p.title if len(p.title) <= 3 else ""
-    birth = f"{p.birth_year}/00/00" if p.birth_year and 1000 <= p.birth_year <= 9999 else ""
+    birth = (f"{p.birth_date:%Y/%m/%d}" if p.birth_date
+             else f"{p.birth_year}/00/00" if p.birth_year and 1000 <= p.birth_year <= 9999 else "")
     points = "" if p.points is None else f"{p.points:4.1f}"
     rank = "" if p.rank is None else str(p.rank)
     return (f"{code} {p.start_no:4d} {p.sex[:1] or ' '}{title:>3} {_one_line(p.name)[:33]:<33} "
@@ -72,10 +73,16 @@ def write_trf(t: Tournament) -> str:
     system_text = _SYSTEM_TEXT[i.system]
     if i.rating_list is not None and classify_time_control(i.time_control) != i.rating_list:
         system_text += f" ({i.rating_list.value})"
-    lines = [f"012 {_one_line(i.name)}", "022", f"032 {_one_line(i.federation)}",
+    lines = [f"012 {_one_line(i.name)}", f"022 {_one_line(i.city)}".rstrip(),
+             f"032 {_one_line(i.federation)}",
              f"042 {_fmt_date(i.start_date)}", f"052 {_fmt_date(i.end_date)}",
-             f"062 {len(t.players)}", f"072 {rated}", f"092 {system_text}", "102",
+             f"062 {len(t.players)}", f"072 {rated}", f"092 {system_text}",
+             f"102 {_one_line(i.chief_arbiter)}".rstrip(),
+             *(f"112 {_one_line(d)}" for d in i.deputy_arbiters),
              f"122 {_one_line(i.time_control)}"]
+    if any(i.round_dates):
+        lines.append("132" + " " * 86 + "".join(
+            f"  {d:%y/%m/%d}" if d else " " * 10 for d in i.round_dates).rstrip())
     rounds = max(i.rounds or 0, t.rounds_seen)
     if rounds:
         lines.append(f"XXR {rounds}")
