@@ -22,7 +22,7 @@ from reports.cmd_report import report
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+@click.group(context_settings=CONTEXT_SETTINGS, invoke_without_command=True)
 @click.version_option(package_name="fiderate", prog_name="fiderate")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.pass_context
@@ -36,6 +36,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
       fiderate report https://chess-results.com/tnr1452107.aspx --player 12
     """
     ctx.obj = {"debug": debug}
+    if ctx.invoked_subcommand is None:  # bare `fiderate`: the help, not an error
+        click.echo(ctx.get_help())
 
 
 for command in (calc, import_, report, period):

@@ -144,3 +144,9 @@ def test_table_as_json_is_structured(run_cli):
 
 def test_o_is_not_a_calc_option(run_cli):
     assert run_cli("calc", "-r", "1500", "-o", "1600", "--result", "win").code == 2
+
+
+def test_bare_fiderate_prints_the_help(run_cli):
+    res = run_cli()
+    assert res.code == 0 and "error" not in res.stdout + res.stderr
+    assert res.stdout.startswith("Usage: fiderate") and "Commands:" in res.stdout
