@@ -148,5 +148,5 @@ def test_o_is_not_a_calc_option(run_cli):
 
 def test_bare_fiderate_prints_the_help(run_cli):
     res = run_cli()
-    assert res.code == 0 and "error" not in res.stdout + res.stderr
+    assert res.code == 0 and "error:" not in res.stdout + res.stderr
     assert res.stdout.startswith("Usage: fiderate") and "Commands:" in res.stdout
