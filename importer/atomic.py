@@ -20,7 +20,8 @@ from typing import IO
 
 from importer.errors import OutputError
 
-__all__ = ["MANIFEST", "atomic_dir", "atomic_file", "check_output_folder", "write_text_atomic"]
+__all__ = ["MANIFEST", "atomic_dir", "atomic_file", "check_output_folder", "manifest_text",
+           "write_text_atomic"]
 
 MANIFEST = ".fiderate"
 """The file in an output folder listing what fiderate wrote there (one path a line)."""
@@ -119,10 +120,15 @@ def _check_ours(target: Path) -> None:
                           f"{more}); choose another folder, or --force to replace it")
 
 
+def manifest_text(files: list[str]) -> str:
+    """The manifest of an output folder holding *files* (relative paths): one a line, sorted."""
+    return "".join(f + "\n" for f in sorted(files))
+
+
 def _finish(tmp: Path) -> None:
     """Write the manifest and give folder and files the umask's permissions."""
-    files = sorted(str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file())
-    (tmp / MANIFEST).write_text("".join(f + "\n" for f in files), encoding="utf-8")
+    files = [str(p.relative_to(tmp)) for p in tmp.rglob("*") if p.is_file()]
+    (tmp / MANIFEST).write_text(manifest_text(files), encoding="utf-8")
     mask = _umask()
     for p in [tmp, *tmp.rglob("*")]:
         os.chmod(p, (0o777 if p.is_dir() else 0o666) & ~mask)

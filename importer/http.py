@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -119,13 +120,23 @@ class PoliteRetry(Retry):
 
 
 class PoliteAdapter(HTTPAdapter):
-    """HTTPAdapter with a default timeout and a minimum delay between requests to one host."""
+    """HTTPAdapter with a default timeout and a minimum delay between requests to one host.
+
+    Thread-safe: requests to one host are sent one at a time, each at least ``delay`` seconds
+    after the previous one ended, however many threads share the session.
+    """
 
     def __init__(self, *, timeout: tuple[float, float], delay: float, retries: Retry) -> None:
         super().__init__(max_retries=retries)
         self.timeout = timeout
         self.delay = delay
         self._last: dict[str, float] = {}
+        self._hosts: dict[str, threading.Lock] = {}
+        self._hosts_lock = threading.Lock()
+
+    def _host_lock(self, host: str) -> threading.Lock:
+        with self._hosts_lock:
+            return self._hosts.setdefault(host, threading.Lock())
 
     def send(
         self,
@@ -138,13 +149,15 @@ class PoliteAdapter(HTTPAdapter):
     ) -> requests.Response:
         """Wait out the per-host delay, then send with the default timeout."""
         host = urlsplit(request.url or "").netloc.lower()
-        wait = self._last.get(host, float("-inf")) + self.delay - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
-        try:
-            return super().send(request, stream, timeout or self.timeout, verify, cert, proxies)
-        finally:
-            self._last[host] = time.monotonic()
+        with self._host_lock(host):
+            wait = self._last.get(host, float("-inf")) + self.delay - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            try:
+                return super().send(request, stream, timeout or self.timeout, verify, cert,
+                                    proxies)
+            finally:
+                self._last[host] = time.monotonic()
 
 
 def make_session(

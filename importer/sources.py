@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     import requests
 
     from importer.chessresults import Page
+    from importer.http import FetchedPage
 
-__all__ = ["load", "load_many"]
+__all__ = ["from_pages", "load", "load_many", "load_url"]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Larger inputs are refused: no tournament file comes near this."""
@@ -174,9 +175,12 @@ Progress = Callable[[str], None]
 """Called with each file or URL just before it is read."""
 
 
-def _load_url(text: str, session: requests.Session | None, base_url: str | None,
-              progress: Progress | None) -> Tournament:
-    from importer.chessresults import build_tournament, parse_page
+def load_url(text: str, *, session: requests.Session | None = None, base_url: str | None = None,
+             progress: Progress | None = None) -> Tournament:
+    """Import a tournament from a chess-results URL or number only: never a local file.
+
+    InputError when *text* is no chess-results reference (see :func:`importer.urls.parse_ref`).
+    """
     from importer.fetch import fetch_tournament
     from importer.http import make_session
     from importer.urls import parse_ref
@@ -187,8 +191,17 @@ def _load_url(text: str, session: requests.Session | None, base_url: str | None,
                          "number", source=text)
     session = session or make_session(base_url=base_url)
     fetched = fetch_tournament(ref, session, base_url=base_url, progress=progress)
+    return from_pages(fetched, source=text, focus=ref.snr)
+
+
+def from_pages(fetched: Sequence[FetchedPage], *, source: str,
+               focus: int | None = None) -> Tournament:
+    """The tournament in the pages :func:`importer.fetch.fetch_tournament` fetched, with their
+    provenance; *focus* is the player of a player-card link."""
+    from importer.chessresults import build_tournament, parse_page
+
     pages = [parse_page(p.text, source=p.final_url or p.url) for p in fetched]
-    t = build_tournament(pages, source=text, focus=ref.snr)
+    t = build_tournament(pages, source=source, focus=focus)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
                             fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)
     return replace(t, provenance=prov)
@@ -216,7 +229,7 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
         if progress is not None:
             progress(str(path))
         return _load_file(path)
-    return _load_url(os.fspath(source), session, base_url, progress)
+    return load_url(os.fspath(source), session=session, base_url=base_url, progress=progress)
 
 
 def load_many(sources: Sequence[str | os.PathLike[str]], *,

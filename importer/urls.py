@@ -60,8 +60,8 @@ def parse_ref(text: str, *, base_url: str | None = None) -> Ref | None:
     """The chess-results reference in ``text``, or None if it is not one.
 
     Accepts a bare number, ``tnr<N>`` (any case, optional ``.aspx``) and URLs on
-    ``chess-results.com``, ``www.``/``sN.chess-results.com`` or the configured ``base_url``
-    (scheme optional).  ``snr`` is kept only for a player card (``art=9``).
+    ``chess-results.com``, ``www.``/``sN.chess-results.com`` (on the scheme's own port) or the
+    configured ``base_url`` (scheme optional).  ``snr`` is kept only for a player card (``art=9``).
 
     >>> parse_ref("https://s2.chess-results.com/Tnr1452107.aspx?lan=1&art=9&snr=81")
     Ref(tnr='1452107', snr=81, art=9, rd=None, host='s2.chess-results.com')
@@ -78,14 +78,15 @@ def parse_ref(text: str, *, base_url: str | None = None) -> Ref | None:
         return Ref(tnr=word.group(1))
     url = text if "://" in text else f"https://{text}"
     parts = urlsplit(url)
-    if parts.scheme.lower() not in _DEFAULT_PORTS:
+    origin = _origin(url)
+    if origin is None:
         return None
-    host = (parts.hostname or "").lower()
+    host = origin[1]
     if host == f"www.{CHESS_RESULTS_HOST}":
         host = CHESS_RESULTS_HOST
-    if _is_chess_results(host):
+    if _is_chess_results(host) and origin[2] == _DEFAULT_PORTS[origin[0]]:
         netloc = host
-    elif base_url is not None and _origin(url) is not None and _origin(url) == _origin(base_url):
+    elif base_url is not None and origin == _origin(base_url):
         netloc = parts.netloc.lower()
     else:
         return None
@@ -137,7 +138,8 @@ def page_url(
 
 
 def is_allowed_host(url: str, base_url: str | None) -> bool:
-    """True for http(s) URLs on chess-results.com, its ``sN.`` nodes, or ``base_url``'s host:port.
+    """True for http(s) URLs on chess-results.com or its ``sN.`` nodes (on the scheme's own
+    port), or on ``base_url``'s host:port.
 
     >>> is_allowed_host("https://s3.chess-results.com/tnr1.aspx", None)
     True
@@ -149,6 +151,6 @@ def is_allowed_host(url: str, base_url: str | None) -> bool:
     origin = _origin(url)
     if origin is None:
         return False
-    if _is_chess_results(origin[1]):
+    if _is_chess_results(origin[1]) and origin[2] == _DEFAULT_PORTS[origin[0]]:
         return True
     return base_url is not None and origin == _origin(base_url)

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-__all__ = ["calc", "parse_result"]
+__all__ = ["calc", "calc_output", "parse_result"]
 
 _RESULT_WORDS = {
     "win": "1", "w": "1", "1": "1", "1.0": "1", "+": "1",
@@ -98,8 +98,16 @@ def calc(**opts: Any) -> None:
     Generic Elo (logistic formula, three decimals):
       fiderate calc --system elo -r 1500 --opponent 1200 --result win
     """
+    out = calc_output(opts)
+    click.echo(json.dumps(out, indent=2, ensure_ascii=False, default=float) if opts["as_json"] else out)
+
+
+def calc_output(opts: dict[str, Any]) -> dict[str, Any] | str:
+    """The calculation for this command's parsed options: text, or a JSON-ready dict with
+    ``as_json`` (click's UsageError or BadParameter on bad input)."""
     from reports.calc_view import run_calc
 
+    opts = dict(opts)
     _refuse_conflicts(opts)
     games: list[tuple[int | None, Decimal]] = [_parse_game(g) for g in opts.pop("games")]
     result_text = opts.pop("result_text")
@@ -109,6 +117,5 @@ def calc(**opts: Any) -> None:
         if games:
             raise click.UsageError("use either --opponent/--result or --game, not both")
     result = parse_result(result_text) if result_text is not None else None
-    out: dict[str, Any] | str = run_calc(games=games, result=result, **opts)
-    click.echo(json.dumps(out, indent=2, ensure_ascii=False, default=float) if opts["as_json"] else out)
+    return run_calc(games=games, result=result, **opts)
 

@@ -7,6 +7,7 @@ them.  Player names are untrusted text: they only ever reach the page escaped.
 
 from __future__ import annotations
 
+from collections.abc import Container, Mapping
 from decimal import Decimal
 from functools import cache
 from types import SimpleNamespace
@@ -188,20 +189,30 @@ def _header(report: Report) -> dict[str, Any]:
             "rated": rated_with(report)}
 
 
-def render_pages(report: Report) -> dict[str, str]:
-    """index.html and one page per shown player, keyed by file name."""
+def render_pages(report: Report, *, only: Container[str] | None = None,
+                 site: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """index.html and one page per shown player, keyed by file name.
+
+    *only* limits the pages rendered to these file names; *site* is what ``fiderate serve``
+    adds around the pages (links to its other pages, downloads, a polite reload), none in files.
+    """
     from reports.report import published_view
 
     header = _header(report)
     shown = report.shown
     has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
-    files = {"index.html": _template("index.html").render(
-        header=header, notes=report.notes, focus=report.focus,
-        players=[_player_row(report, pr, linked=True) for pr in shown],
-        extra_headers=_headers(report, rounds=False), published=published_view(report))}
+    files: dict[str, str] = {}
+    if only is None or "index.html" in only:
+        files["index.html"] = _template("index.html").render(
+            header=header, notes=report.notes, focus=report.focus,
+            players=[_player_row(report, pr, linked=True) for pr in shown],
+            extra_headers=_headers(report, rounds=False), published=published_view(report),
+            site=site)
     page = _template("player.html")
     round_headers = _headers(report, rounds=True)
     for pr in shown:
+        if only is not None and _page(pr.start_no) not in only:
+            continue
         p = report.player(pr.start_no)
         files[_page(pr.start_no)] = page.render(
             header=header, player=_player_row(report, pr, linked=False), fide_id=p.fide_id,
@@ -217,5 +228,5 @@ def render_pages(report: Report) -> dict[str, str]:
             initial=pr.initial, published_total=fmt.signed(pr.published_change),
             has_published=has_published, beside=_beside(report, pr.start_no),
             extra_headers=round_headers,
-            notes=report.notes_for(pr.start_no))
+            notes=report.notes_for(pr.start_no), site=site)
     return files

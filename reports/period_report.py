@@ -7,15 +7,16 @@ decimals; every file goes through :mod:`importer.csvio` / :mod:`importer.atomic`
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from importer.atomic import write_text_atomic
-from importer.csvio import write_csv
+from importer.csvio import render_csv, write_csv
 from rating.period_records import PeriodResult, PeriodStatus
 from reports import fmt
 
-__all__ = ["GAME_COLUMNS", "PLAYER_COLUMNS", "write_period_files"]
+__all__ = ["GAME_COLUMNS", "PLAYER_COLUMNS", "render_period_files", "write_period_files"]
 
 PLAYER_COLUMNS = ("fide_id", "name", "list", "old_rating", "k", "games", "change",
                   "rounded_change", "new_rating", "status")
@@ -47,8 +48,10 @@ def game_rows(result: PeriodResult) -> list[dict[str, Any]]:
     } for g in result.games]
 
 
-def _html(result: PeriodResult, players: list[dict[str, Any]]) -> str:
-    """period.html through the reports' Jinja2 environment (autoescaped: names are untrusted)."""
+def _html(result: PeriodResult, players: list[dict[str, Any]],
+          site: Mapping[str, Any] | None = None) -> str:
+    """period.html through the reports' Jinja2 environment (autoescaped: names are untrusted);
+    *site* is what ``fiderate serve`` adds around the page."""
     from reports.html import environment
 
     counts = Counter(p.status for p in result.players)
@@ -57,7 +60,17 @@ def _html(result: PeriodResult, players: list[dict[str, Any]]) -> str:
     return environment().get_template("period.html").render(
         period=f"{result.period:%Y-%m}", columns=PLAYER_COLUMNS, numeric=set(_NUMERIC),
         players=players, tournaments=tournaments, notes=list(result.notes),
-        summary=", ".join(f"{counts[s]} {s.words}" for s in PeriodStatus if counts[s]))
+        summary=", ".join(f"{counts[s]} {s.words}" for s in PeriodStatus if counts[s]),
+        site=site)
+
+
+def render_period_files(result: PeriodResult, *, site: Mapping[str, Any] | None = None
+                        ) -> dict[str, str]:
+    """The texts of period_players.csv, period_games.csv and period.html (nothing written)."""
+    players = player_rows(result)
+    return {"period_players.csv": render_csv(PLAYER_COLUMNS, players, numeric=_NUMERIC),
+            "period_games.csv": render_csv(GAME_COLUMNS, game_rows(result), numeric=_NUMERIC),
+            "period.html": _html(result, players, site)}
 
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True

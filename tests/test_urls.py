@@ -52,6 +52,12 @@ def test_parse_ref_accepts_chess_results_references(text: str, expected: Ref) ->
         "https://chess-results.com/turniersuche.aspx",
         "tnr",
         "ftp://chess-results.com/tnr1.aspx",
+        "https://chess-results.com:22/tnr1452107.aspx",
+        "http://s2.chess-results.com:8080/tnr1452107.aspx",
+        "http://127.0.0.1:22/tnr1452107.aspx",
+        "http://169.254.169.254/tnr1452107.aspx",
+        "file:///etc/passwd",
+        "https://chess-results.com@evil.example/tnr1452107.aspx",
     ],
 )
 def test_parse_ref_rejects_everything_else(text: str) -> None:
@@ -107,6 +113,10 @@ def test_every_page_url_asks_for_all_rows(art: int) -> None:
         ("https://sx.chess-results.com/x", None, False),
         ("https://chess-results.com.evil.example/", None, False),
         ("https://evil.example/chess-results.com", None, False),
+        ("https://chess-results.com:22/tnr1.aspx", None, False),
+        ("http://s2.chess-results.com:443/tnr1.aspx", None, False),
+        ("https://s2.chess-results.com:443/tnr1.aspx", None, True),
+        ("http://169.254.169.254/latest/meta-data", None, False),
         ("ftp://chess-results.com/tnr1.aspx", None, False),
         ("http://127.0.0.1:8000/tnr1.aspx", "http://127.0.0.1:8000", True),
         ("http://127.0.0.1:8001/tnr1.aspx", "http://127.0.0.1:8000", False),
