@@ -18,6 +18,7 @@ from reports.cmd_calc import calc
 from reports.cmd_import import import_
 from reports.cmd_period import period
 from reports.cmd_report import report
+from reports.cmd_serve import serve
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -40,7 +41,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
         click.echo(ctx.get_help())
 
 
-for command in (calc, import_, report, period):
+for command in (calc, import_, report, period, serve):
     cli.add_command(command)
 
 

@@ -72,6 +72,7 @@ __all__ = [
     "round_columns",
     "rounds_with_results",
     "save_report",
+    "text_columns",
     "tournament_row",
     "write_report",
 ]
@@ -557,6 +558,12 @@ def _one_line(value: object) -> object:
     if isinstance(value, str) and ("\r" in value or "\n" in value):
         return " ".join(value.splitlines())
     return value
+
+
+def text_columns(report: Report) -> frozenset[str]:
+    """The CSV columns that hold text (the others hold numbers, yes/no or nothing)."""
+    extra = [c for b in report.beside for c in (*b.system.player_columns, *b.system.round_columns)]
+    return _TEXT | {c.name for c in extra if c.form is Form.TEXT}
 
 
 def _csv(columns: Sequence[str], rows: Iterable[dict[str, object]],

@@ -1,0 +1,219 @@
+"""The JSON API: reports, the calculator and a health check, described at /api/openapi.json.
+
+Errors are ``{"error": "<the command line's one-line message>"}`` with a 4xx status for bad
+input, 502 when chess-results cannot be read and 500 for a bug in fiderate.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from starlette.responses import Response
+
+from reports.web.problems import Problem, problem
+from reports.web.uploads import read_form
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
+    from reports.web.kept import Kept
+    from reports.web.service import Reports
+    from reports.web.uploads import Form
+
+__all__ = ["OPENAPI", "calc_json", "json_response"]
+
+_REPORT_FIELDS = ("source", "system", "player", "k", "date")
+_CALC_OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--result",
+                 "game": "--game", "k": "--k", "category": "--category",
+                 "games_played": "--games-played", "birth_year": "--birth-year",
+                 "reached_2400": "--reached-2400", "opponent_k": "--opponent-k",
+                 "system": "--system", "elo_cap": "--elo-cap", "date": "--date", "list": "--list",
+                 "table": "--table"}
+_FLAGS = {"reached_2400": True, "table": True}
+_YES, _NO = ("", "1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    """Data as JSON (exact decimals as numbers)."""
+    return Response(json.dumps(data, ensure_ascii=False, default=float),
+                    status_code=status, media_type="application/json")
+
+
+def error_response(exc: Exception, form: Form | None = None) -> Response:
+    """An exception as the API's one-line error (re-raised when it is a bug)."""
+    status, line = problem(exc)
+    if status >= 500:
+        raise exc
+    return json_response({"error": form.clean(line) if form else line}, status)
+
+
+def _unknown(names: Iterable[str], known: Iterable[str]) -> None:
+    extra = sorted(set(names) - set(known))
+    if extra:
+        raise Problem(f"unknown parameter {extra[0]!r}: use {', '.join(known)}")
+
+
+def calc_json(params: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """``fiderate calc --json`` for query parameters named like its options (``rating``,
+    ``opponent``, ``result``, ``game`` (repeatable), ``k``, ``category``, …)."""
+    from reports.cmd_calc import calc, calc_output
+
+    pairs = list(params)
+    _unknown((name for name, _ in pairs), _CALC_OPTIONS)
+    argv = ["--json"]
+    for name, value in pairs:
+        option = _CALC_OPTIONS[name]
+        if name not in _FLAGS:
+            argv.append(f"{option}={value}")
+        elif value.strip().lower() in _YES:
+            argv.append(option)
+        elif value.strip().lower() not in _NO:
+            raise Problem(f"{name}={value!r}: expected true or false")
+    out = calc_output(calc.make_context("calc", argv).params)
+    if not isinstance(out, dict):
+        raise TypeError("the calculator gave text where JSON was asked for")
+    return out
+
+
+def healthz(_request: Request) -> Response:
+    """GET /healthz: 200 while the server answers."""
+    return json_response({"status": "ok"})
+
+
+def api_calc(request: Request) -> Response:
+    """GET /api/calc: the calculator (``fiderate calc --json``)."""
+    try:
+        return json_response(calc_json(request.query_params.multi_items()))
+    except Exception as exc:
+        return error_response(exc)
+
+
+def _reports(request: Request) -> Reports:
+    reports: Reports = request.app.state.reports
+    return reports
+
+
+def _report(kept: Kept) -> Response:
+    return json_response({**kept.json(), "url": f"/report/{kept.key}/"})
+
+
+def api_report_get(request: Request) -> Response:
+    """GET /api/report?source=…: the report of a chess-results tournament as JSON."""
+    from reports.web.keys import report_options
+
+    try:
+        query = request.query_params
+        _unknown(query.keys(), _REPORT_FIELDS)
+        source = query.get("source", "").strip()
+        if not source:
+            raise Problem("give source: a chess-results link or tournament number")
+        reports = _reports(request)
+        return _report(reports.link(reports.fetcher.ref(source), report_options(query)))
+    except Exception as exc:
+        return error_response(exc)
+
+
+async def api_report_post(request: Request) -> Response:
+    """POST /api/report: the report of uploaded files (field ``files``) as JSON."""
+    from starlette.concurrency import run_in_threadpool
+
+    from reports.web.keys import report_options
+
+    form: Form | None = None
+    try:
+        form = await read_form(request)
+        _unknown([*form.fields, *form.files], (*_REPORT_FIELDS, "files"))
+        options = report_options(form.fields)
+        reports = _reports(request)
+        if form.uploads("files"):
+            kept = await run_in_threadpool(reports.upload, form.uploads("files"), options)
+        elif form.get("source"):
+            kept = await run_in_threadpool(reports.link, reports.fetcher.ref(form.get("source")),
+                                           options)
+        else:
+            raise Problem("give files: the tournament's files, or source: a chess-results link")
+        return _report(kept)
+    except Exception as exc:
+        return error_response(exc, form)
+    finally:
+        if form is not None:
+            form.close()
+
+
+def openapi(_request: Request) -> Response:
+    """GET /api/openapi.json: this API, described."""
+    return json_response(OPENAPI)
+
+
+def _param(name: str, description: str, kind: str = "string", *, required: bool = False,
+           repeat: bool = False) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": kind}
+    if repeat:
+        schema = {"type": "array", "items": schema}
+    return {"name": name, "in": "query", "required": required, "description": description,
+            "schema": schema}
+
+
+_OPTIONS = [
+    _param("system", "Rating system: fide (default), elo or ukd."),
+    _param("player", "One player: start number, name or FIDE id."),
+    _param("k", "K for a player whose K is not known (default 20).", "integer"),
+    _param("date", "YYYY-MM-DD: the date whose rules apply when the source gives none."),
+]
+_ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": \"…\"}"}
+_REPORT = {"description": "The report: key, url (its HTML pages), tournament, rules, players "
+                          "(each with rounds and scenarios), published, notes, warnings."}
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "fiderate", "version": "1",
+             "description": "FIDE (and national) rating changes from chess-results links or "
+                            "tournament files."},
+    "paths": {
+        "/healthz": {"get": {"summary": "Health check", "responses": {"200": {
+            "description": "{\"status\": \"ok\"}"}}}},
+        "/api/report": {
+            "get": {"summary": "The report of a chess-results tournament",
+                    "parameters": [_param("source", "A chess-results link (any page of the "
+                                          "tournament, or a player's) or tournament number.",
+                                          required=True), *_OPTIONS],
+                    "responses": {"200": _REPORT, "4XX": _ERROR, "502": _ERROR}},
+            "post": {"summary": "The report of uploaded files",
+                     "requestBody": {"required": True, "content": {"multipart/form-data": {
+                         "schema": {"type": "object", "properties": {
+                             "files": {"type": "array", "items": {"type": "string",
+                                                                  "format": "binary"},
+                                       "description": "Saved chess-results pages, Excel "
+                                       "exports, Swiss-Manager CSV or TRF files of one "
+                                       "tournament: at most 20 files of 10 MB, 50 MB in all."},
+                             **{p["name"]: {"type": p["schema"]["type"],
+                                            "description": p["description"]}
+                                for p in _OPTIONS}}}}}},
+                     "responses": {"200": _REPORT, "4XX": _ERROR}}},
+        "/api/calc": {"get": {
+            "summary": "The rating calculator (as fiderate calc --json)",
+            "parameters": [
+                _param("rating", "The player's rating.", "integer"),
+                _param("opponent", "The opponent's rating, for one game.", "integer"),
+                _param("result", "One game's result: win, draw or loss (or 1, ½, 0)."),
+                _param("game", "A game as OPPONENT:RESULT, e.g. 1900:1 or unrated:0.5.",
+                       repeat=True),
+                _param("k", "The player's K (default 20, with a note).", "integer"),
+                _param("category", "new, junior, established or master, instead of k."),
+                _param("games_played", "Rated games played (K 40 below 30).", "integer"),
+                _param("birth_year", "Birth year (K 40 up to the year of 18).", "integer"),
+                _param("reached_2400", "true when the rating has reached 2400 (K 10).",
+                       "boolean"),
+                _param("opponent_k", "The opponent's K.", "integer"),
+                _param("system", "fide (default) or elo."),
+                _param("elo_cap", "With system=elo: the largest difference counted.", "integer"),
+                _param("date", "YYYY-MM-DD: the FIDE rules of this date (default today)."),
+                _param("list", "standard (default), rapid or blitz."),
+                _param("table", "true: worked examples instead of a calculation.", "boolean"),
+            ],
+            "responses": {"200": {"description": "The calculation, as fiderate calc --json."},
+                          "400": _ERROR}}},
+    },
+}

@@ -1,0 +1,123 @@
+"""The application: routes, the security headers, and errors as one line, never a traceback.
+
+Routes::
+
+    GET  /                               the report form
+    POST /report                         a link or files → 303 to the report
+    GET  /report/{key}/                  the report (index); /report/{key} redirects here
+    GET  /report/{key}/player-{n}.html   a player's page; /report/{key}/player/{n} redirects here
+    GET  /report/{key}/{file}.csv        one CSV file of the report
+    GET  /report/{key}/report.zip        the report folder, as ``fiderate report --out`` writes it
+    GET  /calc                           the calculator
+    GET  /period, POST /period           the rating period form → 303 to /period/{key}/
+    GET  /period/{key}/, …/{file}.csv    the period page and its CSV files
+    GET  /api/report, POST /api/report   a report as JSON
+    GET  /api/calc                       the calculator as JSON (``fiderate calc --json``)
+    GET  /api/openapi.json               the API described
+    GET  /healthz                        200 while the server answers
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.routing import Route
+
+from reports.web import api, pages
+from reports.web.kept import site_context
+from reports.web.problems import Problem, for_people, problem
+from reports.web.security import SecurityHeaders
+from reports.web.service import Config, Fetcher, Periods, Reports
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+__all__ = ["create_app"]
+
+def _error(request: Request, status: int, line: str) -> Response:
+    """One line: JSON for the API, else the form of the page the request was for."""
+    path = request.url.path
+    if path.startswith("/api/") or path == "/healthz":
+        return api.json_response({"error": line}, status)
+    if path.startswith("/period"):
+        return pages.period_form(request, error=line, status=status)
+    if path.startswith("/calc"):
+        return pages.render("calc.html", status, form={
+            "rating": "", "opponent": "", "result": "win", "games": "", "k": "", "category": "",
+            "system": "fide", "date": "", "list": "standard"}, calc=None, notes=[],
+            site=site_context(error=for_people(line)))
+    return pages.form_page(error=line, status=status)
+
+
+async def _on_problem(request: Request, exc: Exception) -> Response:
+    status, line = problem(exc)
+    return _error(request, status, line)
+
+
+async def _on_http(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    words = {404: "no such page", 405: "this page does not take that request"}
+    return _error(request, status, words.get(status, f"the request was refused ({status})"))
+
+
+async def _on_bug(request: Request, exc: Exception) -> Response:
+    """A bug: one line for the user (the server logs the traceback)."""
+    status, line = problem(exc)
+    return _error(request, status, line)
+
+
+def _warm(reports: Reports) -> None:
+    """Everything the first request would otherwise wait for, after the server has started."""
+    from reports.web.security import content_security_policy
+
+    content_security_policy()
+    reports.fetcher.session()
+    reports.runner.warm()
+
+
+def create_app(config: Config | None = None) -> Starlette:
+    """The ``fiderate serve`` application."""
+    from reports.web.jobs import Runner
+
+    config = config or Config()
+    runner = Runner(limit=config.time_limit)
+    reports = Reports(Fetcher(config), runner)
+    periods = Periods(runner, config.store)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        threading.Thread(target=_warm, args=(reports,), name="fiderate-warm", daemon=True).start()
+        yield
+
+    routes = [
+        Route("/", pages.home, methods=["GET"]),
+        Route("/report", pages.report_post, methods=["POST"]),
+        Route("/report/{key}", pages.report_redirect, methods=["GET"]),
+        Route("/report/{key}/player/{n:int}", pages.report_redirect, methods=["GET"]),
+        Route("/report/{key}/", pages.report_file, methods=["GET"]),
+        Route("/report/{key}/{name}", pages.report_file, methods=["GET"]),
+        Route("/calc", pages.calc_page, methods=["GET"]),
+        Route("/period", pages.period_form, methods=["GET"]),
+        Route("/period", pages.period_post, methods=["POST"]),
+        Route("/period/{key}/", pages.period_view, methods=["GET"]),
+        Route("/period/{key}/{name}", pages.period_view, methods=["GET"]),
+        Route("/api/report", api.api_report_get, methods=["GET"]),
+        Route("/api/report", api.api_report_post, methods=["POST"]),
+        Route("/api/calc", api.api_calc, methods=["GET"]),
+        Route("/api/openapi.json", api.openapi, methods=["GET"]),
+        Route("/healthz", api.healthz, methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
+                    exception_handlers={Problem: _on_problem, HTTPException: _on_http,
+                                        Exception: _on_bug},
+                    lifespan=lifespan)
+    app.state.reports = reports
+    app.state.periods = periods
+    return app

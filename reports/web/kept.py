@@ -1,0 +1,184 @@
+"""A report the server keeps: its pages rendered one at a time, on demand, by the same
+templates and functions as ``fiderate report``; its files and zip exactly the report folder.
+
+The pages get what the server adds around them (links to its other pages, the downloads,
+and for a live tournament the line saying so and a reload every five minutes); the files in
+the zip and the CSV downloads are those of ``fiderate report --out``, byte for byte.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from reports.report import Report
+
+__all__ = ["RELOAD_SECONDS", "Kept", "report_json", "site_context"]
+
+RELOAD_SECONDS = 5 * 60
+"""How often the page of a live tournament reloads itself (chess-results is fetched at most
+this often: the reports and pages are kept that long)."""
+
+_DOWNLOADS = (("report.zip", "Whole report (zip)"), ("rating_players.csv", "Players (CSV)"),
+              ("rating_rounds.csv", "Rounds (CSV)"), ("rating_tournament.csv", "Tournament (CSV)"),
+              ("scenarios.csv", "Next-round scenarios (CSV)"))
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+"""Every file in the zip gets this time: the same report gives the same zip."""
+
+
+def site_context(**given: Any) -> dict[str, Any]:
+    """What the server shows around a page (``_site.html``): its links, and any of a reload
+    (seconds), a live line, downloads and an error line."""
+    return {"refresh": None, "live": "", "downloads": [], "error": "", **given}
+
+
+@dataclass
+class Kept:
+    """A report kept in memory under its key."""
+
+    key: str
+    report: Report
+    link: bool
+    """Built from a chess-results link (a live one reloads itself), not from files."""
+    _pages: dict[str, str] = field(default_factory=dict, repr=False)
+    _files: dict[str, str] | None = field(default=None, repr=False)
+    _json: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def live(self) -> int | None:
+        """The round in progress, if any."""
+        from reports.summary import live_round
+
+        return live_round(self.report.tournament)
+
+    def landing(self) -> str:
+        """The page to open first: the player asked for, else the index."""
+        from reports.report import player_page_name
+
+        focus = self.report.focus
+        return player_page_name(focus) if focus is not None else ""
+
+    def page(self, name: str) -> str | None:
+        """One HTML page by file name ('index.html', 'player-12.html'); None when there is none."""
+        from reports.html import render_pages
+        from reports.report import player_page_name
+
+        if name in self._pages:
+            return self._pages[name]
+        names = {"index.html", *(player_page_name(pr.start_no) for pr in self.report.shown)}
+        if name not in names:
+            return None
+        html = render_pages(self.report, only={name}, site=self.site(index=name == "index.html"))
+        self._pages[name] = html[name]
+        return html[name]
+
+    def site(self, *, index: bool) -> dict[str, Any]:
+        """What the server adds around a page: the downloads (index only) and, for a live
+        tournament from a link, the line saying so and the reload."""
+        live = self.live if self.link else None
+        downloads = [{"href": href, "label": label} for href, label in _DOWNLOADS
+                     if href != "scenarios.csv" or self._has_scenarios()] if index else []
+        if live is None:
+            return site_context(downloads=downloads)
+        return site_context(refresh=RELOAD_SECONDS, downloads=downloads,
+                            live=f"Round {live} is in progress: this page reloads itself every "
+                                 f"{RELOAD_SECONDS // 60} minutes.")
+
+    def _has_scenarios(self) -> bool:
+        return any(pr.scenarios and pr.rating is not None for pr in self.report.shown)
+
+    def files(self) -> dict[str, str]:
+        """Every file of ``fiderate report --out``, as text, by name."""
+        if self._files is None:
+            from reports.report import render_report
+
+            self._files = render_report(self.report)
+        return self._files
+
+    def zip(self) -> bytes:
+        """The report folder as a zip: the files and the manifest ``fiderate report --out``
+        writes, in a folder named ``report``."""
+        from importer.atomic import MANIFEST, manifest_text
+
+        files = {**self.files(), MANIFEST: manifest_text(list(self.files()))}
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name in sorted(files):
+                info = zipfile.ZipInfo(f"report/{name}", date_time=_ZIP_TIME)
+                info.external_attr = 0o644 << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                zf.writestr(info, files[name].encode("utf-8"))
+        return buffer.getvalue()
+
+    def json(self) -> dict[str, Any]:
+        """The report as the JSON API returns it."""
+        if self._json is None:
+            self._json = {"key": self.key, **report_json(self.report)}
+        return self._json
+
+
+def _value(column: str, value: object, text: frozenset[str]) -> object:
+    """A CSV cell as JSON: numbers as numbers, '' as null in number columns."""
+    if column in text or not isinstance(value, str):
+        return value
+    if value == "":
+        return None
+    return float(value) if "." in value else int(value)
+
+
+def _rows(rows: list[dict[str, object]], text: frozenset[str]) -> list[dict[str, object]]:
+    return [{c: _value(c, v, text) for c, v in row.items()} for row in rows]
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """The tournament, the rules used, every shown player with their rounds and scenarios,
+    the comparison with the source's published figures, the notes and the source's warnings;
+    the numbers as in the CSV files."""
+    from dataclasses import asdict
+
+    from importer.model import DateSource
+    from reports.report import (
+        player_rows,
+        published_view,
+        rated_with,
+        round_rows,
+        rounds_with_results,
+        scenario_rows,
+        text_columns,
+    )
+    from reports.summary import live_round
+
+    text = text_columns(report)
+    t, r = report.tournament, report.rating
+    rounds: dict[object, list[dict[str, object]]] = {}
+    for row in _rows(round_rows(report), text):
+        rounds.setdefault(row.pop("start_no"), []).append(row)
+    scenarios: dict[object, list[dict[str, object]]] = {}
+    for row in _rows(scenario_rows(report), text):
+        scenarios.setdefault(row["start_no"], []).append(
+            {c: v for c, v in row.items() if c not in ("start_no", "name", "rating")})
+    players = [{**row, "rounds": rounds.get(row["start_no"], []),
+                "scenarios": scenarios.get(row["start_no"], [])}
+               for row in _rows(player_rows(report), text)]
+    event_dates = t.info.date_source is not DateSource.LAST_UPDATE
+    published = published_view(report)
+    return {
+        "tournament": {
+            "id": t.info.id, "name": t.info.name, "federation": t.info.federation,
+            "start_date": t.info.start_date.isoformat() if t.info.start_date and event_dates
+            else None,
+            "end_date": t.info.end_date.isoformat() if t.info.end_date and event_dates else None,
+            "rounds": t.info.rounds or t.rounds_seen or None,
+            "rounds_with_results": rounds_with_results(t), "round_in_progress": live_round(t),
+            "players": len(t.players)},
+        "rules": {"system": r.system, "rules": r.rules_label, "date": r.on.isoformat(),
+                  "date_source": r.date_source, "rating_list": r.rating_list.value,
+                  "summary": rated_with(report)},
+        "players": players,
+        "published": asdict(published) if published is not None else None,
+        "notes": list(report.notes),
+        "warnings": list(t.warnings),
+    }

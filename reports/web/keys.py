@@ -1,0 +1,103 @@
+"""Report options and the keys in report URLs.
+
+A report built from a chess-results link has a stable key that says everything it was built
+from, so ``/report/<key>/`` can be rebuilt by anyone at any time: the tournament number, then
+``c<N>`` for a player-card link, the rating system when not FIDE, ``p<N>`` for the player
+asked for, ``k<K>`` when K is not 20 and ``d<YYYYMMDD>`` for a date given: ``1452107``,
+``1452107-elo-p12-k30``.  Reports of uploaded files get a random key (``u…``) and expire.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from importer.urls import Ref
+
+__all__ = ["ReportOptions", "link_key", "parse_link_key", "report_options", "upload_key"]
+
+DEFAULT_K = 20
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    """What a report is built with besides its source (``fiderate report``'s options)."""
+
+    system: str = "fide"
+    player: str | None = None
+    """The player asked for: start number, name or FIDE id (None: every player)."""
+    k: int = DEFAULT_K
+    on: date | None = None
+    """The date whose rules apply when the source gives none."""
+
+
+def report_options(fields: Mapping[str, str]) -> ReportOptions:
+    """The options of a form or query, checked by ``fiderate report``'s own option parser
+    (so a bad value gets the command line's message); click.ClickException otherwise."""
+    from reports.cmd_report import report
+
+    argv = ["-"]
+    for name, option in (("system", "--system"), ("player", "--player"), ("k", "--k"),
+                         ("date", "--date")):
+        value = fields.get(name, "").strip()
+        if value:
+            argv.append(f"{option}={value}")
+    params = report.make_context("report", argv).params
+    player = params["player"].strip() if params["player"] else None
+    return ReportOptions(system=params["system"], player=player or None,
+                         k=params["k_default"], on=params["on"])
+
+
+def link_key(ref: Ref, options: ReportOptions, focus: int | None) -> str:
+    """The stable key of a link report; *focus* is the start number of the player asked for."""
+    parts = [ref.tnr]
+    if ref.snr is not None:
+        parts.append(f"c{ref.snr}")
+    if options.system != "fide":
+        parts.append(options.system)
+    if focus is not None:
+        parts.append(f"p{focus}")
+    if options.k != DEFAULT_K:
+        parts.append(f"k{options.k}")
+    if options.on is not None:
+        parts.append(f"d{options.on:%Y%m%d}")
+    return "-".join(parts)
+
+
+def parse_link_key(key: str) -> tuple[Ref, ReportOptions, int | None] | None:
+    """(the tournament, the options, the player's start number) of a link key; None when
+    *key* is not one written by :func:`link_key`."""
+    from rating import systems
+
+    tnr, *rest = key.split("-")
+    if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 5:
+        return None
+    found: dict[str, str] = {}
+    for token in rest:
+        kind = "system" if token in systems.names() else token[:1]
+        value = token if kind == "system" else token[1:]
+        if kind not in ("system", "c", "p", "k", "d") or kind in found or not value or (
+                kind != "system" and (not value.isdigit() or len(value) > 8)):
+            return None
+        found[kind] = value
+    try:
+        on = date(int(found["d"][:4]), int(found["d"][4:6]), int(found["d"][6:])) \
+            if "d" in found else None
+    except ValueError:
+        return None
+    card = int(found["c"]) if "c" in found else None
+    focus = int(found["p"]) if "p" in found else None
+    options = ReportOptions(system=found.get("system", "fide"),
+                            player=str(focus) if focus is not None else None,
+                            k=int(found.get("k", DEFAULT_K)), on=on)
+    ref = Ref(tnr=tnr, snr=card, art=9 if card is not None else None)
+    if not 1 <= options.k <= 100 or link_key(ref, options, focus) != key:
+        return None
+    return ref, options, focus
+
+
+def upload_key() -> str:
+    """A new random key for a report of uploaded files (it cannot be guessed)."""
+    return "u" + secrets.token_urlsafe(12)

@@ -1,0 +1,283 @@
+"""The HTML pages: the report form, the reports, the calculator and the rating period.
+
+Every page is rendered with the report's own templates and Jinja2 environment (autoescaped:
+names, links and file names are untrusted text).  A page works without JavaScript; the
+little there is (sorting, dropping files) only helps.  An error is one line on the form it
+came from, with the status that says why (4xx: the input; 502: chess-results; 500: a bug).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from reports.web.kept import site_context
+from reports.web.problems import Problem, for_people, problem
+from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
+    from reports.web.kept import Kept
+    from reports.web.service import Periods, Reports
+    from reports.web.uploads import Form
+
+__all__ = ["calc_page", "form_page", "home", "period_form", "period_post", "period_view",
+           "render", "report_file", "report_post", "report_redirect"]
+
+_LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024)}
+_REPORT_FIELDS = ("source", "system", "player", "k", "date")
+
+
+def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page of the report's templates."""
+    from reports.html import environment
+
+    context.setdefault("site", site_context())
+    html = environment().get_template(template).render(**context)
+    return HTMLResponse(html, status_code=status)
+
+
+def _systems() -> list[dict[str, str]]:
+    from rating import systems
+
+    return [{"name": r.name, "label": r.help[:1].upper() + r.help[1:]}
+            for r in systems.registrations()]
+
+
+def form_page(fields: dict[str, str] | None = None, error: str = "", status: int = 200
+              ) -> HTMLResponse:
+    """The report form, filled with what was sent, and the error if any."""
+    form = {"source": "", "system": "fide", "player": "", "k": "20", "date": "",
+            **{k: v for k, v in (fields or {}).items() if k in _REPORT_FIELDS}}
+    return render("serve_form.html", status, form=form, systems=_systems(), limits=_LIMITS,
+                  site=site_context(error=for_people(error)))
+
+
+async def home(_request: Request) -> Response:
+    """GET /: the form."""
+    return form_page()
+
+
+def _reports(request: Request) -> Reports:
+    reports: Reports = request.app.state.reports
+    return reports
+
+
+def _landing(kept: Kept) -> RedirectResponse:
+    return RedirectResponse(f"/report/{kept.key}/{kept.landing()}", status_code=303)
+
+
+async def report_post(request: Request) -> Response:
+    """POST /report: a link or files → the report (303 to its page), or the form with the
+    error."""
+    from starlette.concurrency import run_in_threadpool
+
+    from reports.web.keys import report_options
+
+    form: Form | None = None
+    fields: dict[str, str] = {}
+    try:
+        form = await read_form(request)
+        fields = {k: form.get(k) for k in _REPORT_FIELDS}
+        options = report_options(fields)
+        files = form.uploads("files")
+        reports = _reports(request)
+        if files:
+            kept = await run_in_threadpool(reports.upload, files, options)
+        elif fields["source"]:
+            ref = reports.fetcher.ref(fields["source"])
+            kept = await run_in_threadpool(reports.link, ref, options)
+        else:
+            raise Problem("give a chess-results link or tournament number, or the "
+                          "tournament's files")
+        return _landing(kept)
+    except Exception as exc:
+        status, line = problem(exc)
+        if status >= 500:
+            raise
+        return form_page(fields, form.clean(line) if form else line, status)
+    finally:
+        if form is not None:
+            form.close()
+
+
+async def report_redirect(request: Request) -> Response:
+    """GET /report/{key} → its index; /report/{key}/player/{n} → that player's page."""
+    key = request.path_params["key"]
+    n = request.path_params.get("n")
+    return RedirectResponse(f"/report/{key}/" + (f"player-{n}.html" if n is not None else ""),
+                            status_code=308)
+
+
+def _kept(request: Request) -> Kept:
+    kept = _reports(request).get(request.path_params["key"])
+    if kept is None:
+        raise Problem("this report is no longer kept (a report of uploaded files is kept for "
+                      "an hour): give the files again", 404)
+    return kept
+
+
+def report_file(request: Request) -> Response:
+    """GET /report/{key}/ and /report/{key}/{name}: a page, a CSV file or the zip."""
+    name = request.path_params.get("name") or "index.html"
+    kept = _kept(request)
+    if name == "report.zip":
+        return Response(kept.zip(), media_type="application/zip", headers={
+            "content-disposition": f'attachment; filename="fiderate-report-{kept.key}.zip"'})
+    if name.endswith(".csv") and name in kept.files():
+        return Response(kept.files()[name], media_type="text/csv; charset=utf-8",
+                        headers={"content-disposition": f'attachment; filename="{name}"'})
+    page = kept.page(name)
+    if page is None:
+        raise Problem("no such page in this report", 404)
+    return HTMLResponse(page)
+
+
+def calc_page(request: Request) -> Response:
+    """GET /calc: the calculator; with a rating given, the calculation (same numbers as
+    ``fiderate calc``)."""
+    from reports.web.api import calc_json
+
+    query = dict(request.query_params)
+    form = {"rating": "", "opponent": "", "result": "win", "games": "", "k": "",
+            "category": "", "system": "fide", "date": "", "list": "standard",
+            **{k: v for k, v in query.items() if k in ("rating", "opponent", "result", "games",
+                                                       "k", "category", "system", "date", "list")}}
+    if not query:
+        return render("calc.html", form=form, calc=None, notes=[])
+    params: list[tuple[str, str]] = [
+        (k, v) for k, v in form.items()
+        if k not in ("games", "opponent", "result") and v.strip()]
+    try:
+        games = [line.replace(":", " ").split() for line in form["games"].splitlines()]
+        for i, game in enumerate(games, start=1):
+            if game and len(game) != 2:
+                raise Problem(f"games, line {i}: expected the opponent's rating (or unrated) "
+                              "and the result, e.g. 1900 ½")
+        if any(games):
+            params += [("game", ":".join(g)) for g in games if g]
+        elif form["opponent"].strip():
+            params += [("opponent", form["opponent"]), ("result", form["result"])]
+        out = calc_json(params)
+    except Exception as exc:
+        status, line = problem(exc)
+        if status >= 500:
+            raise
+        return render("calc.html", status, form=form, calc=None, notes=[],
+                      site=site_context(error=for_people(line)))
+    return render("calc.html", form=form, calc=_calc_view(out), notes=out["notes"])
+
+
+def _signed(value: float) -> str:
+    return f"+{value:.2f}" if value > 0 else f"{value:.2f}"
+
+
+def _calc_view(out: dict[str, Any]) -> dict[str, Any]:
+    """The calculation as the page shows it (numbers formatted as ``fiderate calc`` prints)."""
+    from reports import fmt
+
+    title = (f"{'FIDE' if out['system'] == 'fide' else 'Elo'}, {out['list']}, {out['date']}: "
+             f"rating {out['rating']}, K {out['k']}")
+    view: dict[str, Any] = {"title": title, "opponent": out.get("opponent")}
+    if view["opponent"]:
+        game, opp = out["games"][0], out["opponent"]
+        view["rows"] = [
+            {"who": "Player", "rating": out["rating"], "k": out["k"], "expected": game["expected"],
+             "score": fmt.points(game["score"]), "change": _signed(out["change"]),
+             "new_rating": out["new_rating"]},
+            {"who": "Opponent", "rating": opp["rating"], "k": opp["k"],
+             "expected": opp["expected"], "score": fmt.points(1 - game["score"]),
+             "change": _signed(opp["change"]), "new_rating": opp["new_rating"]}]
+        view["outcomes"] = [{"result": name.capitalize(), "change": _signed(change)}
+                            for name, change in out["outcomes"].items()]
+        return view
+    view["games"] = [{"opponent": g["opponent_rating"] or "unrated", "score": fmt.points(g["score"]),
+                      "expected": "" if g["expected"] is None else g["expected"],
+                      "change": _signed(g["change"]) if g["rated"] else f"not rated: {g['reason']}",
+                      "rated": g["rated"]} for g in out["games"]]
+    view["totals"] = [("Score", fmt.points(out["score"])), ("Expected", out["expected_total"]),
+                      ("Change", _signed(out["change"])),
+                      ("Rounded change", f"{out['rounded_change']:+d}"
+                       if out["rounded_change"] else "0"),
+                      ("New rating", out["new_rating"]),
+                      ("Performance", out["performance"] if out["performance"] is not None
+                       else "–")]
+    return view
+
+
+def _periods(request: Request) -> Periods:
+    periods: Periods = request.app.state.periods
+    return periods
+
+
+def period_form(request: Request, fields: dict[str, str] | None = None, error: str = "",
+                status: int = 200) -> HTMLResponse:
+    """GET /period: the form."""
+    form = {"period": "", "list": "", **(fields or {})}
+    return render("period_form.html", status, form=form, limits=_LIMITS,
+                  stored=_periods(request).store is not None,
+                  site=site_context(error=for_people(error)))
+
+
+async def period_post(request: Request) -> Response:
+    """POST /period: the month's files → the period page (303), or the form with the error."""
+    from starlette.concurrency import run_in_threadpool
+
+    from reports.web.work import PeriodRequest
+
+    form: Form | None = None
+    fields: dict[str, str] = {}
+    try:
+        form = await read_form(request)
+        fields = {"period": form.get("period"), "list": form.get("list")}
+        month = _month(fields["period"])
+        only = fields["list"] or None
+        if only not in (None, "standard", "rapid", "blitz"):
+            raise Problem(f"{only!r}: expected standard, rapid or blitz")
+        files = form.uploads("tournaments")
+        if not files:
+            raise Problem("give the files of the month's tournaments")
+        lists = form.uploads("ratings_list")
+        periods = _periods(request)
+        key = await run_in_threadpool(
+            periods.run, files, lists[0] if lists else None,
+            PeriodRequest(period=month, only_list=only, store=periods.store),
+            site_context(downloads=[{"href": "period_players.csv", "label": "Players (CSV)"},
+                                    {"href": "period_games.csv", "label": "Games (CSV)"}]))
+        return RedirectResponse(f"/period/{key}/", status_code=303)
+    except Exception as exc:
+        status, line = problem(exc)
+        if status >= 500:
+            raise
+        return period_form(request, fields, form.clean(line) if form else line, status)
+    finally:
+        if form is not None:
+            form.close()
+
+
+def _month(text: str) -> Any:
+    import re
+    from datetime import date
+
+    m = re.fullmatch(r"(\d{4})-(\d{2})", text)
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        raise Problem(f"{text!r}: expected a list month YYYY-MM" if text
+                      else "give the list month")
+    return date(int(m.group(1)), int(m.group(2)), 1)
+
+
+def period_view(request: Request) -> Response:
+    """GET /period/{key}/ and /period/{key}/{name}: the period page or one of its CSV files."""
+    texts = _periods(request).kept.get(request.path_params["key"])
+    if texts is None:
+        raise Problem("this rating period is no longer kept (it is kept for an hour): "
+                      "give the files again", 404)
+    name = request.path_params.get("name") or "period.html"
+    if name not in texts:
+        raise Problem("no such page", 404)
+    if name.endswith(".csv"):
+        return Response(texts[name], media_type="text/csv; charset=utf-8",
+                        headers={"content-disposition": f'attachment; filename="{name}"'})
+    return HTMLResponse(texts[name])

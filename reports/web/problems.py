@@ -1,0 +1,64 @@
+"""Every error as the one line a user sees and the HTTP status it answers with.
+
+Bad input (the library's own errors, a refused form) is a 4xx with the message the command
+line prints; a problem reaching chess-results is 502; anything else is a bug in fiderate: 500,
+one line, and the traceback only in the server's log.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["Problem", "for_people", "problem"]
+
+_MAX_MESSAGE = 300
+_OPTION = re.compile(r"'?(--[a-z][a-z0-9-]*)(?:/(--[a-z][a-z0-9-]*))?'?")
+_LABELS = {"--k": "K", "--system": "rating system", "--date": "date", "--player": "player",
+           "--rating": "rating", "--opponent": "opponent's rating", "--result": "result",
+           "--game": "games", "--category": "category", "--opponent-k": "opponent's K",
+           "--list": "rating list", "--elo-cap": "Elo cap", "--period": "period"}
+
+
+class Problem(Exception):
+    """A request the server refuses, with its HTTP status and one line for the user."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= _MAX_MESSAGE else line[: _MAX_MESSAGE - 1] + "…"
+
+
+def problem(exc: BaseException) -> tuple[int, str]:
+    """(HTTP status, one-line message) for an exception raised while answering a request."""
+    import click
+
+    from importer.errors import FetchError, NoSuchTournament
+    from reports.errors import user_facing_errors
+
+    if isinstance(exc, Problem):
+        return exc.status, _one_line(str(exc))
+    if isinstance(exc, NoSuchTournament):
+        return 404, _one_line(str(exc))
+    if isinstance(exc, FetchError):
+        return 502, _one_line(f"chess-results could not be read: {exc}")
+    if isinstance(exc, click.ClickException):
+        return 400, _one_line(exc.format_message())
+    if isinstance(exc, user_facing_errors()):
+        return 400, _one_line(str(exc))
+    if isinstance(exc, MemoryError):
+        return 422, "reading this needs more memory than this server allows"
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return 500, _one_line(f"internal error in fiderate ({what}); please report it")
+
+
+def for_people(message: str) -> str:
+    """A command-line message in the words of the web page: '--player' → 'player'."""
+    def label(m: re.Match[str]) -> str:
+        names = [n for n in m.groups() if n]
+        return "/".join(_LABELS.get(n, n[2:].replace("-", " ")) for n in names)
+
+    return _OPTION.sub(label, message)

@@ -1,0 +1,247 @@
+"""The shared services behind the pages and the API.
+
+* :class:`Fetcher`: the one polite HTTP session (:func:`importer.http.make_session`) for
+  every user: cached, rate-limited per host across all threads, and one fetch at a time per
+  tournament (users asking for the same tournament together share it).
+* :class:`Reports`: builds reports from links and uploads (reading and rating in a job
+  process, :mod:`reports.web.jobs`) and keeps them in memory under their keys, a live
+  tournament's for five minutes, a finished one's for an hour, uploads' for an hour.
+* :class:`Periods`: the rating-period page from uploaded files.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from reports.web.problems import Problem
+
+if TYPE_CHECKING:
+    import requests
+
+    from importer.http import FetchedPage
+    from importer.urls import Ref
+    from reports.web.jobs import Runner
+    from reports.web.kept import Kept
+    from reports.web.keys import ReportOptions
+    from reports.web.uploads import Upload
+    from reports.web.work import PeriodRequest
+
+__all__ = ["Config", "Fetcher", "Periods", "Reports", "SingleFlight", "Store"]
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+LINK_TTL_LIVE = 5 * 60
+"""Seconds a report of a tournament that may still change is kept (chess-results' pages of a
+running tournament stay five minutes in the HTTP cache too)."""
+LINK_TTL_FINISHED = 60 * 60
+UPLOAD_TTL = 60 * 60
+"""Seconds a report of uploaded files is kept."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    """How the server was started."""
+
+    base_url: str | None = None
+    """A chess-results mirror or test double (None: chess-results.com)."""
+    store: str | None = None
+    """The rating register the period page writes (None: it writes none)."""
+    delay: float = 1.0
+    timeout: float = 10.0
+    cache_path: str | None = None
+    """The HTTP cache file (None: the user cache folder's)."""
+    time_limit: float = 20.0
+
+
+class SingleFlight(Generic[K, V]):
+    """Callers asking for the same key at the same time share one call and its outcome."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._calls: dict[K, Future[V]] = {}
+
+    def run(self, key: K, fn: Callable[[], V]) -> V:
+        """``fn()``, or the outcome of the call already running for *key*."""
+        with self._lock:
+            running = self._calls.get(key)
+            if running is None:
+                mine: Future[V] = Future()
+                self._calls[key] = mine
+        if running is not None:
+            return running.result()
+        try:
+            value = fn()
+        except BaseException as exc:
+            mine.set_exception(exc)
+            raise
+        finally:
+            with self._lock:
+                del self._calls[key]
+        mine.set_result(value)
+        return value
+
+
+class Store(Generic[V]):
+    """At most *capacity* values by key, each until its own expiry (least recently used first out)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, tuple[float, V]] = OrderedDict()
+
+    def get(self, key: str) -> V | None:
+        """The value kept under *key*, if it has not expired."""
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            if item[0] <= time.monotonic():
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            return item[1]
+
+    def put(self, key: str, value: V, ttl: float) -> None:
+        """Keep *value* under *key* for *ttl* seconds."""
+        with self._lock:
+            self._items[key] = (time.monotonic() + ttl, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+
+
+class Fetcher:
+    """chess-results pages through the one polite session of the server."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._session: requests.Session | None = None
+        self._lock = threading.Lock()
+        self._flight: SingleFlight[tuple[str, int | None], list[FetchedPage]] = SingleFlight()
+
+    def session(self) -> requests.Session:
+        """The session, made on first use."""
+        with self._lock:
+            if self._session is None:
+                from importer.http import make_session
+
+                c = self.config
+                self._session = make_session(timeout=c.timeout, delay=c.delay,
+                                             cache_path=c.cache_path, base_url=c.base_url)
+            return self._session
+
+    def ref(self, text: str) -> Ref:
+        """The tournament a typed link or number names (Problem 400 for anything else)."""
+        from importer.urls import parse_ref
+
+        ref = parse_ref(text, base_url=self.config.base_url)
+        if ref is None:
+            shown = text if len(text) <= 100 else text[:99] + "…"
+            raise Problem(f"{shown}: not a chess-results link or tournament number")
+        return ref
+
+    def fetch(self, ref: Ref) -> list[FetchedPage]:
+        """The pages of one tournament (at most three requests; none when cached)."""
+        from importer.fetch import fetch_tournament
+
+        return self._flight.run((ref.tnr, ref.snr), lambda: fetch_tournament(
+            ref, self.session(), base_url=self.config.base_url))
+
+
+class Reports:
+    """Reports built from links and uploads, kept under their keys."""
+
+    def __init__(self, fetcher: Fetcher, runner: Runner, *, capacity: int = 64) -> None:
+        self.fetcher = fetcher
+        self.runner = runner
+        self.kept: Store[Kept] = Store(capacity)
+        self._asked: Store[str] = Store(capacity * 4)
+        """The key each request with a player by name or number was given."""
+        self._flight: SingleFlight[str, Kept] = SingleFlight()
+
+    def get(self, key: str) -> Kept | None:
+        """The report under *key*: kept, or rebuilt from its link (None: no such key, or an
+        upload's that has expired)."""
+        from reports.web.keys import parse_link_key
+
+        kept = self.kept.get(key)
+        if kept is not None:
+            return kept
+        parsed = parse_link_key(key)
+        if parsed is None:
+            return None
+        ref, options, _ = parsed
+        return self.link(ref, options)
+
+    def link(self, ref: Ref, options: ReportOptions) -> Kept:
+        """The report of a chess-results tournament (one build at a time per request)."""
+        from reports.web.keys import link_key
+
+        asked = f"{ref.tnr}|{ref.snr}|{options!r}"
+        key = link_key(ref, options, None) if options.player is None else self._asked.get(asked)
+        kept = self.kept.get(key) if key is not None else None
+        if kept is not None:
+            return kept
+        kept = self._flight.run(asked, lambda: self._build_link(ref, options))
+        self._asked.put(asked, kept.key, LINK_TTL_FINISHED)
+        return kept
+
+    def _build_link(self, ref: Ref, options: ReportOptions) -> Kept:
+        from reports.web import work
+        from reports.web.kept import Kept
+        from reports.web.keys import link_key
+
+        pages = self.fetcher.fetch(ref)
+        source = pages[0].url if pages else ref.tnr
+        report = self.runner.run(work.report_from_pages, pages, source, ref.snr, options)
+        focus = report.focus if options.player is not None else None
+        kept = Kept(key=link_key(ref, options, focus), report=report, link=True)
+        self.kept.put(kept.key, kept, _link_ttl(kept))
+        return kept
+
+    def upload(self, files: list[Upload], options: ReportOptions) -> Kept:
+        """The report of uploaded files, under a new random key."""
+        from reports.web import work
+        from reports.web.kept import Kept
+        from reports.web.keys import upload_key
+
+        report = self.runner.run(work.report_from_files, files, options)
+        kept = Kept(key=upload_key(), report=report, link=False)
+        self.kept.put(kept.key, kept, UPLOAD_TTL)
+        return kept
+
+
+def _link_ttl(kept: Kept) -> float:
+    end = kept.report.tournament.info.end_date
+    finished = end is not None and end < date.today()  # noqa: DTZ011 - the server's local date
+    return LINK_TTL_FINISHED if finished and kept.live is None else LINK_TTL_LIVE
+
+
+class Periods:
+    """Rating-period pages from uploaded files, kept for an hour under random keys."""
+
+    def __init__(self, runner: Runner, store: str | None) -> None:
+        self.runner = runner
+        self.store = store
+        self.kept: Store[dict[str, str]] = Store(16)
+        self._register = threading.Lock()
+
+    def run(self, files: list[Upload], ratings_list: Upload | None, request: PeriodRequest,
+            site: dict[str, Any]) -> str:
+        """Rate the period; the key of its files (the register written one period at a time)."""
+        from reports.web import work
+        from reports.web.keys import upload_key
+
+        with self._register:
+            texts = self.runner.run(work.period_files, files, ratings_list, request, site)
+        key = upload_key()
+        self.kept.put(key, texts, UPLOAD_TTL)
+        return key

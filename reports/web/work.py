@@ -1,0 +1,101 @@
+"""What the job processes run: read the input, rate it, and send back typed records.
+
+The fork server imports this module once, with the library it needs and the report templates
+compiled, so every job starts warm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+import importer
+from importer.sources import from_pages
+from reports.errors import ReportError
+from reports.html import environment
+from reports.report import Report, build_report
+from reports.web.keys import ReportOptions
+from reports.web.uploads import Upload
+
+if TYPE_CHECKING:
+    from importer.http import FetchedPage
+    from importer.model import Tournament
+
+__all__ = ["MAX_PLAYERS", "PeriodRequest", "period_files", "report_from_files",
+           "report_from_pages"]
+
+MAX_PLAYERS = 5000
+"""More players than any real tournament has: a larger file is refused."""
+
+for _name in ("index.html", "player.html", "period.html"):
+    environment().get_template(_name)  # compiled once, in the fork server
+
+
+def _build(t: Tournament, options: ReportOptions) -> Report:
+    if len(t.players) > MAX_PLAYERS:
+        raise ReportError(f"{len(t.players)} players: more than this server rates at once "
+                          f"({MAX_PLAYERS})")
+    return build_report(t, system=options.system, k_default=options.k, on=options.on,
+                        focus=options.player)
+
+
+def report_from_files(files: Sequence[Upload], options: ReportOptions) -> Report:
+    """The report of uploaded files of one tournament (several: saved pages, merged)."""
+    paths = [str(f.path) for f in files]
+    t = importer.load(paths[0]) if len(paths) == 1 else importer.load_many(paths)
+    return _build(t, options)
+
+
+def report_from_pages(pages: Sequence[FetchedPage], source: str, card: int | None,
+                      options: ReportOptions) -> Report:
+    """The report of the pages fetched for a chess-results link (*card*: the player of a
+    player-card link)."""
+    return _build(from_pages(pages, source=source, focus=card), options)
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodRequest:
+    """What the period form asks for."""
+
+    period: date
+    """The list month (its first day)."""
+    only_list: str | None = None
+    store: str | None = None
+    """The rating register to read and write (None: none)."""
+
+
+def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: PeriodRequest,
+                 site: Mapping[str, Any]) -> dict[str, str]:
+    """``fiderate period`` for uploaded files: period_players.csv, period_games.csv and
+    period.html; the register is written only when the request names one."""
+    from contextlib import nullcontext
+
+    from importer.model import RatingList
+    from rating.period import player_key
+    from rating.period_run import PeriodSource, run_period
+    from rating.register import Register
+    from reports.period_report import render_period_files
+    from reports.report import list_warnings
+
+    loaded = [importer.load(f.path) for f in files]
+    offered = [PeriodSource(tournament=t, source=f.name) for f, t in zip(files, loaded, strict=True)]
+    notes: list[str] = []
+    fide_list = None
+    if ratings_list is not None:
+        from importer.fidelist import read_fide_list
+
+        fide_list = read_fide_list(ratings_list.path, fide_ids={
+            player_key(p)[0] for t in loaded for p in t.players})
+        notes += list_warnings(fide_list.warnings)
+    with Register(request.store) if request.store else nullcontext(None) as reg:
+        result = run_period(offered, period=request.period, ratings_list=fide_list, register=reg,
+                            only_list=RatingList(request.only_list) if request.only_list else None)
+        if not result.players:
+            raise ReportError(f"nothing to rate in {request.period:%Y-%m}: no tournament of the "
+                              "month has a game (nothing written, the register is unchanged)")
+        result = replace(result, notes=(*notes, *result.notes))
+        if reg is not None:
+            reg.write_period(result)
+    return render_period_files(result, site=site)
