@@ -562,8 +562,9 @@ def _one_line(value: object) -> object:
 
 def text_columns(report: Report) -> frozenset[str]:
     """The CSV columns that hold text (the others hold numbers, yes/no or nothing)."""
-    extra = [c for b in report.beside for c in (*b.system.player_columns, *b.system.round_columns)]
-    return _TEXT | {c.name for c in extra if c.form is Form.TEXT}
+    names = {c.name for b in report.beside for c in b.system.player_columns if c.form is Form.TEXT}
+    names |= {c.name for b in report.beside for c in b.system.round_columns if c.form is Form.TEXT}
+    return _TEXT | names
 
 
 def _csv(columns: Sequence[str], rows: Iterable[dict[str, object]],

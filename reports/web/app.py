@@ -49,10 +49,8 @@ def _error(request: Request, status: int, line: str) -> Response:
     if path.startswith("/period"):
         return pages.period_form(request, error=line, status=status)
     if path.startswith("/calc"):
-        return pages.render("calc.html", status, form={
-            "rating": "", "opponent": "", "result": "win", "games": "", "k": "", "category": "",
-            "system": "fide", "date": "", "list": "standard"}, calc=None, notes=[],
-            site=site_context(error=for_people(line)))
+        return pages.render("calc.html", status, form=pages.CALC_FORM, calc=None, notes=[],
+                            site=site_context(error=for_people(line)))
     return pages.form_page(error=line, status=status)
 
 

@@ -23,11 +23,14 @@ if TYPE_CHECKING:
     from reports.web.service import Periods, Reports
     from reports.web.uploads import Form
 
-__all__ = ["calc_page", "form_page", "home", "period_form", "period_post", "period_view",
+__all__ = ["CALC_FORM", "calc_page", "form_page", "home", "period_form", "period_post", "period_view",
            "render", "report_file", "report_post", "report_redirect"]
 
 _LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024)}
 _REPORT_FIELDS = ("source", "system", "player", "k", "date")
+CALC_FORM = {"rating": "", "opponent": "", "result": "win", "opponent_k": "", "games": "", "k": "",
+             "category": "", "system": "fide", "date": "", "list": "standard"}
+"""The calculator's fields and what they hold at first."""
 
 
 def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -141,15 +144,12 @@ def calc_page(request: Request) -> Response:
     from reports.web.api import calc_json
 
     query = dict(request.query_params)
-    form = {"rating": "", "opponent": "", "result": "win", "games": "", "k": "",
-            "category": "", "system": "fide", "date": "", "list": "standard",
-            **{k: v for k, v in query.items() if k in ("rating", "opponent", "result", "games",
-                                                       "k", "category", "system", "date", "list")}}
+    form = {**CALC_FORM, **{k: v for k, v in query.items() if k in CALC_FORM}}
     if not query:
         return render("calc.html", form=form, calc=None, notes=[])
     params: list[tuple[str, str]] = [
         (k, v) for k, v in form.items()
-        if k not in ("games", "opponent", "result") and v.strip()]
+        if k not in ("games", "opponent", "result", "opponent_k") and v.strip()]
     try:
         games = [line.replace(":", " ").split() for line in form["games"].splitlines()]
         for i, game in enumerate(games, start=1):
@@ -159,15 +159,20 @@ def calc_page(request: Request) -> Response:
         if any(games):
             params += [("game", ":".join(g)) for g in games if g]
         elif form["opponent"].strip():
-            params += [("opponent", form["opponent"]), ("result", form["result"])]
+            params += [(k, form[k]) for k in ("opponent", "result", "opponent_k") if form[k].strip()]
         out = calc_json(params)
+        if "outcomes" in out:  # each result's new rating, as the command prints them
+            chosen = [p for p in params if p[0] != "result"]
+            out["new_ratings"] = {name: calc_json([*chosen, ("result", name)])["new_rating"]
+                                  for name in out["outcomes"]}
     except Exception as exc:
         status, line = problem(exc)
         if status >= 500:
             raise
         return render("calc.html", status, form=form, calc=None, notes=[],
                       site=site_context(error=for_people(line)))
-    return render("calc.html", form=form, calc=_calc_view(out), notes=out["notes"])
+    return render("calc.html", form=form, calc=_calc_view(out),
+                  notes=[for_people(n) for n in out["notes"]])
 
 
 def _signed(value: float) -> str:
@@ -190,7 +195,8 @@ def _calc_view(out: dict[str, Any]) -> dict[str, Any]:
             {"who": "Opponent", "rating": opp["rating"], "k": opp["k"],
              "expected": opp["expected"], "score": fmt.points(1 - game["score"]),
              "change": _signed(opp["change"]), "new_rating": opp["new_rating"]}]
-        view["outcomes"] = [{"result": name.capitalize(), "change": _signed(change)}
+        view["outcomes"] = [{"result": name.capitalize(), "change": _signed(change),
+                             "new_rating": out["new_ratings"][name]}
                             for name, change in out["outcomes"].items()]
         return view
     view["games"] = [{"opponent": g["opponent_rating"] or "unrated", "score": fmt.points(g["score"]),

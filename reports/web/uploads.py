@@ -1,8 +1,9 @@
 """Forms and uploaded files: read as they stream in, within fixed limits.
 
-Each file goes into a private temporary folder (mode 0700) under a name the server chooses
-(``<folder>/<n>/<name>``, the name cut down to letters, digits, ``.``, ``_``, ``-`` and
-spaces, for messages only): nothing is ever written under a path the user chose.  What the
+Each file goes into a private temporary folder (mode 0700) under a name the server makes
+from the one sent: its last part only, cut down to letters, digits, ``.``, ``_``, ``-`` and
+spaces, numbered when taken (so messages name the user's file, and nothing is ever written
+under a path the user chose).  What the
 files are is told by their content when they are read, never by their names.  The folder is
 removed when the request ends (:meth:`Form.close`), whatever happened.
 
@@ -39,7 +40,7 @@ _MB = 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class Upload:
-    """One uploaded file: where the server put it, and its name as the user sees it."""
+    """One uploaded file: where the server put it, under the name messages show."""
 
     path: Path
     name: str
@@ -63,9 +64,7 @@ class Form:
 
     def clean(self, message: str) -> str:
         """A message with the server's folder taken out of file names."""
-        if self.folder is None:
-            return message
-        return re.sub(re.escape(str(self.folder)) + r"/\d+/", "", message)
+        return message.replace(f"{self.folder}/", "") if self.folder is not None else message
 
     def close(self) -> None:
         """Remove the uploaded files."""
@@ -172,10 +171,13 @@ class _Reader:
             return
         if self.form.folder is None:
             self.form.folder = Path(tempfile.mkdtemp(prefix="fiderate-upload-"))
-        place = self.form.folder / str(self._count)
-        place.mkdir()
-        self._path = place / display_name(self._filename)
-        self._out = self._path.open("xb")
+        name = display_name(self._filename)
+        path = self.form.folder / name
+        if path.exists():
+            stem, dot, ext = name.rpartition(".") if "." in name else (name, "", "")
+            path = self.form.folder / f"{stem}-{self._count}{dot}{ext}"
+        self._path = path
+        self._out = path.open("xb")
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         if self.error is not None:
@@ -202,7 +204,7 @@ class _Reader:
             self._out.close()
             self._out = None
             self.form.files.setdefault(self._name, []).append(
-                Upload(self._path, display_name(self._filename)))
+                Upload(self._path, self._path.name))
             self._path = None
 
 
@@ -215,7 +217,7 @@ async def _multipart(request: Request, ctype: str) -> Form:
     if not boundary:
         raise Problem("the upload is not a form with files (no boundary)")
     reader = _Reader()
-    parser = MultipartParser(boundary, {  # type: ignore[arg-type]
+    parser = MultipartParser(boundary, {
         "on_part_begin": reader.on_part_begin, "on_part_data": reader.on_part_data,
         "on_part_end": reader.on_part_end, "on_header_field": reader.on_header_field,
         "on_header_value": reader.on_header_value, "on_header_end": reader.on_header_end,

@@ -6,6 +6,7 @@ compiled, so every job starts warm.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -41,10 +42,17 @@ def _build(t: Tournament, options: ReportOptions) -> Report:
                         focus=options.player)
 
 
+def _names(files: Sequence[Upload]) -> list[str]:
+    """The files' names, read from their folder (the job's own working folder), so that
+    every message and note names the files as the user does."""
+    os.chdir(files[0].path.parent)
+    return [f.path.name for f in files]
+
+
 def report_from_files(files: Sequence[Upload], options: ReportOptions) -> Report:
     """The report of uploaded files of one tournament (several: saved pages, merged)."""
-    paths = [str(f.path) for f in files]
-    t = importer.load(paths[0]) if len(paths) == 1 else importer.load_many(paths)
+    names = _names(files)
+    t = importer.load(names[0]) if len(names) == 1 else importer.load_many(names)
     return _build(t, options)
 
 
@@ -79,14 +87,14 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     from reports.period_report import render_period_files
     from reports.report import list_warnings
 
-    loaded = [importer.load(f.path) for f in files]
+    loaded = [importer.load(name) for name in _names(files)]
     offered = [PeriodSource(tournament=t, source=f.name) for f, t in zip(files, loaded, strict=True)]
     notes: list[str] = []
     fide_list = None
     if ratings_list is not None:
         from importer.fidelist import read_fide_list
 
-        fide_list = read_fide_list(ratings_list.path, fide_ids={
+        fide_list = read_fide_list(ratings_list.path.name, fide_ids={
             player_key(p)[0] for t in loaded for p in t.players})
         notes += list_warnings(fide_list.warnings)
     with Register(request.store) if request.store else nullcontext(None) as reg:

@@ -1,0 +1,319 @@
+"""``fiderate serve`` over HTTP: a real server process on 127.0.0.1, the chess-results double
+and a trap listener; every page and API route, and that the pages and files are the static
+report's own."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+import requests
+from loopback import ChessResults
+from serving import LIVE_TNR, ROOT, TNR, Served, Trap, serve_fixtures
+
+TRF = ROOT / "fixtures" / "sample_open.trf"
+SITE_BLOCK = re.compile(r'<header class="site">.*?</header>\n', re.DOTALL)
+
+
+@pytest.fixture(scope="module")
+def trap():
+    with Trap() as t:
+        yield t
+
+
+@pytest.fixture(scope="module")
+def site():
+    with ChessResults() as double:
+        serve_fixtures(double)
+        yield double
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, site, trap):
+    with Served(tmp_path_factory.mktemp("serve"), base_url=site.url) as s:
+        yield s
+    assert trap.connections == 0
+
+
+def upload(server, *paths: Path, **fields: str) -> requests.Response:
+    files = [("files", (p.name, p.read_bytes())) for p in paths]
+    return requests.post(server.url + "report", files=files, data=fields, timeout=30)
+
+
+def error_line(html: str) -> str:
+    found = re.findall(r'<p class="error" role="alert">(.*?)</p>', html, re.DOTALL)
+    assert len(found) == 1, html
+    return found[0]
+
+
+def test_starts_in_under_a_second_and_answers_health(server):
+    assert server.started_in < 1.0, server.started_in
+    r = requests.get(server.url + "healthz", timeout=5)
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize("path", ["", "calc", "period", "healthz", "api/openapi.json",
+                                  "no/such/page", "report/unknown/", "api/calc?rating=x"])
+def test_every_answer_has_the_security_headers(server, path):
+    r = requests.get(server.url + path, timeout=10)
+    csp = r.headers["content-security-policy"]
+    script_src = re.search(r"script-src ([^;]+)", csp).group(1)
+    assert "unsafe-inline" not in csp and "sha256-" in script_src
+    assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert "Traceback" not in r.text
+
+
+def test_the_form(server):
+    r = requests.get(server.url, timeout=10)
+    assert r.status_code == 200
+    assert 'name="source"' in r.text and 'type="file"' in r.text and "multiple" in r.text
+    for system in ("fide", "elo", "ukd"):
+        assert f'value="{system}"' in r.text
+    assert "--" not in re.sub(r"<style>.*?</style>|<script>.*?</script>", "", r.text, flags=re.S)
+
+
+def test_an_uploaded_trf_is_the_static_report(server, run_cli, tmp_path, monkeypatch):
+    r = upload(server, TRF)
+    assert r.status_code == 200 and r.history[0].status_code == 303
+    key = re.fullmatch(rf"{re.escape(server.url)}report/(u[\w-]+)/", r.url).group(1)
+    monkeypatch.chdir(TRF.parent)
+    assert run_cli("report", TRF.name, "--out", str(tmp_path / "out")).code == 0
+    static = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
+    served_index = r.text
+    assert SITE_BLOCK.sub("", served_index, count=1).encode() == static["index.html"]
+    player = requests.get(r.url + "player-3.html", timeout=10)
+    assert SITE_BLOCK.sub("", player.text, count=1).encode() == static["player-3.html"]
+    for name in ("rating_players.csv", "rating_rounds.csv", "rating_tournament.csv"):
+        got = requests.get(r.url + name, timeout=10)
+        assert got.headers["content-type"].startswith("text/csv")
+        assert got.content == static[name], name
+    z = requests.get(r.url + "report.zip", timeout=10)
+    assert z.headers["content-disposition"] == f'attachment; filename="fiderate-report-{key}.zip"'
+    with zipfile.ZipFile(io.BytesIO(z.content)) as zf:
+        zipped = {n.removeprefix("report/"): zf.read(n) for n in zf.namelist()}
+    assert zipped == static  # every file, the .fiderate manifest too
+    assert server.uploads_left() == []
+
+
+def test_player_urls_redirect_to_the_player_page(server):
+    index = upload(server, TRF).url
+    key = index.rstrip("/").rsplit("/", 1)[1]
+    r = requests.get(f"{server.url}report/{key}/player/5", timeout=10)
+    assert r.url == index + "player-5.html" and r.status_code == 200
+    assert requests.get(f"{server.url}report/{key}", timeout=10).url == index
+    assert requests.get(index + "player-999.html", timeout=10).status_code == 404
+
+
+def test_a_link_is_fetched_once_and_then_served_from_memory(server, site):
+    before = site.count(f"/tnr{TNR}.aspx")
+    r = requests.post(server.url + "report", data={"source": TNR}, timeout=30)
+    assert r.status_code == 200 and r.url == f"{server.url}report/{TNR}/"
+    assert "Fiderate Published Open 2026" in r.text
+    assert site.count(f"/tnr{TNR}.aspx") - before == 2  # starting rank and crosstable
+    for _ in range(3):
+        again = requests.post(server.url + "report", data={
+            "source": f"https://chess-results.com/tnr{TNR}.aspx?lan=1&art=1"}, timeout=30)
+        assert again.url == r.url
+    assert requests.get(r.url, timeout=10).text == r.text
+    assert site.count(f"/tnr{TNR}.aspx") - before == 2
+    assert 'http-equiv="refresh"' not in r.text  # finished: no reload
+
+
+def test_options_make_their_own_stable_key(server, site):
+    r = requests.post(server.url + "report", data={
+        "source": TNR, "system": "elo", "player": "Cole", "k": "30"}, timeout=30)
+    assert r.url == f"{server.url}report/{TNR}-elo-p3-k30/player-3.html"
+    # the key alone rebuilds the same report (the pages come from the HTTP cache)
+    direct = requests.get(f"{server.url}report/{TNR}-elo-p3-k30/player-3.html", timeout=30)
+    assert direct.text == r.text
+    fresh = requests.get(f"{server.url}report/{TNR}-k25/", timeout=30)
+    assert fresh.status_code == 200 and "Cole, Cara" in fresh.text
+    assert requests.get(f"{server.url}report/{TNR}-k20/", timeout=10).status_code == 404
+
+
+def test_a_player_card_link_lands_on_that_player(server):
+    card = f"https://chess-results.com/tnr{TNR}.aspx?lan=1&art=9&snr=3"
+    r = requests.post(server.url + "report", data={"source": card}, timeout=30)
+    assert r.url == f"{server.url}report/{TNR}-c3/player-3.html"
+    assert "<h1>Cole, Cara</h1>" in r.text
+
+
+def test_a_live_tournament_says_so_and_reloads_politely(server, site):
+    r = requests.post(server.url + "report", data={"source": LIVE_TNR}, timeout=30)
+    assert r.status_code == 200
+    assert '<meta http-equiv="refresh" content="300">' in r.text
+    assert "Round 4 is in progress: this page reloads itself every 5 minutes." in r.text
+    assert "round 4 in progress" in r.text  # the report's own line
+    count = site.count(f"/tnr{LIVE_TNR}.aspx")
+    assert count <= 3
+    requests.get(r.url, timeout=10)  # the reload: from memory, nothing fetched
+    assert site.count(f"/tnr{LIVE_TNR}.aspx") == count
+
+
+def test_api_report_by_link_and_by_upload(server):
+    r = requests.get(server.url + "api/report", params={"source": TNR, "player": "Ashby"},
+                     timeout=30)
+    assert r.status_code == 200
+    data = r.json()
+    assert data["key"] == f"{TNR}-p1" and data["url"] == f"/report/{TNR}-p1/"
+    assert data["tournament"]["name"] == "Fiderate Published Open 2026"
+    assert data["rules"]["system"] == "fide" and data["rules"]["date"] == "2026-05-02"
+    (ashby,) = data["players"]
+    assert ashby["name"] == "Ashby, Alan" and ashby["change"] == -0.9 and ashby["k"] == 10
+    assert [rd["round"] for rd in ashby["rounds"]] == [1, 2, 3, 4]
+    assert isinstance(data["notes"], list) and isinstance(data["warnings"], list)
+    up = requests.post(server.url + "api/report", files=[("files", (TRF.name, TRF.read_bytes()))],
+                       data={"system": "elo"}, timeout=30)
+    assert up.status_code == 200, up.text
+    body = up.json()
+    assert body["key"].startswith("u") and body["rules"]["system"] == "elo"
+    assert len(body["players"]) == 24
+    text = requests.get(server.url + body["url"][1:] + "rating_players.csv", timeout=10).text
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [float(r["change"] or "nan") for r in rows][:5] == [
+        p["change"] for p in body["players"]][:5]
+
+
+def test_api_calc_mirrors_calc_json(server, run_cli):
+    args = ["--rating", "1500", "--opponent", "1600", "--result", "win", "--category", "junior",
+            "--date", "2026-08-01"]
+    cli = run_cli("calc", *args, "--json")
+    assert cli.code == 0
+    r = requests.get(server.url + "api/calc", params={
+        "rating": 1500, "opponent": 1600, "result": "win", "category": "junior",
+        "date": "2026-08-01"}, timeout=10)
+    assert r.status_code == 200 and r.json() == json.loads(cli.stdout)
+    games = requests.get(server.url + "api/calc", params=[
+        ("rating", "1850"), ("k", "20"), ("game", "1900:1"), ("game", "unrated:0.5"),
+        ("date", "2026-08-01")], timeout=10)
+    several = run_cli("calc", "--rating", "1850", "--k", "20", "-g", "1900:1", "-g",
+                      "unrated:0.5", "--date", "2026-08-01", "--json")
+    assert games.json() == json.loads(several.stdout)
+
+
+@pytest.mark.parametrize(("params", "cli"), [
+    ({"rating": "1500", "opponent": "1600"}, ["--rating", "1500", "--opponent", "1600"]),
+    ({"rating": "1500", "k": "20", "category": "junior", "opponent": "1600", "result": "w"},
+     ["--rating", "1500", "--k", "20", "--category", "junior", "--opponent", "1600",
+      "--result", "w"]),
+    ({"rating": "1500", "result": "maybe", "opponent": "1600"},
+     ["--rating", "1500", "--result", "maybe", "--opponent", "1600"]),
+])
+def test_api_calc_errors_are_the_command_line_messages(server, run_cli, params, cli):
+    r = requests.get(server.url + "api/calc", params=params, timeout=10)
+    res = run_cli("calc", *cli, "--json")
+    assert r.status_code == 400 and res.code == 2
+    assert res.stderr.strip().startswith(f"fiderate: error: {r.json()['error']}")
+
+
+def test_the_calculator_page_shows_the_calc_numbers(server, run_cli):
+    r = requests.get(server.url + "calc", params={
+        "rating": "1500", "opponent": "1600", "result": "win", "category": "junior",
+        "date": "2026-08-01"}, timeout=10)
+    assert r.status_code == 200
+    cli = run_cli("calc", "--rating", "1500", "--opponent", "1600", "--result", "win",
+                  "--category", "junior", "--date", "2026-08-01")
+    by_result = re.findall(r"(win|draw|loss)\s+(\S+)\s+→ (\d+)", cli.stdout)
+    assert by_result == [("win", "+25.60", "1526"), ("draw", "+5.60", "1506"),
+                         ("loss", "-14.40", "1486")]
+    cells = re.findall(r'<td class="num[^"]*">([^<]*)</td>', r.text)
+    assert cells[:6] == ["1500", "40", "0.36", "1", "+25.60", "1526"]
+    assert cells[-6:] == [c for _, change, new in by_result for c in (change, new)]
+    several = requests.get(server.url + "calc", params={
+        "rating": "1850", "k": "20", "games": "1900 1\n2010 ½\nunrated 1",
+        "date": "2026-08-01"}, timeout=10)
+    assert several.status_code == 200 and "not rated" in several.text
+    bad = requests.get(server.url + "calc", params={"rating": "1500", "games": "1900"},
+                       timeout=10)
+    assert bad.status_code == 400 and "line 1" in error_line(bad.text)
+
+
+@pytest.mark.parametrize(("source", "status", "words"), [
+    ("http://127.0.0.1:22/", 400, "not a chess-results link or tournament number"),
+    ("http://169.254.169.254/latest/meta-data/", 400, "not a chess-results link"),
+    ("file:///etc/passwd", 400, "not a chess-results link"),
+    ("/etc/passwd", 400, "not a chess-results link"),
+    ("https://chess-results.com.evil.example/tnr1.aspx", 400, "not a chess-results link"),
+    ("https://chess-results.com:22/tnr1.aspx", 400, "not a chess-results link"),
+    ("999404", 404, "no such tournament"),
+])
+def test_links_to_anything_but_chess_results_are_refused(server, site, trap, source, status,
+                                                         words):
+    before = len(site.requests)
+    r = requests.post(server.url + "report", data={"source": source}, timeout=30)
+    assert r.status_code == status and words in error_line(r.text)
+    api = requests.get(server.url + "api/report", params={"source": source}, timeout=30)
+    assert api.status_code == status and words in api.json()["error"]
+    assert trap.connections == 0
+    if status == 400:
+        assert len(site.requests) == before  # nothing fetched at all
+
+
+def test_redirects_off_chess_results_are_refused_on_every_hop(server, site, trap):
+    site.page("999301", art=0, body=_redirect(f"http://127.0.0.1:{trap.port}/tnr999301.aspx"))
+    site.page("999302", art=0, body=_redirect("http://169.254.169.254/latest/meta-data/"))
+    for tnr, host in (("999301", f"127.0.0.1:{trap.port}"), ("999302", "169.254.169.254")):
+        r = requests.post(server.url + "report", data={"source": tnr}, timeout=30)
+        assert r.status_code == 502
+        assert f"refusing redirect to {host}" in error_line(r.text)
+    assert trap.connections == 0
+
+
+def _redirect(location: str):
+    from loopback import Reply
+
+    return Reply.redirect(location)
+
+
+def test_bad_options_are_the_command_line_message_in_words(server, run_cli):
+    r = requests.post(server.url + "report", data={"source": TNR, "player": "Zed"}, timeout=30)
+    assert r.status_code == 400
+    assert error_line(r.text).startswith("player &#39;Zed&#39;: no such player")
+    api = requests.get(server.url + "api/report", params={"source": TNR, "k": "0"}, timeout=10)
+    cli = run_cli("report", str(TRF), "--k", "0")
+    assert api.status_code == 400
+    assert cli.stderr.strip().startswith(f"fiderate: error: {api.json()['error']}")
+    assert "--k" in api.json()["error"]
+    page = upload(server, TRF, k="0")
+    assert page.status_code == 400 and "--" not in error_line(page.text)
+
+
+def test_a_file_that_is_no_tournament_is_one_line(server):
+    for name, body in (("notes.txt", b"hello\nworld\n"), ("x.xlsx", b"PK\x03\x04broken"),
+                       ("empty.trf", b"")):
+        r = requests.post(server.url + "report", files={"files": (name, body)}, timeout=30)
+        assert r.status_code == 400, (name, r.text)
+        line = error_line(r.text)
+        assert "fiderate-upload" not in line and "tmp" not in line
+        assert line.startswith(name) or name == "empty.trf"
+    assert server.uploads_left() == []
+
+
+def test_no_input_is_asked_for(server):
+    r = requests.post(server.url + "report", data={}, timeout=10)
+    assert r.status_code == 400 and "give a chess-results link" in error_line(r.text)
+    r = requests.get(server.url + "api/report", timeout=10)
+    assert r.status_code == 400 and "source" in r.json()["error"]
+    r = requests.get(server.url + "api/report", params={"source": TNR, "evil": "1"}, timeout=10)
+    assert r.status_code == 400 and "unknown parameter 'evil'" in r.json()["error"]
+
+
+def test_expired_or_unknown_reports_are_404(server):
+    r = requests.get(server.url + "report/uNoSuchKey/", timeout=10)
+    assert r.status_code == 404 and "no longer kept" in error_line(r.text)
+    r = requests.get(server.url + "report/../etc/passwd", timeout=10)
+    assert r.status_code == 404
+
+
+def test_openapi_describes_the_api(server):
+    spec = requests.get(server.url + "api/openapi.json", timeout=10).json()
+    assert spec["openapi"].startswith("3.")
+    assert {"/api/report", "/api/calc", "/healthz"} <= set(spec["paths"])
+    assert {"get", "post"} == set(spec["paths"]["/api/report"])
