@@ -19,6 +19,7 @@ Routes::
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -38,6 +39,7 @@ from reports.web.service import Config, Fetcher, Periods, Reports
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["create_app"]
 
@@ -65,10 +67,39 @@ async def _on_http(request: Request, exc: Exception) -> Response:
     return _error(request, status, words.get(status, f"the request was refused ({status})"))
 
 
-async def _on_bug(request: Request, exc: Exception) -> Response:
-    """A bug: one line for the user (the server logs the traceback)."""
-    status, line = problem(exc)
-    return _error(request, status, line)
+class _Bugs:
+    """ASGI middleware: a bug is one line for the user (with the security headers, which the
+    framework's own error page would lack) and the traceback in the server's log."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            logging.getLogger("uvicorn.error").error("internal error", exc_info=exc)
+            if started:
+                raise
+            from starlette.requests import Request
+            from starlette.responses import PlainTextResponse
+
+            status, line = problem(exc)
+            try:
+                response = _error(Request(scope), status, line)
+            except Exception:  # the error page itself failed: the line alone
+                response = PlainTextResponse(line, status)
+            await response(scope, receive, send)
 
 
 def _warm(reports: Reports) -> None:
@@ -112,9 +143,8 @@ def create_app(config: Config | None = None) -> Starlette:
         Route("/api/openapi.json", api.openapi, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
-                    exception_handlers={Problem: _on_problem, HTTPException: _on_http,
-                                        Exception: _on_bug},
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders), Middleware(_Bugs)],
+                    exception_handlers={Problem: _on_problem, HTTPException: _on_http},
                     lifespan=lifespan)
     app.state.reports = reports
     app.state.periods = periods

@@ -1,0 +1,245 @@
+"""The server's parts on their own: keys, names, the shared session and fetches, the kept
+reports, the policy, errors, and jobs stopped at their time limit."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from datetime import date
+
+import click
+import pytest
+from loopback import ChessResults, Reply
+from serving import TNR, serve_fixtures
+
+from importer.errors import FetchError, InputError, NoSuchTournament
+from importer.http import make_session
+from importer.urls import Ref
+from reports.html import environment
+from reports.web.jobs import Runner
+from reports.web.keys import ReportOptions, link_key, parse_link_key, report_options
+from reports.web.problems import Problem, for_people, problem
+from reports.web.security import content_security_policy, inline_hashes
+from reports.web.service import Config, Fetcher, SingleFlight, Store
+from reports.web.uploads import display_name
+
+
+@pytest.mark.parametrize(("ref", "options", "focus", "key"), [
+    (Ref("1452107"), ReportOptions(), None, "1452107"),
+    (Ref("1452107", snr=81, art=9), ReportOptions(), None, "1452107-c81"),
+    (Ref("7"), ReportOptions(system="elo", player="x", k=30, on=date(2026, 5, 1)), 12,
+     "7-elo-p12-k30-d20260501"),
+])
+def test_link_keys_say_everything_and_read_back(ref, options, focus, key):
+    assert link_key(ref, options, focus) == key
+    back_ref, back_options, back_focus = parse_link_key(key)
+    assert (back_ref.tnr, back_ref.snr, back_focus) == (ref.tnr, ref.snr, focus)
+    assert (back_options.system, back_options.k, back_options.on) == (
+        options.system, options.k, options.on)
+
+
+@pytest.mark.parametrize("key", ["", "x1", "1-fide", "1-k20", "1-k0", "1-k101", "1-p3-elo",
+                                 "1-d20261301", "1-q5", "1-p", "1-c1-c2", "u12345",
+                                 "1-" + "9" * 9, "../etc"])
+def test_other_keys_are_no_link_keys(key):
+    assert parse_link_key(key) is None
+
+
+def test_report_options_are_checked_as_on_the_command_line():
+    assert report_options({"system": "elo", "k": "30", "date": "2026-05-01", "player": " -5 "}
+                          ) == ReportOptions("elo", "-5", 30, date(2026, 5, 1))
+    for fields, message in (
+            ({"k": "0"}, "Invalid value for '--k': 0 is not in the range 1<=x<=100."),
+            ({"date": "tomorrow"}, "Invalid value for '--date': 'tomorrow': expected a date "
+                                   "YYYY-MM-DD"),
+            ({"system": "nope"}, "Invalid value for '--system': 'nope' is not one of 'fide', "
+                                 "'elo', 'ukd'.")):
+        with pytest.raises(click.BadParameter) as caught:
+            report_options(fields)
+        assert caught.value.format_message() == message
+
+
+@pytest.mark.parametrize(("raw", "shown"), [
+    ("results.trf", "results.trf"), ("../../etc/passwd", "passwd"), ("C:\\x\\y.xlsx", "y.xlsx"),
+    ("<b>x<i>.trf", "_b_x_i_.trf"), ("x</b>.trf", "b_.trf"), ("..", "upload"), ("", "upload"), (" .hidden", "hidden"),
+    ("a" * 300, "a" * 100), ("тур.trf", "тур.trf"), ("a\x00b", "a_b")])
+def test_display_names_are_plain_words(raw, shown):
+    assert display_name(raw) == shown
+
+
+def test_single_flight_shares_one_call_and_its_failure():
+    flight: SingleFlight[str, int] = SingleFlight()
+    calls = []
+    gate = threading.Event()
+
+    def slow() -> int:
+        calls.append(1)
+        gate.wait(5)
+        return 42
+
+    results: list[int] = []
+    threads = [threading.Thread(target=lambda: results.append(flight.run("k", slow)))
+               for _ in range(8)]
+    for t in threads:
+        t.start()
+    time.sleep(0.2)
+    gate.set()
+    for t in threads:
+        t.join(5)
+    assert calls == [1] and results == [42] * 8
+    with pytest.raises(ValueError, match="once"):
+        flight.run("k", lambda: int("once"))
+    assert flight.run("k", lambda: 7) == 7  # a finished call is not kept
+
+
+def test_store_expires_and_forgets_the_least_recently_used():
+    store: Store[int] = Store(2)
+    store.put("a", 1, 60)
+    store.put("b", 2, 60)
+    assert store.get("a") == 1
+    store.put("c", 3, 60)
+    assert (store.get("a"), store.get("b"), store.get("c")) == (1, None, 3)
+    store.put("d", 4, -1)
+    assert store.get("d") is None
+
+
+def test_words_for_pages():
+    assert for_people("--player 'Zed': no such player") == "player 'Zed': no such player"
+    assert for_people("Invalid value for '--k': 0 is not in the range 1<=x<=100.") == \
+        "Invalid value for K: 0 is not in the range 1<=x<=100."
+    assert for_people("use either --opponent/--result or --game, not both") == \
+        "use either opponent's rating/result or games, not both"
+    assert for_people("a - b -- c") == "a - b -- c"
+
+
+def test_errors_become_one_line_and_a_status():
+    assert problem(NoSuchTournament("u", "no such tournament (HTTP 404)")) == (
+        404, "u: no such tournament (HTTP 404)")
+    assert problem(FetchError("u", "timed out")) == (
+        502, "chess-results could not be read: u: timed out")
+    assert problem(InputError("bad\nline", source="f.trf")) == (400, "f.trf: bad line")
+    assert problem(Problem("too big", 413)) == (413, "too big")
+    status, line = problem(RuntimeError("boom\n  at x"))
+    assert status == 500 and line == "internal error in fiderate (RuntimeError: boom at x); " \
+        "please report it"
+    assert problem(MemoryError())[0] == 422
+
+
+def test_the_policy_allows_exactly_the_templates_inline_scripts_and_styles():
+    env = environment()
+    elements = 0
+    for name in env.list_templates(extensions=["html"]):
+        source = env.loader.get_source(env, name)[0]
+        for kind, body in re.findall(r"<(script|style)>(.*?)</\1>", source, re.DOTALL):
+            elements += 1
+            assert "{{" not in body and "{%" not in body, f"{name}: template code in <{kind}>"
+    hashes = inline_hashes()
+    assert elements >= 4 and len(hashes["script"]) >= 2 and len(hashes["style"]) >= 2
+    policy = content_security_policy()
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert all(h in policy for hs in hashes.values() for h in hs)
+
+
+def test_a_job_over_its_time_limit_is_stopped():
+    runner = Runner(limit=0.5)
+    start = time.monotonic()
+    with pytest.raises(Problem, match="longer than 0.5 seconds") as caught:
+        runner.run(time.sleep, 30)
+    assert caught.value.status == 422 and time.monotonic() - start < 10
+    assert runner.run(divmod, 7, 2) == (3, 1)
+    with pytest.raises(Problem, match="ValueError") as bug:
+        runner.run(int, "x")
+    assert bug.value.status == 500
+
+
+def test_one_host_gets_one_request_at_a_time_whatever_the_threads():
+    delay = 0.3
+    with ChessResults() as site:
+        for i in range(4):
+            site.route(f"/p{i}", "<html>x</html>")
+        session = make_session(cache=False, delay=delay, base_url=site.url)
+        start = time.monotonic()
+        threads = [threading.Thread(target=session.get, args=(f"{site.url}/p{i}",))
+                   for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        assert site.count() == 4
+        assert time.monotonic() - start >= 3 * delay * 0.95  # spaced, not all at once
+
+
+def test_users_asking_for_one_tournament_together_share_one_fetch(tmp_path):
+    with ChessResults() as site:
+        serve_fixtures(site)
+        ranking = site._pick("GET", f"/tnr{TNR}.aspx", {"art": "0"})
+        site.page(TNR, art=0, body=Reply(200, ranking.body, fault="stall", stall=0.5))
+        fetcher = Fetcher(Config(base_url=site.url, delay=0,
+                                 cache_path=str(tmp_path / "http.sqlite")))
+        pages: list[int] = []
+        threads = [threading.Thread(target=lambda: pages.append(len(fetcher.fetch(Ref(TNR)))))
+                   for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(20)
+        assert pages == [2] * 6
+        assert site.count(f"/tnr{TNR}.aspx") == 2  # one starting rank, one crosstable
+        fetcher.fetch(Ref(TNR))
+        assert site.count(f"/tnr{TNR}.aspx") == 2  # then the HTTP cache answers
+        with pytest.raises(Problem, match="not a chess-results link"):
+            fetcher.ref(f"http://127.0.0.1:1/tnr{TNR}.aspx")
+        assert fetcher.ref(f"{site.url}/tnr{TNR}.aspx").tnr == TNR
+
+
+def _call(app, method: str, path: str, query: bytes = b"") -> tuple[int, dict, str]:
+    """One request straight into the ASGI application: status, headers, body."""
+    import asyncio
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": query, "root_path": "", "headers": [(b"host", b"test")],
+             "client": ("127.0.0.1", 1), "server": ("test", 80)}
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    async def run():
+        try:
+            await app(scope, receive, send)
+        except RuntimeError:
+            pass  # a bug is re-raised to the server (for its log) once answered
+
+    asyncio.run(run())
+    headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
+    return sent[0]["status"], headers, b"".join(m.get("body", b"") for m in sent[1:]).decode()
+
+
+def test_a_bug_is_one_line_and_500(monkeypatch):
+    from reports.web import keys, pages
+    from reports.web.app import create_app
+
+    def broken(_fields):
+        raise RuntimeError("boom")
+
+    def broken2():
+        raise RuntimeError("bust")
+
+    monkeypatch.setattr(keys, "report_options", broken)
+    app = create_app()
+    status, headers, body = _call(app, "POST", "/report")
+    assert status == 500
+    assert "internal error in fiderate (RuntimeError: boom); please report it" in body
+    assert "Traceback" not in body and "File " not in body
+    assert headers["x-content-type-options"] == "nosniff"
+    status, _, body = _call(app, "GET", "/api/calc", b"rating=1500&table=maybe")
+    assert status == 400 and body == '{"error": "table=\'maybe\': expected true or false"}'
+    monkeypatch.setattr(pages, "_systems", broken2)  # the error page itself fails
+    status, _, body = _call(app, "GET", "/")
+    assert (status, body) == (500, "internal error in fiderate (RuntimeError: bust); "
+                                   "please report it")
