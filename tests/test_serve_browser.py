@@ -1,0 +1,155 @@
+"""``fiderate serve`` in a real headless Chromium, at 1280 and 390 px: paste a tournament
+number, drop a TRF, open a player, download the zip, use the calculator.
+
+Uses the system Chromium through Playwright (never a downloaded browser); skipped only when
+/usr/bin/chromium is absent.  Any console error (a blocked script or style is one) fails.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from loopback import ChessResults
+from serving import ROOT, TNR, Served, Trap, serve_fixtures
+
+from importer.trf.writer import write_trf
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+TRF = ROOT / "fixtures" / "sample_open.trf"
+WIDTHS = (1280, 390)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("headless Chromium is not installed at /usr/bin/chromium "
+                    "(apt-get install -y chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with Trap() as trap, ChessResults() as site:
+        serve_fixtures(site)
+        with Served(tmp_path_factory.mktemp("browser"), base_url=site.url) as s:
+            yield s
+        assert trap.connections == 0
+
+
+@pytest.fixture(params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
+def page(request, browser, server):
+    context = browser.new_context(viewport={"width": request.param, "height": 900},
+                                  accept_downloads=True)
+    tab = context.new_page()
+    tab.errors, tab.dialogs, tab.hosts = [], [], set()
+    tab.on("console", lambda m: m.type == "error" and tab.errors.append(m.text))
+    tab.on("pageerror", lambda e: tab.errors.append(str(e)))
+    tab.on("dialog", lambda d: (tab.dialogs.append(d.message), d.dismiss()))
+    tab.on("request", lambda r: tab.hosts.add(r.url.split("/")[2]))
+    tab.width = request.param
+    yield tab
+    assert tab.errors == [] and tab.dialogs == []
+    assert tab.hosts <= {server.url.split("/")[2]}  # nothing loaded from anywhere else
+    context.close()
+
+
+def fits(tab, selector: str = "body") -> bool:
+    """No element of *selector* reaches past the window's width."""
+    return tab.eval_on_selector(selector, "e => e.getBoundingClientRect().right") <= tab.width
+
+
+def column(tab, col: int) -> list[str]:
+    return tab.eval_on_selector_all(
+        "#players tbody tr", f"rows => rows.map(r => r.cells[{col}].textContent.trim())")
+
+
+def test_paste_a_tournament_number(page, server):
+    page.goto(server.url)
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.width
+    page.fill("#source", TNR)
+    page.click("button[type=submit]")
+    assert page.url == f"{server.url}report/{TNR}/"
+    assert page.locator("h1").text_content() == "Fiderate Published Open 2026"
+    assert page.eval_on_selector("nav.site", "e => getComputedStyle(e).display") == "flex"
+    assert page.eval_on_selector("body", "e => getComputedStyle(e).maxWidth") == "1152px"
+    assert fits(page, "nav.site") and fits(page, ".downloads a:last-child")
+    change = page.locator("#players thead th").nth(9)
+    change.click()  # the report's sorting script runs under the server's policy
+    assert change.get_attribute("aria-sort") == "ascending"
+    assert column(page, 9)[0] == "-11.20"
+    page.click("text=Cole, Cara")
+    assert page.url == f"{server.url}report/{TNR}/player-3.html"
+    assert page.locator("h1").text_content() == "Cole, Cara"
+
+
+def test_drop_a_trf_open_a_player_and_download_the_zip(page, server, tmp_path):
+    page.goto(server.url)
+    data = page.evaluate_handle(
+        """text => { const dt = new DataTransfer();
+                     dt.items.add(new File([text], "sample_open.trf", {type: "text/plain"}));
+                     return dt; }""", TRF.read_text(encoding="utf-8"))
+    page.dispatch_event("#drop", "drop", {"dataTransfer": data})
+    assert page.locator("#chosen").text_content() == "sample_open.trf"
+    page.click("button[type=submit]")
+    assert page.locator("h1").text_content() == "Harbourside Autumn Open 2026"
+    page.locator("#players tbody a").first.click()
+    assert page.url.endswith("/player-1.html") and page.locator("#rounds tbody tr").count() > 0
+    page.go_back()
+    with page.expect_download() as caught:
+        page.click("text=Whole report (zip)")
+    saved = tmp_path / "report.zip"
+    caught.value.save_as(saved)
+    with zipfile.ZipFile(io.BytesIO(saved.read_bytes())) as zf:
+        names = set(zf.namelist())
+    assert {"report/index.html", "report/.fiderate", "report/rating_players.csv"} <= names
+    assert len([n for n in names if n.startswith("report/player-")]) == 24
+    page.screenshot(path=str(tmp_path / f"report-{page.width}.png"), full_page=True)
+
+
+def test_the_calculator(page, server):
+    page.goto(server.url + "calc")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.width
+    page.fill("#rating", "1500")
+    page.fill("#opponent", "1600")
+    page.select_option("#result", "draw")
+    page.select_option("#category", "junior")
+    page.fill("#date", "2026-08-01")
+    page.click("button[type=submit]")
+    rows = page.eval_on_selector_all(
+        "#outcomes tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))")
+    assert rows == [["Win", "+25.60", "1526"], ["Draw", "+5.60", "1506"],
+                    ["Loss", "-14.40", "1486"]]
+    first = page.eval_on_selector("#players tbody tr",
+                                  "r => Array.from(r.cells, c => c.textContent)")
+    assert first == ["Player", "1500", "40", "0.36", "½", "+5.60", "1506"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.width
+
+
+def test_hostile_names_stay_text(page, server, tmp_path):
+    spec = importlib.util.spec_from_file_location("_report_tests",
+                                                  Path(__file__).with_name("test_report.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    hostile = tmp_path / "<img src=x onerror=alert(1)>.trf"
+    hostile.write_text(write_trf(module.small()), encoding="utf-8")
+    page.goto(server.url)
+    page.set_input_files("#files", str(hostile))
+    assert page.locator("#chosen").text_content() == hostile.name
+    page.click("button[type=submit]")
+    assert page.locator("h1").text_content() == "Test <Open> & Co"
+    assert page.locator("img").count() == 0
+    assert "<script>alert(1)</script>" in column(page, 1)
