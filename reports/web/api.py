@@ -96,7 +96,7 @@ def _reports(request: Request) -> Reports:
 
 
 def _report(kept: Kept) -> Response:
-    return json_response({**kept.json(), "url": f"/report/{kept.key}/"})
+    return json_response({"key": kept.key, "url": f"/report/{kept.key}/", **kept.json()})
 
 
 def api_report_get(request: Request) -> Response:
@@ -110,7 +110,7 @@ def api_report_get(request: Request) -> Response:
         if not source:
             raise Problem("give source: a chess-results link or tournament number")
         reports = _reports(request)
-        return _report(reports.link(reports.fetcher.ref(source), report_options(query)))
+        return _report(reports.link(reports.fetcher.ref(source), report_options(query), "json"))
     except Exception as exc:
         return error_response(exc)
 
@@ -128,10 +128,10 @@ async def api_report_post(request: Request) -> Response:
         options = report_options(form.fields)
         reports = _reports(request)
         if form.uploads("files"):
-            kept = await run_in_threadpool(reports.upload, form.uploads("files"), options)
+            kept = await run_in_threadpool(reports.upload, form.uploads("files"), options, "json")
         elif form.get("source"):
             kept = await run_in_threadpool(reports.link, reports.fetcher.ref(form.get("source")),
-                                           options)
+                                           options, "json")
         else:
             raise Problem("give files: the tournament's files, or source: a chess-results link")
         return _report(kept)

@@ -1,15 +1,17 @@
-"""Run work on untrusted input in a separate process, stopped when it runs over its time limit.
+"""Run work on untrusted input in separate processes, stopped when it runs over its time limit.
 
-Each job is a fresh process forked from a fork server that has already imported the library
-(:mod:`reports.web.work`), so a job starts in milliseconds and leaves nothing behind.  A job
-gets at most :data:`MEMORY_LIMIT` bytes of memory and ``limit`` seconds; past that it is
-killed and the request answered with one line.  At most ``slots`` jobs run at once; the rest
-wait their turn.
+A few worker processes, forked from a fork server that has already imported the library
+(:mod:`reports.web.work`), take one job at a time.  A job gets ``limit`` seconds: past that
+its worker is killed (and replaced) and the request answered with one line.  Each worker may
+use at most :data:`MEMORY_LIMIT` bytes and is replaced after :data:`JOBS_PER_WORKER` jobs, so
+nothing one upload did outlives it for long.  When every worker is busy, jobs wait their turn.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import queue
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,46 +20,72 @@ from reports.web.problems import Problem
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
-    from multiprocessing.context import ForkServerContext
+    from multiprocessing.context import ForkServerContext, ForkServerProcess
 
-__all__ = ["MEMORY_LIMIT", "TIME_LIMIT", "Runner"]
+__all__ = ["JOBS_PER_WORKER", "MEMORY_LIMIT", "TIME_LIMIT", "Runner"]
 
 TIME_LIMIT = 20.0
 """Seconds a job may take: reading a 10 MB file takes a fraction of it."""
 MEMORY_LIMIT = 2 * 1024 * 1024 * 1024
-"""Bytes of address space a job may use."""
+"""Bytes of address space a worker may use."""
+JOBS_PER_WORKER = 200
+WORKER_NICENESS = 5
+"""Workers yield the processor to the server itself, which answers from memory in
+milliseconds: a page already made never waits behind an upload being read."""
 
 T = TypeVar("T")
 
 
-def _child(conn: Connection, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    """The job's process: run *fn* and send back ('ok', value) or ('error', (status, line))."""
+def _serve(conn: Connection) -> None:
+    """A worker: run each job sent, send back ('ok', value) or ('error', (status, line))."""
     import resource
+    import traceback
 
     from reports.web.problems import problem
 
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-        conn.send(("ok", fn(*args)))
-    except BaseException as exc:  # every failure becomes one line for the parent
-        status, line = problem(exc)
-        if status >= 500:
-            import traceback
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    os.nice(WORKER_NICENESS)
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            conn.send(("ok", fn(*args)))
+        except BaseException as exc:  # every failure becomes one line for the server
+            status, line = problem(exc)
+            if status >= 500:
+                traceback.print_exc()  # the server's log: a bug, not the input
+            conn.send(("error", (status, line)))
 
-            traceback.print_exc()  # the server's log: a bug, not the input
-        conn.send(("error", (status, line)))
-    finally:
-        conn.close()
+
+class _Worker:
+    """One worker process and the pipe to it."""
+
+    def __init__(self, ctx: ForkServerContext) -> None:
+        self.conn, theirs = ctx.Pipe()
+        self.proc: ForkServerProcess = ctx.Process(target=_serve, args=(theirs,), daemon=True)
+        self.proc.start()
+        theirs.close()
+        self.jobs = 0
+
+    def stop(self) -> None:
+        self.conn.close()
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join()
 
 
 class Runner:
-    """Runs jobs in separate processes, each under a time limit."""
+    """Runs jobs in worker processes, each under a time limit."""
 
-    def __init__(self, *, limit: float = TIME_LIMIT, slots: int = 4) -> None:
+    def __init__(self, *, limit: float = TIME_LIMIT, workers: int = 0) -> None:
         self.limit = limit
-        self._slots = threading.BoundedSemaphore(slots)
         self._lock = threading.Lock()
         self._ctx: ForkServerContext | None = None
+        self._idle: queue.Queue[_Worker | None] = queue.Queue()
+        for _ in range(workers or max(2, os.cpu_count() or 2)):
+            self._idle.put(None)  # a worker is started when first needed
 
     def _context(self) -> ForkServerContext:
         with self._lock:
@@ -68,36 +96,41 @@ class Runner:
             return self._ctx
 
     def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a separate process: its value, or Problem with the status and line
-        of its error (422 when it runs over the time limit)."""
-        ctx = self._context()
-        with self._slots:
-            receive, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(send, fn, args), daemon=True)
-            try:
-                proc.start()
-                send.close()
-                if not receive.poll(self.limit):
-                    raise Problem(f"reading this took longer than {self.limit:g} seconds, the "
-                                  "limit here: is it a tournament file?", 422)
-                try:
-                    outcome, value = receive.recv()
-                except EOFError:
-                    raise Problem("the worker reading this stopped (it may have needed more "
-                                  "memory than this server allows)", 422) from None
-            finally:
-                send.close()
-                receive.close()
-                if proc.is_alive():
-                    proc.kill()
-                proc.join()
+        """``fn(*args)`` in a worker: its value, or Problem with the status and line of its
+        error (422 when it runs over the time limit)."""
+        worker = self._idle.get()
+        try:
+            if worker is None or worker.jobs >= JOBS_PER_WORKER or not worker.proc.is_alive():
+                if worker is not None:
+                    worker.stop()
+                worker = None
+                worker = _Worker(self._context())
+            worker.jobs += 1
+            worker.conn.send((fn, args))
+            if not worker.conn.poll(self.limit):
+                raise Problem(f"reading this took longer than {self.limit:g} seconds, the "
+                              "limit here: is it a tournament file?", 422)
+            outcome, value = worker.conn.recv()
+        except BaseException as exc:
+            if worker is not None:  # its state is unknown: a new one takes its place
+                worker.stop()
+                worker = None
+            if isinstance(exc, EOFError):
+                raise Problem("the worker reading this stopped (it may have needed more "
+                              "memory than this server allows)", 422) from None
+            raise
+        finally:
+            self._idle.put(worker)
         if outcome == "ok":
             return value  # type: ignore[no-any-return]
         status, line = value
         raise Problem(line, status)
 
     def warm(self) -> None:
-        """Start the fork server now, so that the first job does not wait for it."""
-        import os
-
-        self.run(os.getpid)
+        """Start every worker now, so that the first jobs do not wait for them."""
+        slots = [self._idle.get() for _ in range(self._idle.qsize())]
+        try:
+            slots = [w if w is not None else _Worker(self._context()) for w in slots]
+        finally:
+            for w in slots:
+                self._idle.put(w)

@@ -9,12 +9,15 @@ the zip and the CSV downloads are those of ``fiderate report --out``, byte for b
 from __future__ import annotations
 
 import io
+import pickle
 import zipfile
-from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from importer.model import Tournament
     from reports.report import Report
+    from reports.web.keys import ReportOptions
 
 __all__ = ["RELOAD_SECONDS", "Kept", "report_json", "site_context"]
 
@@ -35,31 +38,57 @@ def site_context(**given: Any) -> dict[str, Any]:
     return {"refresh": None, "live": "", "downloads": [], "error": "", **given}
 
 
-@dataclass
 class Kept:
-    """A report kept in memory under its key."""
+    """A report kept in memory under its key.
 
-    key: str
-    report: Report
-    link: bool
-    """Built from a chess-results link (a live one reloads itself), not from files."""
-    _pages: dict[str, str] = field(default_factory=dict, repr=False)
-    _files: dict[str, str] | None = field(default=None, repr=False)
-    _json: dict[str, Any] | None = field(default=None, repr=False)
+    Built in a job process with its first page already rendered; what crosses back to the
+    server is the tournament and the options, rated again only when another page, a file or
+    the JSON is asked for (most reports are only ever seen through their first page, and a
+    tournament crosses a process boundary far faster than its rating).
+    """
 
-    @property
-    def live(self) -> int | None:
-        """The round in progress, if any."""
+    def __init__(self, report: Report, options: ReportOptions, *, link: bool, key: str = ""
+                 ) -> None:
         from reports.summary import live_round
 
-        return live_round(self.report.tournament)
+        self.key = key
+        self.link = link
+        """Built from a chess-results link (a live one reloads itself), not from files."""
+        self.live = live_round(report.tournament)
+        """The round in progress, if any."""
+        self.focus = report.focus
+        end = report.tournament.info.end_date
+        self.finished = self.live is None and end is not None and end < date.today()  # noqa: DTZ011
+        self._scenarios = any(pr.scenarios and pr.rating is not None for pr in report.shown)
+        self._tournament: Tournament | bytes = report.tournament
+        self._options = options
+        self._report: Report | None = report
+        self._pages: dict[str, str] = {}
+        self._files: dict[str, str] | None = None
+        self._json: dict[str, Any] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        tournament = pickle.dumps(self._tournament, protocol=pickle.HIGHEST_PROTOCOL)
+        return {**self.__dict__, "_report": None, "_tournament": tournament}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    @property
+    def report(self) -> Report:
+        """The report (rated again the first time it is needed after crossing over)."""
+        if self._report is None:
+            t = self._tournament
+            if isinstance(t, bytes):  # pickled by this server's own job
+                t = self._tournament = pickle.loads(t)
+            self._report = self._options.build(t)
+        return self._report
 
     def landing(self) -> str:
         """The page to open first: the player asked for, else the index."""
         from reports.report import player_page_name
 
-        focus = self.report.focus
-        return player_page_name(focus) if focus is not None else ""
+        return player_page_name(self.focus) if self.focus is not None else "index.html"
 
     def page(self, name: str) -> str | None:
         """One HTML page by file name ('index.html', 'player-12.html'); None when there is none."""
@@ -78,17 +107,13 @@ class Kept:
     def site(self, *, index: bool) -> dict[str, Any]:
         """What the server adds around a page: the downloads (index only) and, for a live
         tournament from a link, the line saying so and the reload."""
-        live = self.live if self.link else None
         downloads = [{"href": href, "label": label} for href, label in _DOWNLOADS
-                     if href != "scenarios.csv" or self._has_scenarios()] if index else []
-        if live is None:
+                     if href != "scenarios.csv" or self._scenarios] if index else []
+        if self.live is None or not self.link:
             return site_context(downloads=downloads)
         return site_context(refresh=RELOAD_SECONDS, downloads=downloads,
-                            live=f"Round {live} is in progress: this page reloads itself every "
-                                 f"{RELOAD_SECONDS // 60} minutes.")
-
-    def _has_scenarios(self) -> bool:
-        return any(pr.scenarios and pr.rating is not None for pr in self.report.shown)
+                            live=f"Round {self.live} is in progress: this page reloads itself "
+                                 f"every {RELOAD_SECONDS // 60} minutes.")
 
     def files(self) -> dict[str, str]:
         """Every file of ``fiderate report --out``, as text, by name."""
@@ -114,9 +139,9 @@ class Kept:
         return buffer.getvalue()
 
     def json(self) -> dict[str, Any]:
-        """The report as the JSON API returns it."""
+        """The report as the JSON API returns it (without its key)."""
         if self._json is None:
-            self._json = {"key": self.key, **report_json(self.report)}
+            self._json = report_json(self.report)
         return self._json
 
 

@@ -13,8 +13,13 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from importer.urls import Ref
+
+if TYPE_CHECKING:
+    from importer.model import Tournament
+    from reports.report import Report
 
 __all__ = ["ReportOptions", "link_key", "parse_link_key", "report_options", "upload_key"]
 
@@ -31,6 +36,13 @@ class ReportOptions:
     k: int = DEFAULT_K
     on: date | None = None
     """The date whose rules apply when the source gives none."""
+
+    def build(self, t: Tournament) -> Report:
+        """Rate *t* with these options (:func:`reports.report.build_report`)."""
+        from reports.report import build_report
+
+        return build_report(t, system=self.system, k_default=self.k, on=self.on,
+                            focus=self.player)
 
 
 def report_options(fields: Mapping[str, str]) -> ReportOptions:

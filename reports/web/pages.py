@@ -69,7 +69,9 @@ def _reports(request: Request) -> Reports:
 
 
 def _landing(kept: Kept) -> RedirectResponse:
-    return RedirectResponse(f"/report/{kept.key}/{kept.landing()}", status_code=303)
+    page = kept.landing()
+    return RedirectResponse(f"/report/{kept.key}/{'' if page == 'index.html' else page}",
+                            status_code=303)
 
 
 async def report_post(request: Request) -> Response:

@@ -17,7 +17,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from datetime import date
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from reports.web.problems import Problem
@@ -163,8 +162,7 @@ class Reports:
         self.fetcher = fetcher
         self.runner = runner
         self.kept: Store[Kept] = Store(capacity)
-        self._asked: Store[str] = Store(capacity * 4)
-        """The key each request with a player by name or number was given."""
+        self._asked: Store[str] = Store(capacity * 4)  # the key each request was given
         self._flight: SingleFlight[str, Kept] = SingleFlight()
 
     def get(self, key: str) -> Kept | None:
@@ -181,8 +179,9 @@ class Reports:
         ref, options, _ = parsed
         return self.link(ref, options)
 
-    def link(self, ref: Ref, options: ReportOptions) -> Kept:
-        """The report of a chess-results tournament (one build at a time per request)."""
+    def link(self, ref: Ref, options: ReportOptions, want: str = "page") -> Kept:
+        """The report of a chess-results tournament (one build at a time per request);
+        *want* is what to make first: its first 'page' or its 'json'."""
         from reports.web.keys import link_key
 
         asked = f"{ref.tnr}|{ref.snr}|{options!r}"
@@ -190,39 +189,30 @@ class Reports:
         kept = self.kept.get(key) if key is not None else None
         if kept is not None:
             return kept
-        kept = self._flight.run(asked, lambda: self._build_link(ref, options))
+        kept = self._flight.run(asked, lambda: self._build_link(ref, options, want))
         self._asked.put(asked, kept.key, LINK_TTL_FINISHED)
         return kept
 
-    def _build_link(self, ref: Ref, options: ReportOptions) -> Kept:
+    def _build_link(self, ref: Ref, options: ReportOptions, want: str) -> Kept:
         from reports.web import work
-        from reports.web.kept import Kept
         from reports.web.keys import link_key
 
         pages = self.fetcher.fetch(ref)
         source = pages[0].url if pages else ref.tnr
-        report = self.runner.run(work.report_from_pages, pages, source, ref.snr, options)
-        focus = report.focus if options.player is not None else None
-        kept = Kept(key=link_key(ref, options, focus), report=report, link=True)
-        self.kept.put(kept.key, kept, _link_ttl(kept))
+        kept = self.runner.run(work.report_from_pages, pages, source, ref.snr, options, want)
+        kept.key = link_key(ref, options, kept.focus if options.player is not None else None)
+        self.kept.put(kept.key, kept, LINK_TTL_FINISHED if kept.finished else LINK_TTL_LIVE)
         return kept
 
-    def upload(self, files: list[Upload], options: ReportOptions) -> Kept:
+    def upload(self, files: list[Upload], options: ReportOptions, want: str = "page") -> Kept:
         """The report of uploaded files, under a new random key."""
         from reports.web import work
-        from reports.web.kept import Kept
         from reports.web.keys import upload_key
 
-        report = self.runner.run(work.report_from_files, files, options)
-        kept = Kept(key=upload_key(), report=report, link=False)
+        kept = self.runner.run(work.report_from_files, files, options, want)
+        kept.key = upload_key()
         self.kept.put(kept.key, kept, UPLOAD_TTL)
         return kept
-
-
-def _link_ttl(kept: Kept) -> float:
-    end = kept.report.tournament.info.end_date
-    finished = end is not None and end < date.today()  # noqa: DTZ011 - the server's local date
-    return LINK_TTL_FINISHED if finished and kept.live is None else LINK_TTL_LIVE
 
 
 class Periods:

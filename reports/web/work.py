@@ -13,10 +13,11 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import importer
+from importer import chessresults, excel, jsonfile, smcsv, trf
 from importer.sources import from_pages
 from reports.errors import ReportError
 from reports.html import environment
-from reports.report import Report, build_report
+from reports.web.kept import Kept
 from reports.web.keys import ReportOptions
 from reports.web.uploads import Upload
 
@@ -24,22 +25,31 @@ if TYPE_CHECKING:
     from importer.http import FetchedPage
     from importer.model import Tournament
 
-__all__ = ["MAX_PLAYERS", "PeriodRequest", "period_files", "report_from_files",
+__all__ = ["MAX_PLAYERS", "READERS", "PeriodRequest", "period_files", "report_from_files",
            "report_from_pages"]
 
 MAX_PLAYERS = 5000
 """More players than any real tournament has: a larger file is refused."""
 
+READERS = (chessresults, excel, jsonfile, smcsv, trf)
+"""Every reader, imported once by the fork server: no job imports one itself."""
+
 for _name in ("index.html", "player.html", "period.html"):
     environment().get_template(_name)  # compiled once, in the fork server
 
 
-def _build(t: Tournament, options: ReportOptions) -> Report:
+def _kept(t: Tournament, options: ReportOptions, *, link: bool, want: str) -> Kept:
+    """The report to keep, with what the request asked for already made: its first page
+    (``want='page'``) or its JSON (``'json'``)."""
     if len(t.players) > MAX_PLAYERS:
         raise ReportError(f"{len(t.players)} players: more than this server rates at once "
                           f"({MAX_PLAYERS})")
-    return build_report(t, system=options.system, k_default=options.k, on=options.on,
-                        focus=options.player)
+    kept = Kept(options.build(t), options, link=link)
+    if want == "json":
+        kept.json()
+    else:
+        kept.page(kept.landing())
+    return kept
 
 
 def _names(files: Sequence[Upload]) -> list[str]:
@@ -49,18 +59,18 @@ def _names(files: Sequence[Upload]) -> list[str]:
     return [f.path.name for f in files]
 
 
-def report_from_files(files: Sequence[Upload], options: ReportOptions) -> Report:
+def report_from_files(files: Sequence[Upload], options: ReportOptions, want: str) -> Kept:
     """The report of uploaded files of one tournament (several: saved pages, merged)."""
     names = _names(files)
     t = importer.load(names[0]) if len(names) == 1 else importer.load_many(names)
-    return _build(t, options)
+    return _kept(t, options, link=False, want=want)
 
 
 def report_from_pages(pages: Sequence[FetchedPage], source: str, card: int | None,
-                      options: ReportOptions) -> Report:
+                      options: ReportOptions, want: str) -> Kept:
     """The report of the pages fetched for a chess-results link (*card*: the player of a
     player-card link)."""
-    return _build(from_pages(pages, source=source, focus=card), options)
+    return _kept(from_pages(pages, source=source, focus=card), options, link=True, want=want)
 
 
 @dataclass(frozen=True, slots=True)
