@@ -42,7 +42,7 @@ def test_the_direction_check_can_fail(tmp_path):
 
 
 IMPORT_NAMES = {"beautifulsoup4": {"bs4"}, "pyyaml": {"yaml"}, "python-dateutil": {"dateutil"},
-                "pillow": {"PIL"}, "scikit-learn": {"sklearn"}}
+                "pillow": {"PIL"}, "scikit-learn": {"sklearn"}, "python-multipart": {"python_multipart"}}
 """Distributions whose import name is not their normalized name (``requests-cache`` →
 ``requests_cache`` needs no entry)."""
 
