@@ -27,6 +27,7 @@ from __future__ import annotations
 import socket
 import struct
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -91,6 +92,8 @@ class Request:
     query: dict[str, str]
     form: dict[str, str]
     headers: dict[str, str]
+    at: float = field(default_factory=time.monotonic)
+    """When it arrived (``time.monotonic()``)."""
 
 
 @dataclass

@@ -9,12 +9,14 @@ import io
 import json
 import re
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 import requests
 from loopback import ChessResults
-from serving import LIVE_TNR, ROOT, TNR, Served, Trap, serve_fixtures
+from serving import CR, LIVE_TNR, ROOT, TNR, Served, Trap, serve_fixtures
 
 TRF = ROOT / "fixtures" / "sample_open.trf"
 SITE_BLOCK = re.compile(r'<header class="site">.*?</header>\n', re.DOTALL)
@@ -308,6 +310,9 @@ def test_no_input_is_asked_for(server):
 def test_expired_or_unknown_reports_are_404(server):
     r = requests.get(server.url + "report/uNoSuchKey/", timeout=10)
     assert r.status_code == 404 and "no longer kept" in error_line(r.text)
+    r = requests.get(server.url + "report/999404-k30/", timeout=30)
+    assert r.status_code == 404 and "no such tournament" in error_line(r.text)
+    assert "internal error" not in server.log()
     r = requests.get(server.url + "report/../etc/passwd", timeout=10)
     assert r.status_code == 404
 
@@ -317,3 +322,26 @@ def test_openapi_describes_the_api(server):
     assert spec["openapi"].startswith("3.")
     assert {"/api/report", "/api/calc", "/healthz"} <= set(spec["paths"])
     assert {"get", "post"} == set(spec["paths"]["/api/report"])
+
+
+def test_many_users_at_once_keep_the_delay_between_requests(tmp_path, site, trap):
+    """Twelve users paste three tournaments at once: each tournament is fetched once, and
+    the requests reach chess-results one at a time, --delay apart."""
+    tnrs = ("999011", "999012", "999013")
+    ranking = (CR / "art1_ranking_published_small.html").read_text(encoding="utf-8")
+    crosstable = (CR / "art5_crosstable_published_small.html").read_text(encoding="utf-8")
+    for tnr in tnrs:
+        site.page(tnr, art=0, body=ranking)
+        site.page(tnr, art=5, body=crosstable)
+    delay = 0.3
+    with Served(tmp_path, "--delay", str(delay), base_url=site.url) as server, \
+            ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(lambda i: requests.post(
+            server.url + "report", data={"source": tnrs[i % 3]}, timeout=60), range(12)))
+    assert [a.status_code for a in answers] == [200] * 12
+    paths = {f"/tnr{tnr}.aspx" for tnr in tnrs}
+    arrivals = sorted(r.at for r in site.requests if r.path in paths)
+    assert len(arrivals) == 6  # two pages per tournament, fetched once for four users each
+    gaps = [b - a for a, b in pairwise(arrivals)]
+    assert min(gaps) >= delay * 0.9, gaps
+    assert trap.connections == 0

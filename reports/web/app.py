@@ -41,7 +41,10 @@ if TYPE_CHECKING:
     from starlette.responses import Response
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["create_app"]
+__all__ = ["THREADS", "create_app"]
+
+THREADS = 200
+"""Requests answered at once (the rest wait): most of them only wait for chess-results."""
 
 def _error(request: Request, status: int, line: str) -> Response:
     """One line: JSON for the API, else the form of the page the request was for."""
@@ -113,6 +116,9 @@ def _warm(reports: Reports) -> None:
 
 def create_app(config: Config | None = None) -> Starlette:
     """The ``fiderate serve`` application."""
+    import click
+
+    from reports.errors import user_facing_errors
     from reports.web.jobs import Runner
 
     config = config or Config()
@@ -122,6 +128,10 @@ def create_app(config: Config | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        from anyio.to_thread import current_default_thread_limiter
+
+        # users waiting for chess-results each hold a thread: many may wait at once
+        current_default_thread_limiter().total_tokens = THREADS
         threading.Thread(target=_warm, args=(reports,), name="fiderate-warm", daemon=True).start()
         yield
 
@@ -143,9 +153,9 @@ def create_app(config: Config | None = None) -> Starlette:
         Route("/api/openapi.json", api.openapi, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
     ]
+    refused = dict.fromkeys((Problem, click.ClickException, *user_facing_errors()), _on_problem)
     app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders), Middleware(_Bugs)],
-                    exception_handlers={Problem: _on_problem, HTTPException: _on_http},
-                    lifespan=lifespan)
+                    exception_handlers={**refused, HTTPException: _on_http}, lifespan=lifespan)
     app.state.reports = reports
     app.state.periods = periods
     return app

@@ -12,14 +12,17 @@ import io
 import pickle
 import zipfile
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from importer.model import Tournament
     from reports.report import Report
     from reports.web.keys import ReportOptions
 
-__all__ = ["RELOAD_SECONDS", "Kept", "report_json", "site_context"]
+__all__ = ["RELOAD_SECONDS", "Kept", "Want", "report_json", "site_context"]
+
+Want = Literal["page", "json"]
+"""What a request asks of a report first: its first page, or its JSON."""
 
 RELOAD_SECONDS = 5 * 60
 """How often the page of a live tournament reloads itself (chess-results is fetched at most

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from importer.http import FetchedPage
     from importer.urls import Ref
     from reports.web.jobs import Runner
-    from reports.web.kept import Kept
+    from reports.web.kept import Kept, Want
     from reports.web.keys import ReportOptions
     from reports.web.uploads import Upload
     from reports.web.work import PeriodRequest
@@ -179,7 +179,7 @@ class Reports:
         ref, options, _ = parsed
         return self.link(ref, options)
 
-    def link(self, ref: Ref, options: ReportOptions, want: str = "page") -> Kept:
+    def link(self, ref: Ref, options: ReportOptions, want: Want = "page") -> Kept:
         """The report of a chess-results tournament (one build at a time per request);
         *want* is what to make first: its first 'page' or its 'json'."""
         from reports.web.keys import link_key
@@ -193,7 +193,7 @@ class Reports:
         self._asked.put(asked, kept.key, LINK_TTL_FINISHED)
         return kept
 
-    def _build_link(self, ref: Ref, options: ReportOptions, want: str) -> Kept:
+    def _build_link(self, ref: Ref, options: ReportOptions, want: Want) -> Kept:
         from reports.web import work
         from reports.web.keys import link_key
 
@@ -204,7 +204,7 @@ class Reports:
         self.kept.put(kept.key, kept, LINK_TTL_FINISHED if kept.finished else LINK_TTL_LIVE)
         return kept
 
-    def upload(self, files: list[Upload], options: ReportOptions, want: str = "page") -> Kept:
+    def upload(self, files: list[Upload], options: ReportOptions, want: Want = "page") -> Kept:
         """The report of uploaded files, under a new random key."""
         from reports.web import work
         from reports.web.keys import upload_key

@@ -17,7 +17,7 @@ from importer import chessresults, excel, jsonfile, smcsv, trf
 from importer.sources import from_pages
 from reports.errors import ReportError
 from reports.html import environment
-from reports.web.kept import Kept
+from reports.web.kept import Kept, Want
 from reports.web.keys import ReportOptions
 from reports.web.uploads import Upload
 
@@ -38,7 +38,7 @@ for _name in ("index.html", "player.html", "period.html"):
     environment().get_template(_name)  # compiled once, in the fork server
 
 
-def _kept(t: Tournament, options: ReportOptions, *, link: bool, want: str) -> Kept:
+def _kept(t: Tournament, options: ReportOptions, *, link: bool, want: Want) -> Kept:
     """The report to keep, with what the request asked for already made: its first page
     (``want='page'``) or its JSON (``'json'``)."""
     if len(t.players) > MAX_PLAYERS:
@@ -59,7 +59,7 @@ def _names(files: Sequence[Upload]) -> list[str]:
     return [f.path.name for f in files]
 
 
-def report_from_files(files: Sequence[Upload], options: ReportOptions, want: str) -> Kept:
+def report_from_files(files: Sequence[Upload], options: ReportOptions, want: Want) -> Kept:
     """The report of uploaded files of one tournament (several: saved pages, merged)."""
     names = _names(files)
     t = importer.load(names[0]) if len(names) == 1 else importer.load_many(names)
@@ -67,7 +67,7 @@ def report_from_files(files: Sequence[Upload], options: ReportOptions, want: str
 
 
 def report_from_pages(pages: Sequence[FetchedPage], source: str, card: int | None,
-                      options: ReportOptions, want: str) -> Kept:
+                      options: ReportOptions, want: Want) -> Kept:
     """The report of the pages fetched for a chess-results link (*card*: the player of a
     player-card link)."""
     return _kept(from_pages(pages, source=source, focus=card), options, link=True, want=want)
