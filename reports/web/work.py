@@ -7,7 +7,8 @@ compiled, so every job starts warm.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -52,17 +53,22 @@ def _kept(t: Tournament, options: ReportOptions, *, link: bool, want: Want) -> K
     return kept
 
 
-def _names(files: Sequence[Upload]) -> list[str]:
-    """The files' names, read from their folder (the job's own working folder), so that
-    every message and note names the files as the user does."""
+@contextmanager
+def _inside(files: Sequence[Upload]) -> Iterator[list[str]]:
+    """The files' names, read from within their folder, so that every message and note names
+    the files as the user does (the worker's own folder is back afterwards)."""
+    home = os.getcwd()
     os.chdir(files[0].path.parent)
-    return [f.path.name for f in files]
+    try:
+        yield [f.path.name for f in files]
+    finally:
+        os.chdir(home)
 
 
 def report_from_files(files: Sequence[Upload], options: ReportOptions, want: Want) -> Kept:
     """The report of uploaded files of one tournament (several: saved pages, merged)."""
-    names = _names(files)
-    t = importer.load(names[0]) if len(names) == 1 else importer.load_many(names)
+    with _inside(files) as names:
+        t = importer.load(names[0]) if len(names) == 1 else importer.load_many(names)
     return _kept(t, options, link=False, want=want)
 
 
@@ -97,16 +103,16 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     from reports.period_report import render_period_files
     from reports.report import list_warnings
 
-    loaded = [importer.load(name) for name in _names(files)]
-    offered = [PeriodSource(tournament=t, source=f.name) for f, t in zip(files, loaded, strict=True)]
-    notes: list[str] = []
-    fide_list = None
-    if ratings_list is not None:
-        from importer.fidelist import read_fide_list
+    with _inside([*files, *([ratings_list] if ratings_list else [])]) as names:
+        loaded = [importer.load(name) for name in names[:len(files)]]
+        fide_list = None
+        if ratings_list is not None:
+            from importer.fidelist import read_fide_list
 
-        fide_list = read_fide_list(ratings_list.path.name, fide_ids={
-            player_key(p)[0] for t in loaded for p in t.players})
-        notes += list_warnings(fide_list.warnings)
+            fide_list = read_fide_list(names[-1], fide_ids={
+                player_key(p)[0] for t in loaded for p in t.players})
+    offered = [PeriodSource(tournament=t, source=f.name) for f, t in zip(files, loaded, strict=True)]
+    notes = list_warnings(fide_list.warnings) if fide_list is not None else []
     with Register(request.store) if request.store else nullcontext(None) as reg:
         result = run_period(offered, period=request.period, ratings_list=fide_list, register=reg,
                             only_list=RatingList(request.only_list) if request.only_list else None)
