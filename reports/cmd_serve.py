@@ -48,7 +48,8 @@ def serve(**opts: Any) -> None:
         sock = socket.create_server((host, port),
                                     family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as exc:
-        raise ReportError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+        why = str(exc.strerror or exc).split(" (while attempting", 1)[0]
+        raise ReportError(f"cannot listen on {host} port {port}: {why}") from None
     bound = sock.getsockname()[1]
     app = create_app(Config(base_url=opts["base_url"], store=opts["store"], delay=opts["delay"],
                             timeout=opts["timeout"]))

@@ -238,3 +238,14 @@ def test_a_bug_is_one_line_and_500(monkeypatch):
     status, _, body = _call(app, "GET", "/")
     assert (status, body) == (500, "internal error in fiderate (RuntimeError: bust); "
                                    "please report it")
+
+
+def test_a_taken_port_is_one_line(run_cli):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        res = run_cli("serve", "--port", str(port))
+    assert res.code == 2
+    assert res.stderr == (f"fiderate: error: cannot listen on 127.0.0.1 port {port}: "
+                          "Address already in use\n")
