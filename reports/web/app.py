@@ -46,6 +46,7 @@ __all__ = ["THREADS", "create_app"]
 THREADS = 200
 """Requests answered at once (the rest wait): most of them only wait for chess-results."""
 
+
 def _error(request: Request, status: int, line: str) -> Response:
     """One line: JSON for the API, else the form of the page the request was for."""
     path = request.url.path
