@@ -197,14 +197,6 @@ def _player_k(system: RatingSystem, p: Player, rating: int | None, year: int,
     return system.player_k(facts, k_default)
 
 
-def _points(r: RoundResult) -> Decimal | None:
-    """Points as an exact Decimal without a spurious '.0' (1.0 → 1, 0.5 → 0.5)."""
-    if r.points is None:
-        return None
-    d = Decimal(str(r.points))
-    return d.to_integral_value() if d == d.to_integral_value() else d
-
-
 def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | None],
           scores: Sequence[Decimal], fides: Sequence[int | None]) -> tuple[list[GameRating], int]:
     """One player's played games through the system's ``rate``, and the K they are rated
@@ -231,7 +223,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
                and (p.start_no in hidden or r.opponent_no in hidden)}
     played = [r for r in rows if r.status is Status.PLAYED and r.round not in skipped]
     opp = [ratings.get(r.opponent_no) if r.opponent_no is not None else None for r in played]
-    scores = [_points(r) or Decimal(0) for r in played]
+    scores = [r.points or Decimal(0) for r in played]
     fides = [fide_ratings.get(r.opponent_no) if r.opponent_no is not None else None
              for r in played]
     rated, capped = _rate(system, own, k, opp, scores, fides)
@@ -249,7 +241,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
         line = RoundLine(round=r.round, status=r.status, opponent_no=r.opponent_no,
                          opponent_rating=(ratings.get(r.opponent_no)
                                           if r.opponent_no is not None else None),
-                         colour=r.colour, points=_points(r), rated=False,
+                         colour=r.colour, points=r.points, rated=False,
                          reason=skipped.get(r.round)
                          or NOT_PLAYED_REASONS.get(r.status, r.status.value),
                          cumulative=cumulative, published_change=r.rating_change)
@@ -291,7 +283,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
 def _total_points(p: Player, lines: Sequence[RoundLine]) -> Decimal | None:
     """The printed points; else the rounds' sum when every round is known; else None."""
     if p.points is not None:
-        return Decimal(str(p.points)).normalize()
+        return p.points
     if any(ln.status is Status.UNKNOWN for ln in lines):
         return None
     return sum((ln.points or Decimal(0) for ln in lines), Decimal(0))

@@ -11,6 +11,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date
+from decimal import Decimal
 from operator import attrgetter, itemgetter
 
 from importer.chessresults.pages import Page
@@ -206,7 +207,7 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
             if r.status is Status.FORFEIT_LOSS and other is not None and (
                     other.status is Status.PENDING and other.opponent_no == no):
                 results[(other.start_no, rd)] = dataclasses.replace(
-                    other, status=Status.FORFEIT_WIN, points=1.0)
+                    other, status=Status.FORFEIT_WIN, points=Decimal(1))
     return results
 
 
@@ -392,12 +393,12 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
             results[(m.start_no, m.round)] = m
     byes = [r.points for p in pages if p.kind.startswith("pairings") for r in p.results
             if r.status is Status.BYE and r.points is not None]
-    bye_value = Counter(byes).most_common(1)[0][0] if byes else 1.0
+    bye_value = Counter(byes).most_common(1)[0][0] if byes else Decimal(1)
     last = max(map(itemgetter(1), results), default=0)
     unknown: dict[int, list[int]] = {}
     for no, p in list(players.items()):
         upto = through.get(no, last)
-        total = 0.0
+        total = Decimal(0)
         for rd in range(1, last + 1):
             have = results.get((no, rd))
             if have is None:  # no page shows this round for this player
@@ -413,7 +414,7 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
             continue  # printed points (or none) stay as printed: the rounds are incomplete
         if p.points is None:
             players[no] = dataclasses.replace(p, points=total)
-        elif last and abs(p.points - total) > 1e-9:  # no results (a ranking alone): no check
+        elif last and p.points != total:  # no results (a ranking alone): no check
             warnings.append(f"player {no} ({p.name}): printed points {p.points:g}, the rounds "
                             f"sum to {total:g}")
     if unknown:

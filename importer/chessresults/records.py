@@ -52,13 +52,13 @@ def mirror(r: RoundResult) -> RoundResult | None:
     if r.opponent_no is None or r.status not in _MIRROR:
         return None
     status = _MIRROR[r.status]
-    points: float | None
+    points: Decimal | None
     if r.points is None:
         points = None
     elif r.status is Status.PLAYED:
-        points = 1.0 - r.points
+        points = 1 - r.points
     else:
-        points = 1.0 if status is Status.FORFEIT_WIN else 0.0
+        points = Decimal(1 if status is Status.FORFEIT_WIN else 0)
     return RoundResult(start_no=r.opponent_no, round=r.round, status=status,
                        opponent_no=r.start_no, colour=_OPPOSITE[r.colour], points=points)
 
