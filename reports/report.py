@@ -135,7 +135,6 @@ class Report:
     then those about players, each listing the players concerned (assumed K …)."""
     player_notes: tuple[PlayerNote, ...] = ()
     """The notes about single players, for their own pages."""
-    k_default: int = 20
     k_note: str = ""
     """The text of the assumed-K note (the terminal adds the option that changes it)."""
     by_no: dict[int, Player] = field(default_factory=dict, compare=False)
@@ -282,7 +281,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     published = compare_published(t, rating, only=None if focus_no is None else {focus_no})
     return Report(tournament=t, rating=rating, beside=beside, focus=focus_no,
                   notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
-                  player_notes=tuple(about), k_default=k_default, k_note=k_note,
+                  player_notes=tuple(about), k_note=k_note,
                   by_no=t.players_by_no(), published=published)
 
 

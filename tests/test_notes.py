@@ -166,3 +166,15 @@ def test_a_card_k_per_game_is_explained() -> None:
     assert [n.sentence for n in report.player_notes if n.start_no == 1] == [
         f"the source gives another K for some games: round {other.round} at K {other.k} "
         f"(the player's K is {pr.k})"]
+
+
+def test_turkish_card_k_agrees_in_header_and_rows(fixtures_dir) -> None:
+    # The card gives each opponent's UKD, so no game falls back on UKD's K 6 for opponents
+    # without one: the header's K is the K of every row.
+    from importer.sources import load
+
+    report = build_report(load(fixtures_dir / "chess-results" / "art9_player_card_tr.html"),
+                          system="ukd")
+    pr = report.rating.player(6)
+    assert pr is not None and pr.k == 20 and {ln.k for ln in pr.rounds if ln.rated} == {20}
+    assert [n for n in report.player_notes if n.start_no == 6] == []
