@@ -37,6 +37,7 @@ __all__ = [
     "performance",
     "period_k",
     "player_k",
+    "pooled_initial_rating",
 ]
 
 
@@ -245,17 +246,23 @@ def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> 
     R24: Ra = (Σ opponents + 2 × 1800) / (n + 2), p = (W + 1) / (n + 2) to the hundredth,
     Ru = round(Ra + dp), at most 2200; published from 5 games and if Ru ≥ 1400.
     """
-    n = len(opponents)
+    return pooled_initial_rating(len(opponents), sum(opponents), score_h, rules)
+
+
+def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideRules
+                          ) -> InitialRating:
+    """:func:`initial_rating` from a pool's totals: *n* games, their opponents' ratings summed,
+    the score in hundredths (a period's pool keeps only totals of earlier periods)."""
     if n == 0:
         return InitialRating(0, Fraction(0), 0, 0, None, False, "no games against rated opponents")
     if rules.initial_rule is InitialRule.R24:
         extra = 2
-        ra = Fraction(sum(opponents) + extra * rules.hypothetical_opponent, n + extra)
+        ra = Fraction(opponents_sum + extra * rules.hypothetical_opponent, n + extra)
         p_h = percent_h(score_h + 50 * extra, n + extra)
         dp = dp_for(p_h)
         value = round_half_up(ra + dp)
     else:
-        ra = Fraction(sum(opponents), n)
+        ra = Fraction(opponents_sum, n)
         p_h = percent_h(score_h, n)
         # R22 8.2: above 50 % add 20 per half point over 50 %; below, Ra + dp.
         half_points_over = Fraction(2 * score_h, 100) - n

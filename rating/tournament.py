@@ -39,6 +39,7 @@ from rating.system import GameRating, RatingSystem
 __all__ = [
     "KLookup",
     "KSource",
+    "PlayerNote",
     "PlayerRating",
     "RoundLine",
     "RulesDate",
@@ -146,6 +147,23 @@ class PlayerRating:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerNote:
+    """A note about one player: a sentence shared by every player it concerns, and what it
+    says about this one."""
+
+    start_no: int
+    text: str
+    """The same for each player concerned: 'K reduced so that K × rated games stays within 700'."""
+    detail: str = ""
+    """What it says about this player alone ('K 40 → 35'); '' when the text says it all."""
+
+    @property
+    def sentence(self) -> str:
+        """The note as the player's own page says it."""
+        return f"{self.text}: {self.detail}" if self.detail else self.text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentRating:
     """Every player's rating in one tournament under one rating system."""
 
@@ -163,6 +181,9 @@ class TournamentRating:
     rating_list: RatingList
     players: tuple[PlayerRating, ...]
     notes: tuple[str, ...] = ()
+    """Notes about the whole event."""
+    player_notes: tuple[PlayerNote, ...] = ()
+    """Notes about single players (each player's page shows only its own)."""
     default_k_players: tuple[int, ...] = field(default=())
     """Start numbers of the players with rated games whose K is the default (the caller
     warns about them, naming them)."""
@@ -428,11 +449,9 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     players = tuple(_rate_player(chosen, p, rows[p.start_no], ratings, fide_ratings, start.year,
                                  k_lookup, k_default, hidden)
                     for p in sorted(t.players, key=lambda p: p.start_no))
-    reduced = [p for p in players if p.k_before_cap is not None]
-    if reduced:
-        names = {p.start_no: p.name for p in t.players}
-        notes.append("K reduced so that K × rated games stays within 700: " + "; ".join(
-            f"{names[p.start_no]} K {p.k_before_cap} → {p.k}" for p in reduced))
+    if chosen.national and not any(ratings.values()):
+        notes.append(f"no player has a national rating ({chosen.label}) in the source: every "
+                     f"player is without {chosen.label} and no game is rated")
     if note := chosen.list_note(rating_list):
         notes.append(note)
     defaults = tuple(p.start_no for p in players
@@ -441,4 +460,24 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                             on=start, rules_label=chosen.rules_label(),
                             date_source=basis.source,
                             rating_list=rating_list, players=players, notes=tuple(notes),
+                            player_notes=tuple(n for p in players for n in _k_notes(p)),
                             default_k_players=defaults)
+
+
+def _k_notes(pr: PlayerRating) -> list[PlayerNote]:
+    """Why a player's games use another K than the player's: K × n ≤ 700, or a K the system
+    gives some games (UKD's games against opponents without UKD)."""
+    out = []
+    if pr.k_before_cap is not None:
+        out.append(PlayerNote(start_no=pr.start_no, detail=f"K {pr.k_before_cap} → {pr.k}",
+                              text="K reduced so that K × rated games stays within 700"))
+    other: dict[tuple[str, int], list[int]] = {}
+    for ln in pr.rounds:
+        if ln.rated and ln.k is not None and pr.k is not None and ln.k != pr.k:
+            other.setdefault((ln.reason, ln.k), []).append(ln.round)
+    for (reason, k), rounds in other.items():
+        which = f"round{'s' if len(rounds) > 1 else ''} {', '.join(map(str, rounds))}"
+        out.append(PlayerNote(start_no=pr.start_no,
+                              text=reason or "the source gives another K for some games",
+                              detail=f"{which} at K {k} (the player's K is {pr.k})"))
+    return out

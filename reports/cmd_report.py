@@ -90,8 +90,8 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         click.echo(render_text(built))  # the notes end the printed table
         return
     if not load.quiet:
-        for note in terminal_notes(built):
-            click.echo(f"note: {note}", err=True)
+        for line in terminal_notes(built):
+            click.echo(line, err=True)
     written = save_report(built, out, opts["formats"], force=opts["force"])
     if not load.quiet:
         where = (f"; open {os.path.join(out, 'index.html')} in a browser"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -35,7 +36,7 @@ from importer.model import DateSource, Player, Tournament
 from rating import systems
 from rating.published import Comparison, PublishedCheck, compare_published
 from rating.system import Cell, Column, Form, RatingSystem
-from rating.tournament import PlayerRating, RoundLine, TournamentRating, rate_tournament
+from rating.tournament import PlayerNote, PlayerRating, RoundLine, TournamentRating, rate_tournament
 from reports import fmt
 from reports.errors import ReportError
 from reports.summary import live_round, rounds_with_results
@@ -55,6 +56,7 @@ __all__ = [
     "SCENARIO_COLUMNS",
     "TOURNAMENT_COLUMNS",
     "BesideRating",
+    "Note",
     "PageCell",
     "PublishedFigure",
     "PublishedView",
@@ -105,6 +107,17 @@ class BesideRating:
     rating: TournamentRating
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A note as the pages and the terminal show it: a sentence, then one line per item."""
+
+    text: str
+    items: tuple[str, ...] = ()
+    """The players it concerns, one per line, each with what it says about them."""
+    players: frozenset[int] = frozenset()
+    """Their start numbers (their own pages say it their way); empty: about the whole event."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Report:
     """A rated tournament, ready to render: the tournament, its rating, and the ratings
@@ -117,21 +130,22 @@ class Report:
     :func:`rating.systems.beside`), each adding its columns."""
     focus: int | None = None
     """The start number of the one player the report is about (None: every player)."""
-    notes: tuple[str, ...] = ()
-    """Notes on the whole report (rules chosen, assumed K, the source's warnings)."""
-    k_default: int = 20
+    notes: tuple[Note, ...] = ()
+    """The notes of the whole report: about the event (rules chosen, the source's warnings),
+    then those about players, each listing the players concerned (assumed K …)."""
+    player_notes: tuple[PlayerNote, ...] = ()
+    """The notes about single players, for their own pages."""
     k_note: str = ""
-    """The assumed-K note naming the players concerned (also the last of ``notes``)."""
+    """The text of the assumed-K note (the terminal adds the option that changes it)."""
     by_no: dict[int, Player] = field(default_factory=dict, compare=False)
     """The tournament's players by start number."""
     published: PublishedCheck | None = None
     """Our rating change and performance against the figures the source publishes."""
 
-    def notes_for(self, start_no: int) -> list[str]:
-        """The notes for one player's page: the general ones, and their own assumed K."""
-        own = [f"K {self.k_default} assumed: no K published, on a rating list or given by "
-               "the player's category"] if start_no in self.rating.default_k_players else []
-        return [n for n in self.notes if n != self.k_note] + own
+    def notes_for(self, start_no: int) -> list[Note]:
+        """The notes for one player's page: those about the event, and the player's own."""
+        return [*(n for n in self.notes if not n.players),
+                *(Note(n.sentence) for n in self.player_notes if n.start_no == start_no)]
 
     @property
     def shown(self) -> list[PlayerRating]:
@@ -254,21 +268,46 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     beside = tuple(BesideRating(s, rate_tournament(t, s, k_default=k_default, on=on, today=today))
                    for s in systems.beside(t.info, settings) if s.name != rating.system)
     notes += rating.notes
-    notes += t.warnings
-    concerned = set(rating.default_k_players) if focus_no is None else (
-        {focus_no} & set(rating.default_k_players))
-    k_note = ""
-    if concerned:
-        by_no = t.players_by_no()
-        names = [f"No. {n} {by_no[n].name}" for n in sorted(concerned)]
-        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-        k_note = (f"K {k_default} assumed (no K published, on a rating list or given by the "
-                  f"category) for: {'; '.join(names[:10])}{more}")
-        notes.append(k_note)
+    about: list[PlayerNote] = list(rating.player_notes)
+    for w in t.warnings:
+        concerned = _concerns(w, t)
+        if not concerned:
+            notes.append(w)
+        about += [PlayerNote(start_no=n, text=w) for n in concerned]
+    k_note = f"K {k_default} assumed (no K published, listed or given by the category)"
+    about += [PlayerNote(start_no=n, text=k_note) for n in rating.default_k_players]
+    if focus_no is not None:
+        about = [n for n in about if n.start_no == focus_no]
     published = compare_published(t, rating, only=None if focus_no is None else {focus_no})
-    return Report(tournament=t, rating=rating, beside=beside, focus=focus_no, notes=tuple(notes),
-                  k_default=k_default, k_note=k_note,
+    return Report(tournament=t, rating=rating, beside=beside, focus=focus_no,
+                  notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
+                  player_notes=tuple(about), k_note=k_note,
                   by_no=t.players_by_no(), published=published)
+
+
+_CONCERNS = re.compile(r"(?:^|: )(?:round \d+: )?(?:asymmetric pairing: )?players? (?:card )?(\d+)"
+                       r"(?:(?: and|,? has opponent| \([^)]*\) vs) (\d+))?")
+"""How the importers' warnings name the players they are about ('round 3: players 5 and 7 …',
+'player 12 (Doe, Jo): printed points …'); an aggregate ('e.g. player 3') concerns the event."""
+
+
+def _concerns(warning: str, t: Tournament) -> list[int]:
+    """The start numbers of the players a source warning is about (none: the event)."""
+    m = _CONCERNS.search(warning)
+    found = [int(g) for g in m.groups() if g] if m else []
+    return [n for n in dict.fromkeys(found) if t.player(n) is not None]
+
+
+def _listed(about: Sequence[PlayerNote], t: Tournament) -> list[Note]:
+    """Notes about players gathered by text, each player concerned on a line of its own."""
+    by_text: dict[str, list[PlayerNote]] = {}
+    for n in about:
+        by_text.setdefault(n.text, []).append(n)
+    by_no = t.players_by_no()
+    return [Note(text, tuple(f"No. {n.start_no} {by_no[n.start_no].name}"
+                             + (f": {n.detail}" if n.detail else "") for n in group),
+                 frozenset(n.start_no for n in group))
+            for text, group in by_text.items()]
 
 
 # ------------------------------------------------------------------------------ rows

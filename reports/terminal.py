@@ -114,18 +114,27 @@ def render_published(report: Report) -> list[str]:
     return lines
 
 
-K_HINT = " (give --k, or --ratings-list for the list's K)"
+K_HINT = "; give --k, or --ratings-list for the list's K"
+_ITEMS = 10
+"""Players listed under a note in the terminal; the pages list them all."""
 
 
 def terminal_notes(report: Report) -> list[str]:
-    """The report's notes, with the option that changes an assumed K (terminals only)."""
-    return [n + K_HINT if n == report.k_note else n for n in report.notes]
+    """The report's notes as terminal lines ('note: …', then one line per player concerned),
+    with the option that changes an assumed K (terminals only)."""
+    lines = []
+    for n in report.notes:
+        lines.append(f"note: {n.text}{K_HINT if n.text == report.k_note else ''}")
+        lines += [f"  {item}" for item in n.items[:_ITEMS]]
+        if len(n.items) > _ITEMS:
+            lines.append(f"  … and {len(n.items) - _ITEMS} more")
+    return lines
 
 
 def render_text(report: Report) -> str:
     """What ``fiderate report`` prints without --out: the focus player, else everyone."""
     body = (render_rounds(report, report.focus) if report.focus is not None
             else render_players(report))
-    notes = [f"note: {n}" for n in terminal_notes(report)]
+    notes = terminal_notes(report)
     return "\n".join([*_title(report), body, *render_published(report),
                       *([""] if notes else []), *notes])

@@ -33,6 +33,7 @@ from reports.report import (
     PLAYER_COLUMNS,
     ROUND_COLUMNS,
     SCENARIO_COLUMNS,
+    Note,
     build_report,
     render_report,
     resolve_player,
@@ -261,8 +262,8 @@ def test_start_date_missing_uses_on():
     t = Tournament(info=TournamentInfo(name="No date"), players=t.players, results=t.results)
     report = build_report(t, on=date(2024, 6, 1))
     assert report.rating.rules.startswith("FIDE 2024-03")
-    assert any("gives no event date" in n for n in report.notes)
-    assert any("rated as standard" in n for n in report.notes)
+    assert any("gives no event date" in n.text for n in report.notes)
+    assert any("rated as standard" in n.text for n in report.notes)
 
 
 UKD_PLAYER_COLUMNS = ("national_rating", "ukd_k", "ukd_rated_games", "ukd_score",
@@ -301,16 +302,16 @@ def test_no_ukd_beside_ukd_or_off_the_standard_list():
                        players=tur_small().players, results=tur_small().results)
     assert build_report(rapid).beside == ()
     asked = build_report(rapid, system="ukd")
-    assert "UKD is the standard-time rating: this event was rated as asked, but TSF may not " \
-           "rate it" in asked.notes
+    assert Note("UKD is the standard-time rating: this event was rated as asked, but TSF may "
+                "not rate it") in asked.notes
 
 
-def test_default_k_warning_names_the_players():
+def test_default_k_warning_lists_the_players_one_per_line():
     notes = build_report(small(), k_default=15).notes
-    assert [n for n in notes if "assumed" in n] == [
-        "K 15 assumed (no K published, on a rating list or given by the category) for: "
-        "No. 6 Default, Dan"]
-    assert not [n for n in build_report(small(), focus=1).notes if "assumed" in n]
+    assert [n for n in notes if "assumed" in n.text] == [
+        Note("K 15 assumed (no K published, listed or given by the category)",
+             ("No. 6 Default, Dan",), frozenset({6}))]
+    assert not [n for n in build_report(small(), focus=1).notes if "assumed" in n.text]
 
 
 _STATUSES = list(Status)
@@ -353,4 +354,5 @@ def test_a_later_rating_list_is_flagged(realdata, tmp_path):
     later = tmp_path / "standard_nov26frl.txt"  # the November 2026 list, after the start
     later.write_bytes((realdata / "fide-list" / "players_list_foa_excerpt.txt").read_bytes())
     notes = build_report(small(), ratings_list=later).notes
-    assert any("dated 2026-11-01, after the tournament's start (2026-10-02)" in n for n in notes)
+    assert any("dated 2026-11-01, after the tournament's start (2026-10-02)" in n.text
+               for n in notes)

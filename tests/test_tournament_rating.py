@@ -276,7 +276,9 @@ def test_fide_k_is_reduced_so_that_k_times_n_stays_within_700():
     pr = tr.player(1)
     assert (pr.k, pr.k_before_cap, pr.k_source) == (35, 40, KSource.CATEGORY)
     assert {ln.k for ln in pr.rounds} == {35} and pr.change == D("350.00")
-    assert "K reduced so that K × rated games stays within 700: Marathon K 40 → 35" in tr.notes
+    assert [n.sentence for n in tr.player_notes] == [
+        "K reduced so that K × rated games stays within 700: K 40 → 35"]
+    assert tr.player_notes[0].start_no == 1 and tr.notes == ()
 
 
 def test_no_k_cap_for_elo_and_ukd_or_a_card_k():
