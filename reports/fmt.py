@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from rating.numbers import to_cent, to_decimal
 
-__all__ = ["change", "expected", "hundredths", "points", "signed", "text_table"]
+__all__ = ["average", "change", "expected", "hundredths", "points", "signed", "text_table"]
 
 
 def change(value: Decimal | None) -> str:
@@ -28,6 +29,12 @@ def signed(value: Decimal | int | None) -> str:
         return ""
     text = str(value) if isinstance(value, int) else change(value)
     return "+" + text if value > 0 else text
+
+
+def average(value: Fraction) -> str:
+    """An exact average to the hundredth, .005 up: Fraction(16711, 9) → '1856.78'."""
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return str(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def expected(value: Decimal | None) -> str:

@@ -177,7 +177,12 @@ def test_unrated_player_gets_performance_and_initial_rating():
 def test_no_initial_rating_below_five_games():
     players = [Player(start_no=1, name="New"), Player(start_no=2, name="O", rating=1800)]
     pr = rate_tournament(make(players, {1: [(2, 1, P)]})).player(1)
-    assert pr.initial is None and pr.performance == 2600
+    assert pr.performance == 2600
+    # the workings so far, not published: (1800 + 2 × 1800) / 3 = 1800, p (1 + 1) / 3 = .67
+    i = pr.initial
+    assert i is not None and not i.published and i.reason == "1 of 5 games against rated opponents"
+    assert (i.games, i.average, i.p_h, i.score_h, i.hypothetical, i.hypothetical_rating,
+            i.min_games) == (1, 1800, 67, 100, 2, 1800, 5)
 
 
 def test_once_per_tournament_cap_2022():
