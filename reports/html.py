@@ -209,12 +209,16 @@ def _headers(report: Report, rounds: bool) -> list[SimpleNamespace]:
 
 def _beside(report: Report, start_no: int) -> list[SimpleNamespace]:
     """A player's figures under each system rated beside the main one (their page's facts)."""
+    from reports.report import rounded_change
+
     out = []
     for b in report.beside:
         pr = b.rating.player(start_no)
         if pr is not None:
+            rounded = rounded_change(pr)
             out.append(SimpleNamespace(label=b.rating.label, rating=pr.rating, k=pr.k,
-                                       change=fmt.signed(pr.change), new_rating=pr.new_rating))
+                                       change=fmt.signed(pr.change), new_rating=pr.new_rating,
+                                       rounded="" if rounded is None else fmt.signed(rounded)))
     return out
 
 

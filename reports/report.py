@@ -584,7 +584,7 @@ def initial_workings(initial: InitialRating) -> list[tuple[str, str]]:
         draws = "one hypothetical draw" if h == 1 else f"{h} hypothetical draws"
         ra = (f"({total} + {h} × {hr}) ÷ {n + h} = {fmt.average(initial.average)}: "
               f"{n} opponents and {draws} against {hr}")
-        p = (f"({score} + {fmt.points(Decimal(h) / 2)}) ÷ {n + h} = "
+        p = (f"({score} + {fmt.points(Decimal(h) / 2)} for the {draws}) ÷ {n + h} = "
              f"{fmt.hundredths(initial.p_h)}")
     else:
         ra = f"{total} ÷ {n} = {fmt.average(initial.average)}: the opponents' average"
