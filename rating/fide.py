@@ -256,11 +256,16 @@ def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> 
     n = len(opponents)
     progress = f"{n} of {rules.initial_min_games} games against rated opponents"
     extra = 2 if rules.initial_rule is InitialRule.R24 else 0
-    workings = {"score_h": score_h, "hypothetical": extra,
-                "hypothetical_rating": rules.hypothetical_opponent if extra else 0,
-                "min_games": rules.initial_min_games}
+
+    def result(games: int, ra: Fraction, p_h: int, dp: int, value: int | None, published: bool,
+               reason: str = "") -> InitialRating:
+        return InitialRating(games, ra, p_h, dp, value, published, reason, score_h=score_h,
+                             hypothetical=extra,
+                             hypothetical_rating=rules.hypothetical_opponent if extra else 0,
+                             min_games=rules.initial_min_games)
+
     if n == 0:
-        return InitialRating(0, Fraction(0), 0, 0, None, False, progress, **workings)
+        return result(0, Fraction(0), 0, 0, None, False, progress)
     if rules.initial_rule is InitialRule.R24:
         ra = Fraction(sum(opponents) + extra * rules.hypothetical_opponent, n + extra)
         p_h = percent_h(score_h + 50 * extra, n + extra)
@@ -276,8 +281,7 @@ def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> 
     if rules.initial_max is not None:
         value = min(value, rules.initial_max)
     if n < rules.initial_min_games:
-        return InitialRating(n, ra, p_h, dp, value, False, progress, **workings)
+        return result(n, ra, p_h, dp, value, False, progress)
     if value < rules.floor:
-        return InitialRating(n, ra, p_h, dp, value, False, f"below the {rules.floor} floor",
-                             **workings)
-    return InitialRating(n, ra, p_h, dp, value, True, **workings)
+        return result(n, ra, p_h, dp, value, False, f"below the {rules.floor} floor")
+    return result(n, ra, p_h, dp, value, True)

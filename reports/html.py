@@ -48,7 +48,7 @@ def environment() -> Environment:
     script = loader.get_source(env, SORT_SCRIPT)[0]
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     env.globals["sort_script"] = Markup(script)  # our own file, not input: never escaped
-    env.globals["script_src"] = f"'sha256-{digest}'"
+    env.globals["script_src"] = Markup(f"'sha256-{digest}'")
     return env
 
 
@@ -132,7 +132,7 @@ def _stake(report: Report, pr: PlayerRating, live: int | None) -> list[SimpleNam
     blank = SimpleNamespace(text="", sort="", title="", cls="")
     if pr.rating is None:
         return [SimpleNamespace(text="", sort="", title="a player without a rating: no change",
-                                cls="")] + [blank, blank]
+                                cls=""), blank, blank]
     if s is None:
         line = next((ln for ln in pr.rounds if ln.round == live), None)
         words = ("no game" if line is None else "result in" if line.status is Status.PLAYED

@@ -64,17 +64,17 @@ __all__ = [
     "build_report",
     "initial_workings",
     "live_round",
-    "provisional",
-    "rounded_change",
     "page_cells",
     "page_headers",
     "player_columns",
     "player_page_name",
+    "provisional",
     "published_view",
     "rated_with",
     "render_report",
     "resolve_player",
     "round_columns",
+    "rounded_change",
     "rounds_with_results",
     "save_report",
     "tournament_row",
@@ -575,7 +575,8 @@ def initial_workings(initial: InitialRating) -> list[tuple[str, str]]:
     games counted."""
     n, h, hr = initial.games, initial.hypothetical, initial.hypothetical_rating
     counted = (f"{n} of {initial.min_games} games against rated opponents"
-               if initial.min_games else f"{n} games against rated opponents")
+               if n < initial.min_games else f"{n} games against rated opponents"
+               + (f" ({initial.min_games} needed)" if initial.min_games else ""))
     if n == 0:
         return [("Games counted", counted)]
     total = int(initial.average * (n + h)) - h * hr
@@ -590,7 +591,9 @@ def initial_workings(initial: InitialRating) -> list[tuple[str, str]]:
         ra = f"{total} ÷ {n} = {fmt.average(initial.average)}: the opponents' average"
         p = f"{score} ÷ {n} = {fmt.hundredths(initial.p_h)}"
     lines = [("Games counted", counted), ("Average rating (Ra)", ra), ("Score (p)", p),
-             ("Rating difference (dp)", fmt.signed(initial.dp))]
+             ("Rating difference (dp)", fmt.signed(initial.dp)
+              + (": 20 for each half point above 50 %" if not h and initial.p_h > 50 else
+                 ": from p, by the conversion table"))]
     if initial.value is not None:
         exact = initial.average + initial.dp
         value = f"{fmt.average(exact)} → {initial.value}"

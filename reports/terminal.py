@@ -86,9 +86,9 @@ def render_rounds(report: Report, start_no: int) -> str:
             lines.append(f"Round {s.round} v {opp}: not rated ({s.reason}), the change stays "
                          f"{fmt.signed(pr.change)}")
             continue
-        rating = pr.rating
+        mine = pr.rating
         outcomes = ", ".join(
-            f"{word} {fmt.signed(change)} → {new_rating(rating, total)}"
+            f"{word} {fmt.signed(change)} → {new_rating(mine, total)}"
             for word, change, total in (("win", s.win, s.total_if_win),
                                         ("draw", s.draw, s.total_if_draw),
                                         ("loss", s.loss, s.total_if_loss)))
