@@ -238,6 +238,14 @@ class InitialRating:
     """Ru, rounded and capped at the maximum; None without games."""
     published: bool
     reason: str = ""
+    score_h: int = 0
+    """The points scored against the rated opponents, in hundredths."""
+    hypothetical: int = 0
+    """How many hypothetical opponents, each a draw, Ra and p include (R24: two)."""
+    hypothetical_rating: int = 0
+    """Their rating (R24: 1800)."""
+    min_games: int = 0
+    """The games against rated opponents a first rating needs (R24: five)."""
 
 
 def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> InitialRating:
@@ -253,10 +261,19 @@ def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideR
                           ) -> InitialRating:
     """:func:`initial_rating` from a pool's totals: *n* games, their opponents' ratings summed,
     the score in hundredths (a period's pool keeps only totals of earlier periods)."""
+    progress = f"{n} of {rules.initial_min_games} games against rated opponents"
+    extra = 2 if rules.initial_rule is InitialRule.R24 else 0
+
+    def result(games: int, ra: Fraction, p_h: int, dp: int, value: int | None, published: bool,
+               reason: str = "") -> InitialRating:
+        return InitialRating(games, ra, p_h, dp, value, published, reason, score_h=score_h,
+                             hypothetical=extra,
+                             hypothetical_rating=rules.hypothetical_opponent if extra else 0,
+                             min_games=rules.initial_min_games)
+
     if n == 0:
-        return InitialRating(0, Fraction(0), 0, 0, None, False, "no games against rated opponents")
+        return result(0, Fraction(0), 0, 0, None, False, progress)
     if rules.initial_rule is InitialRule.R24:
-        extra = 2
         ra = Fraction(opponents_sum + extra * rules.hypothetical_opponent, n + extra)
         p_h = percent_h(score_h + 50 * extra, n + extra)
         dp = dp_for(p_h)
@@ -271,8 +288,7 @@ def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideR
     if rules.initial_max is not None:
         value = min(value, rules.initial_max)
     if n < rules.initial_min_games:
-        return InitialRating(n, ra, p_h, dp, value, False,
-                             f"{n} of {rules.initial_min_games} games against rated opponents")
+        return result(n, ra, p_h, dp, value, False, progress)
     if value < rules.floor:
-        return InitialRating(n, ra, p_h, dp, value, False, f"below the {rules.floor} floor")
-    return InitialRating(n, ra, p_h, dp, value, True)
+        return result(n, ra, p_h, dp, value, False, f"below the {rules.floor} floor")
+    return result(n, ra, p_h, dp, value, True)

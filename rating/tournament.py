@@ -96,19 +96,27 @@ class RoundLine:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scenario:
-    """What a paired, unfinished game would bring: win − loss = K, draw halfway."""
+    """What a paired, unfinished game would bring: win − loss = K, draw halfway.
+
+    A game that will not be rated whatever its result (an opponent without a rating, a game
+    the rules exclude) is a scenario too, with ``rated`` false, its ``reason``, no K,
+    expectation or change, and the tournament's totals as they stand.
+    """
 
     round: int
     opponent_no: int
-    opponent_rating: int
-    k: int
-    expected: Decimal
-    win: Decimal
-    draw: Decimal
-    loss: Decimal
+    opponent_rating: int | None
+    k: int | None
+    expected: Decimal | None
+    win: Decimal | None
+    draw: Decimal | None
+    loss: Decimal | None
     total_if_win: Decimal
     total_if_draw: Decimal
     total_if_loss: Decimal
+    rated: bool = True
+    reason: str = ""
+    """Why the game will not be rated ('' when it will)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -283,8 +291,8 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
     vs_rated = [(o, s) for o, s in zip(opp, scores, strict=True) if o is not None]
     score_h = int(sum(s for _, s in vs_rated) * 100)
     performance = fide.performance([o for o, _ in vs_rated], score_h)
-    initial = (system.first_rating([o for o, _ in vs_rated], score_h) if own is None
-               else None)
+    initial = (system.first_rating([o for o, _ in vs_rated], score_h)
+               if own is None and p.start_no not in hidden else None)
     return PlayerRating(
         start_no=p.start_no, rating=own, k=k if own is not None else None, k_source=k_source,
         rounds=tuple(lines), rated_games=len(rated_lines),
@@ -325,8 +333,6 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
         if r.status is not Status.PENDING or r.opponent_no is None:
             continue
         o = ratings.get(r.opponent_no)
-        if o is None or system.not_rated_reason(own, o) is not None:
-            continue
         totals: list[Decimal] = []
         last: GameRating | None = None
         for s in _OUTCOMES:
@@ -336,7 +342,14 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
                                for g, gk in zip(games, [*card_ks, None], strict=True)
                                if g.rated and g.expected is not None), ZERO))
             last = games[-1]
-        if last is None or last.expected is None:
+        if last is None or not last.rated or last.expected is None:
+            reason = ("opponent not in the player list" if r.opponent_no not in ratings
+                      else (last.reason if last is not None and last.reason
+                            else system.not_rated_reason(own, o) or "not rated"))
+            out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
+                                k=None, expected=None, win=None, draw=None, loss=None,
+                                total_if_win=current, total_if_draw=current,
+                                total_if_loss=current, rated=False, reason=reason))
             continue
         win, draw, loss = (x - current for x in totals)
         out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,

@@ -34,6 +34,8 @@ from importer.atomic import atomic_dir
 from importer.csvio import render_csv
 from importer.model import DateSource, Player, Tournament
 from rating import systems
+from rating.fide import InitialRating
+from rating.numbers import round_half_up
 from rating.published import Comparison, PublishedCheck, compare_published
 from rating.system import Cell, Column, Form, RatingSystem
 from rating.tournament import PlayerNote, PlayerRating, RoundLine, TournamentRating, rate_tournament
@@ -62,16 +64,19 @@ __all__ = [
     "PublishedView",
     "Report",
     "build_report",
+    "initial_workings",
     "live_round",
     "page_cells",
     "page_headers",
     "player_columns",
     "player_page_name",
+    "provisional",
     "published_view",
     "rated_with",
     "render_report",
     "resolve_player",
     "round_columns",
+    "rounded_change",
     "rounds_with_results",
     "save_report",
     "tournament_row",
@@ -82,14 +87,15 @@ FORMATS = ("csv", "html")
 
 PLAYER_COLUMNS = ("start_no", "name", "fide_id", "rating", "k", "rated_games", "score",
                   "expected", "change", "new_rating", "performance", "title", "federation",
-                  "points", "k_source", "initial_rating", "published_change", "change_agrees")
+                  "points", "k_source", "initial_rating", "published_change", "change_agrees",
+                  "rounded_change")
 ROUND_COLUMNS = ("start_no", "round", "opponent_no", "opponent_name", "opponent_rating",
                  "colour", "points", "rated", "reason", "expected", "change",
                  "cumulative_change", "k", "status", "capped", "published_change")
 SCENARIO_COLUMNS = ("start_no", "name", "round", "opponent_no", "opponent_name",
                     "opponent_rating", "k", "expected", "win", "draw", "loss", "total_if_win",
                     "total_if_draw", "total_if_loss", "rating", "new_rating_if_win",
-                    "new_rating_if_draw", "new_rating_if_loss")
+                    "new_rating_if_draw", "new_rating_if_loss", "rated", "reason")
 TOURNAMENT_COLUMNS = ("id", "name", "system", "rules", "rules_date", "date_source", "rating_list",
                       "rounds", "rounds_with_results", "live")
 _TEXT = frozenset({"name", "fide_id", "title", "federation", "opponent_name", "colour",
@@ -383,6 +389,7 @@ def player_rows(report: Report) -> list[dict[str, object]]:
                                else None),
             "published_change": _num(pr.published_change),
             "change_agrees": _agrees(report, pr.start_no),
+            "rounded_change": rounded_change(pr),
         }
         for b in report.beside:
             row.update(_csv_cells(b.system.player_columns, b.rating.player(pr.start_no)))
@@ -560,7 +567,8 @@ def page_cells(columns: Iterable[Column[T]], row: T | None) -> list[PageCell]:
 
 
 def scenario_rows(report: Report) -> list[dict[str, object]]:
-    """scenarios.csv: one row per paired, unfinished rated game of a shown player."""
+    """scenarios.csv: one row per paired, unfinished game of a shown rated player; a game that
+    will not be rated whatever its result has ``rated`` false, its reason and no change."""
     out: list[dict[str, object]] = []
     for pr in report.shown:
         p = report.player(pr.start_no)
@@ -580,8 +588,58 @@ def scenario_rows(report: Report) -> list[dict[str, object]]:
                 "new_rating_if_win": rating + _round(s.total_if_win),
                 "new_rating_if_draw": rating + _round(s.total_if_draw),
                 "new_rating_if_loss": rating + _round(s.total_if_loss),
+                "rated": s.rated, "reason": s.reason,
             })
     return out
+
+
+def rounded_change(pr: PlayerRating) -> int | None:
+    """The change as the new rating takes it: new rating − rating (FIDE: the exact total
+    rounded once, half away from zero); None when the player has no rating or new rating."""
+    if pr.rating is None or pr.new_rating is None:
+        return None
+    return pr.new_rating - pr.rating
+
+
+def provisional(report: Report) -> str:
+    """'Provisional — round 9 in progress' while a paired round has games without results
+    ('' otherwise)."""
+    live = live_round(report.tournament)
+    return "" if live is None else f"Provisional — round {live} in progress"
+
+
+def initial_workings(initial: InitialRating) -> list[tuple[str, str]]:
+    """A first rating's workings as (what, how) lines for people: the average of the
+    opponents (with the hypothetical draws the rules add), the score, dp, the result and the
+    games counted."""
+    n, h, hr = initial.games, initial.hypothetical, initial.hypothetical_rating
+    counted = (f"{n} of {initial.min_games} games against rated opponents"
+               if n < initial.min_games else f"{n} games against rated opponents"
+               + (f" ({initial.min_games} needed)" if initial.min_games else ""))
+    if n == 0:
+        return [("Games counted", counted)]
+    total = int(initial.average * (n + h)) - h * hr
+    score = fmt.points(Decimal(initial.score_h) / 100)
+    if h:
+        draws = "one hypothetical draw" if h == 1 else f"{h} hypothetical draws"
+        ra = (f"({total} + {h} × {hr}) ÷ {n + h} = {fmt.average(initial.average)}: "
+              f"{n} opponents and {draws} against {hr}")
+        p = (f"({score} + {fmt.points(Decimal(h) / 2)} for the {draws}) ÷ {n + h} = "
+             f"{fmt.hundredths(initial.p_h)}")
+    else:
+        ra = f"{total} ÷ {n} = {fmt.average(initial.average)}: the opponents' average"
+        p = f"{score} ÷ {n} = {fmt.hundredths(initial.p_h)}"
+    lines = [("Games counted", counted), ("Average rating (Ra)", ra), ("Score (p)", p),
+             ("Rating difference (dp)", fmt.signed(initial.dp)
+              + (": 20 for each half point above 50 %" if not h and initial.p_h > 50 else
+                 ": from p, by the conversion table"))]
+    if initial.value is not None:
+        exact = initial.average + initial.dp
+        value = f"{fmt.average(exact)} → {initial.value}"
+        if round_half_up(exact) > initial.value:
+            value += " (the most a first rating can be)"
+        lines.append(("Ra + dp", value))
+    return lines
 
 
 def _round(change: Decimal) -> int:

@@ -28,6 +28,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from rating.numbers import round_whole
 from reports.errors import ReportError
 from reports.report import (
     PLAYER_COLUMNS,
@@ -135,7 +136,19 @@ def test_scenarios_csv_consistency():
     rows = read(files["scenarios.csv"])
     assert tuple(rows[0]) == SCENARIO_COLUMNS
     players = {r["start_no"]: r for r in read(files["rating_players.csv"])}
-    assert {r["start_no"] for r in rows} == {"1", "2", "4", "6"}  # 5 is unrated; 3 plays 5
+    assert {r["start_no"] for r in rows} == {"1", "2", "3", "4", "6"}  # 5 is unrated
+    players = {r["start_no"]: r for r in read(files["rating_players.csv"])}
+    # 3 plays the unrated 5: a row with its reason, no change, the totals as they stand
+    (three,) = [r for r in rows if r["start_no"] == "3"]
+    assert (three["rated"], three["reason"], three["opponent_rating"], three["k"]) == (
+        "false", "opponent unrated", "", "")
+    assert (three["win"], three["draw"], three["loss"], three["expected"]) == ("", "", "", "")
+    assert {three[f"total_if_{x}"] for x in ("win", "draw", "loss")} == {players["3"]["change"]}
+    assert {three[f"new_rating_if_{x}"] for x in ("win", "draw", "loss")} == {
+        players["3"]["new_rating"]}
+    rows = [r for r in rows if r["rated"] == "true"]
+    assert {r["start_no"] for r in rows} == {"1", "2", "4", "6"} and all(
+        r["reason"] == "" for r in rows)
     for r in rows:
         win, draw, loss = (Decimal(r[c]) for c in ("win", "draw", "loss"))
         assert win - loss == int(r["k"])
@@ -143,6 +156,8 @@ def test_scenarios_csv_consistency():
         total = Decimal(players[r["start_no"]]["change"])
         assert Decimal(r["total_if_win"]) == total + win
         assert Decimal(r["total_if_loss"]) == total + loss
+        rating = int(players[r["start_no"]]["rating"])
+        assert int(r["new_rating_if_win"]) == rating + round_whole(Decimal(r["total_if_win"]))
 
 
 def test_no_scenarios_file_when_nothing_is_pending():
