@@ -4,6 +4,11 @@ Every official layout is detected by content: the TXT header's tokens (columns a
 from the token positions, spec Part B5) or the XML root. Broken lines are skipped and
 reported in :attr:`FideList.warnings`; unreadable input raises :class:`InputError`.
 
+Speed: fixed-width lines are parsed a block at a time with numpy on the bytes (digits are
+read down transposed columns); regular XML is cut at its tags with numpy the same way, and
+anything irregular (comments, CDATA, attributes, other layouts) goes through lxml.  A zip
+member is inflated in a background thread while the previous block is parsed.
+
 Ratings, games and K are held per list ('standard', 'rapid', 'blitz') in explicit fields
 ``std_rating, std_games, std_k, rpd_…, blz_…``; unrated (blank or ``0``) is ``None``, as
 are a K or birth year of ``0``. A single-type list fills only its own list's fields. The
@@ -15,13 +20,13 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import operator
 import os
+import queue
 import re
-import sys
+import threading
 import zipfile
 import zlib
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Final
@@ -45,12 +50,14 @@ __all__ = [
 
 Array = npt.NDArray[Any]
 WarningHook = Callable[[str], None]
+ProgressHook = Callable[[int, "int | None"], None]
 
 MAX_MEMBER_BYTES: Final = 1 << 30
 """A zip member may not expand past this many bytes (declared or actually read)."""
 MAX_WARNINGS: Final = 1000
 """Warnings kept (and passed to ``on_warning``) per list; a summary counts the rest."""
-CHUNK_BYTES: Final = 8 << 20
+CHUNK_BYTES: Final = 1 << 20
+"""TXT is parsed this many bytes at a time (small enough for the CPU caches); XML 4× that."""
 MAX_LINE_BYTES: Final = 1 << 16
 
 LISTS: Final = ("standard", "rapid", "blitz")
@@ -154,9 +161,10 @@ class ListEntry:
 class FideList:
     """A loaded rating list as columns: ``len()``, ``get(fide_id)``, ``to_frame()``.
 
-    ``format`` is 'foa', 'legacy', 'single', 'old', 'xml-combined' or 'xml-single';
-    ``lists`` the rating lists it holds; ``list_date`` the first of the list's month
-    when the header, the file name or the caller tells, else None.
+    ``format`` is 'foa', 'legacy', 'single', 'old', 'xml-combined' or 'xml-single' (or
+    'register' for entries read back from the rating register); ``lists`` the rating lists it
+    holds; ``list_date`` the first of the list's month when the header, the file name or the
+    caller tells, else None.
     """
 
     def __init__(self, columns: dict[str, Array], *, fmt: str, lists: tuple[str, ...],
@@ -167,9 +175,27 @@ class FideList:
         self.list_date = list_date
         self.source = source
         self.warnings = warnings
-        # Rows in id order (stable: a repeated id's first line first) and the sorted ids.
-        order = np.argsort(columns["_key"], kind="stable")
-        self._index = order, columns["_key"][order]
+        self._index = _id_order(columns["_key"])
+
+    @classmethod
+    def of(cls, entries: Iterable[ListEntry], *, lists: tuple[str, ...],
+           list_date: dt.date | None, source: str) -> FideList:
+        """A list of the given entries (as the register stores them)."""
+        entries = list(entries)
+        cols: dict[str, Array] = {
+            "_key": np.array([int(e.fide_id) for e in entries], dtype=np.int64),
+            "_line": np.zeros(len(entries), np.int32)}
+        for f in STRING_FIELDS:
+            if f != "name":
+                cols[f] = np.array([getattr(e, f).encode() for e in entries], dtype="S")
+        names = b"".join(e.name.replace("\x01", " ").encode() + b"\x01" for e in entries)
+        cols["name"] = np.frombuffer(names, np.uint8)
+        for f in INT_FIELDS:
+            cols[f] = np.array([-1 if getattr(e, f) is None else getattr(e, f) for e in entries],
+                               dtype=np.int16)
+        _name_ends(cols)
+        return cls(cols, fmt="register", lists=lists, list_date=list_date, source=source,
+                   warnings=[])
 
     def __len__(self) -> int:
         return len(self._cols["_key"])
@@ -195,6 +221,28 @@ class FideList:
         row = self._find(fide_id)
         return None if row is None else int(self._cols["_line"][row])
 
+    def first_rows(self) -> Array:
+        """The rows in id order, each id once (its first line)."""
+        order, keys = self._index
+        first = np.ones(len(keys), dtype=bool)
+        first[1:] = keys[1:] != keys[:-1]
+        return np.asarray(order[first])
+
+    def columns(self, rows: Array) -> dict[str, list[Any]]:
+        """Plain Python values of these rows, by :data:`FRAME_DTYPES` column (None = NA)."""
+        out: dict[str, list[Any]] = {}
+        for name in FRAME_DTYPES:
+            if name == "name":
+                out[name] = [self._name(int(r)) for r in rows] if len(rows) < 1000 \
+                    else [self._names()[int(r)] for r in rows]
+            elif name in STRING_FIELDS:
+                values = self._cols[name][rows]
+                out[name] = _ids(values) if name == "fide_id" else _texts(values)
+            else:
+                values = self._cols[name][rows].astype(np.int64)
+                out[name] = [None if v < 0 else v for v in values.tolist()]
+        return out
+
     def to_frame(self) -> pd.DataFrame:
         """One row per player, columns and dtypes as :data:`FRAME_DTYPES`; unrated is <NA>."""
         import pandas as pd
@@ -202,11 +250,11 @@ class FideList:
         data: dict[str, Any] = {}
         for name, dtype in FRAME_DTYPES.items():
             values = self._cols[name]
-            if dtype == "string":
-                texts = _decode_all(values)
-                if name not in ("fide_id", "name"):  # few distinct values: share the objects
-                    texts = list(map(sys.intern, texts))
+            if name in ("fide_id", "name"):
+                texts = self._names() if name == "name" else _ids(values)
                 data[name] = pd.arrays.StringArray(np.array(texts, dtype=object))
+            elif dtype == "string":
+                data[name] = _few_texts(pd, values)
             else:
                 data[name] = pd.arrays.IntegerArray(
                     values.astype(np.int64 if dtype == "Int64" else np.int16), values < 0)
@@ -221,35 +269,52 @@ class FideList:
         lo, hi = np.searchsorted(keys, [key, key + 1])
         want = text.encode()
         for row in order[lo:hi]:
-            if self._cols["fide_id"][row] == want:
+            if self._cols["fide_id"][row].strip(_BLANKS) == want:
                 return int(row)
         return None
 
     def _entry(self, row: int) -> ListEntry:
-        values: dict[str, Any] = {f: _decode(self._cols[f][row]) for f in STRING_FIELDS}
+        values: dict[str, Any] = {f: _decode(self._cols[f][row].strip(_BLANKS))
+                                  for f in STRING_FIELDS if f != "name"}
+        values["name"] = self._name(row)
         for f in INT_FIELDS:
             v = int(self._cols[f][row])
             values[f] = None if v < 0 else v
         return ListEntry(**values)
+
+    def _name(self, row: int) -> str:
+        ends = self._cols["_name_end"]
+        start = int(ends[row - 1]) + 1 if row else 0
+        return _decode(self._cols["name"][start:int(ends[row])].tobytes())
+
+    def _names(self) -> list[str]:
+        data = self._cols["name"].tobytes()
+        try:
+            return data.decode().split("\x01")[:-1]
+        except UnicodeDecodeError:
+            return [_decode(v) for v in data.split(b"\x01")[:-1]]
 
 
 def read_fide_list(source: str | os.PathLike[str] | bytes, *,
                    fide_ids: Collection[str] | None = None,
                    on_warning: WarningHook | None = None,
                    kind: str | None = None, list_date: dt.date | None = None,
-                   max_member_bytes: int = MAX_MEMBER_BYTES) -> FideList:
+                   max_member_bytes: int = MAX_MEMBER_BYTES,
+                   on_progress: ProgressHook | None = None) -> FideList:
     """Load a FIDE rating list: a TXT or XML download, or a .zip holding one.
 
     ``fide_ids`` keeps only those players (only their lines are validated);
     ``on_warning`` is called with each warning as it is found. ``kind`` names the list of a
     single-type download ('standard', 'rapid', 'blitz'; else taken from the file name, else
     standard); ``list_date`` overrides the date taken from the header or file name. A zip
-    member may not expand past ``max_member_bytes``.
+    member may not expand past ``max_member_bytes``. ``on_progress`` is called with the
+    bytes read so far and the total (when known) after each block.
     """
     if kind is not None and kind not in LISTS:
         raise ValueError(f"kind must be one of {LISTS}, not {kind!r}")
     with ExitStack() as stack:
         stream, name = _open(source, max_member_bytes, stack)
+        stream.on_progress = on_progress
         builder = _Builder(name, fide_ids, on_warning)
         try:
             _read(stream, builder)
@@ -277,13 +342,28 @@ def _read(stream: _Stream, builder: _Builder) -> None:
 
 
 class _Stream:
-    """A binary reader that refuses to read past ``limit`` bytes; ``unread`` puts data back."""
+    """A binary reader that refuses to read past ``limit`` bytes; ``unread`` puts data back.
 
-    def __init__(self, raw: IO[bytes], name: str, limit: int | None) -> None:
-        self.raw, self.name, self.limit = raw, name, limit
+    With ``ahead`` a background thread reads (inflates) the next blocks while the caller
+    parses; its errors surface in :meth:`read`.
+    """
+
+    def __init__(self, raw: IO[bytes], name: str, limit: int | None, *,
+                 total: int | None = None, ahead: bool = False) -> None:
+        self.raw, self.name, self.limit, self.total = raw, name, limit, total
         self.pending = b""
         self.offset = 0
         self.count = 0
+        self.done = 0
+        self.on_progress: ProgressHook | None = None
+        self._block = b""
+        self._at = 0
+        self._queue: queue.Queue[bytes | BaseException] | None = None
+        self._stop = threading.Event()
+        if ahead:
+            self._queue = queue.Queue(maxsize=4)
+            self._thread = threading.Thread(target=self._fill, daemon=True)
+            self._thread.start()
 
     def unread(self, data: bytes) -> None:
         """Serve ``data`` before the rest of the stream."""
@@ -295,10 +375,66 @@ class _Stream:
             data = self.pending[self.offset:end]
             self.offset += len(data)
             return data
+        data = self._next(size) if self._queue is not None else self._raw(size)
+        if data and self.on_progress is not None:
+            self.done += len(data)
+            self.on_progress(self.done, self.total)
+        return data
+
+    def close(self) -> None:
+        """Stop the background reader (if any)."""
+        if self._queue is not None:
+            self._stop.set()
+            while self._thread.is_alive():
+                try:
+                    self._queue.get(timeout=0.05)
+                except queue.Empty:
+                    pass
+            self._queue = None
+
+    def _raw(self, size: int) -> bytes:
         data = self.raw.read(size if size >= 0 else CHUNK_BYTES)
         self.count += len(data)
         if self.limit is not None and self.count > self.limit:
             raise InputError(f"zip member expands past {self.limit} bytes", source=self.name)
+        return data
+
+    def _fill(self) -> None:
+        assert self._queue is not None
+        while not self._stop.is_set():
+            item: bytes | BaseException
+            try:
+                item = self._raw(CHUNK_BYTES)
+            except BaseException as exc:  # noqa: BLE001 - handed to the reading thread
+                item = exc
+            while not self._stop.is_set():
+                try:
+                    self._queue.put(item, timeout=0.05)
+                    break
+                except queue.Full:
+                    continue
+            if not isinstance(item, bytes) or not item:
+                return
+
+    def _next(self, size: int) -> bytes:
+        assert self._queue is not None
+        if self._at >= len(self._block):
+            if self._block == b"" and self._at < 0:
+                return b""
+            item = self._queue.get()
+            if isinstance(item, BaseException):
+                self._block, self._at = b"", -1
+                raise item
+            self._block, self._at = item, 0
+            if not item:
+                self._at = -1
+                return b""
+        if self._at == 0 and (size < 0 or size >= len(self._block)):
+            data, self._at = self._block, len(self._block)
+            return data
+        end = len(self._block) if size < 0 else self._at + size
+        data = self._block[self._at:end]
+        self._at += len(data)
         return data
 
 
@@ -324,17 +460,18 @@ def _open(source: str | os.PathLike[str] | bytes, limit: int,
     """The list's byte stream (the member, for a zip) and a name for messages."""
     raw: IO[bytes]
     if isinstance(source, bytes | bytearray):
-        name, raw = "<bytes>", io.BytesIO(source)
+        name, raw, total = "<bytes>", io.BytesIO(source), len(source)
     else:
         name = os.fspath(source)
         try:
             raw = stack.enter_context(open(name, "rb"))  # noqa: SIM115
+            total = os.fstat(raw.fileno()).st_size
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror}", source=name) from None
     magic = raw.read(4)
     raw.seek(0)
     if magic != b"PK\x03\x04":
-        return _Stream(raw, name, None), name
+        return _Stream(raw, name, None, total=total), name
     try:
         archive = stack.enter_context(zipfile.ZipFile(raw))
         members = [m for m in archive.infolist() if not m.is_dir()]
@@ -352,10 +489,12 @@ def _open(source: str | os.PathLike[str] | bytes, limit: int,
                              f"(declares {member.file_size})", source=where)
         if member.flag_bits & 0x1:
             raise InputError("zip member is encrypted", source=where)
-        stream = stack.enter_context(archive.open(member))
+        unpacked = stack.enter_context(archive.open(member))
     except (zipfile.BadZipFile, NotImplementedError, zlib.error, EOFError) as exc:
         raise InputError(f"not a readable zip: {exc}", source=name) from None
-    return _Stream(stream, where, limit), where
+    stream = _Stream(unpacked, where, limit, total=member.file_size, ahead=True)
+    stack.callback(stream.close)
+    return stream, where
 
 
 # ---------------------------------------------------------------------------- building
@@ -373,6 +512,7 @@ class _Builder:
         self.blocks: list[dict[str, Array]] = []
         self.fmt = ""
         self.header_date: dt.date | None = None
+        self.unknown_tags: set[str] = set()
         self.wanted: set[bytes] | None = None
         self.wanted_keys: Array = np.empty(0, np.int64)
         if fide_ids is not None:
@@ -400,10 +540,13 @@ class _Builder:
             self.blocks.append(block)
 
     def finish(self, kind: str | None, list_date: dt.date | None) -> FideList:
-        cols = {name: np.concatenate([b[name] for b in self.blocks]) if self.blocks
-                else np.empty(0, _empty_dtype(name))
-                for name in (*STRING_FIELDS, *INT_FIELDS, "_key", "_line")}
+        cols: dict[str, Array] = {}
+        for name in (*STRING_FIELDS, *INT_FIELDS, "_key", "_line"):  # one column at a time
+            parts = [b.pop(name) for b in self.blocks]
+            cols[name] = np.concatenate(parts) if parts else np.empty(0, _empty_dtype(name))
+            del parts
         self.blocks.clear()
+        _name_ends(cols)
         lists: tuple[str, ...] = LISTS
         if self.fmt in ("single", "xml-single", "old"):
             lists = (self._kind(kind),)
@@ -434,15 +577,106 @@ class _Builder:
         for pos in np.flatnonzero(ordered[1:] == ordered[:-1])[:MAX_WARNINGS]:
             first = order[np.searchsorted(ordered, ordered[pos])]
             again = order[pos + 1]
-            if ids[first] == ids[again]:
-                self.warn(f"FIDE id {_decode(ids[again])} repeats line {lines[first]}; "
-                          "get() returns the first", int(lines[again]))
+            if ids[first].strip(_BLANKS) == ids[again].strip(_BLANKS):
+                self.warn(f"FIDE id {_decode(ids[again].strip(_BLANKS))} repeats line "
+                          f"{lines[first]}; get() returns the first", int(lines[again]))
 
 
 def _empty_dtype(name: str) -> str:
     if name in STRING_FIELDS:
-        return "S1"
+        return "u1" if name == "name" else "S1"
     return {"_key": "i8", "_line": "i4"}.get(name, "i2")
+
+
+def _name_ends(cols: dict[str, Array]) -> None:
+    """Where each row's name ends in the joined names (the separators)."""
+    ends = np.flatnonzero(cols["name"] == _SEPARATOR)
+    if len(ends) != len(cols["_key"]):
+        raise AssertionError("names and rows disagree")
+    cols["_name_end"] = ends
+
+
+_BLANKS: Final = bytes(range(33))
+"""What is stripped from a value: blanks, line ends (XML) and the NUL padding of ``S``."""
+_SEPARATOR: Final = 1
+"""Ends each name in the joined names: a byte no value holds (control characters are
+refused in TXT lines and cannot occur in XML text)."""
+
+
+def _id_order(keys: Array) -> tuple[Array, Array]:
+    """Rows in id order (stable: a repeated id's first line first) and the sorted ids."""
+    n = len(keys)
+    if n < 1 << 31 and (not n or int(keys.max()) < 1 << 31):
+        packed = np.sort((keys << 32) | np.arange(n))  # unique, so any sort is stable
+        return packed & 0xFFFFFFFF, packed >> 32
+    order = np.argsort(keys, kind="stable")
+    return order, keys[order]
+
+
+def _rows(values: Array) -> Array:
+    """An ``S`` array as a (rows, width) byte matrix."""
+    return values.view(np.uint8).reshape(len(values), values.dtype.itemsize)
+
+
+def _compact(part: Array) -> Array:
+    """The values of a (rows, width) byte block, stripped, each followed by the separator.
+
+    The block is transposed to find where each value ends; the few that start blank are
+    trimmed one by one.
+    """
+    k, width = part.shape
+    if not k:
+        return np.zeros(0, np.uint8)
+    dtype = np.uint8 if width < 255 else np.uint16
+    up = np.arange(1, width + 1, dtype=dtype)[:, None]
+    end = ((np.ascontiguousarray(part.T) > 32).view(np.uint8) * up).max(axis=0)
+    keep = np.arange(width + 1, dtype=dtype) < end[:, None]
+    for row in np.flatnonzero(part[:, 0] <= 32):
+        keep[row, :width - len(bytes(part[row]).lstrip(_BLANKS))] = False
+    keep[:, width] = True
+    joined = np.empty((k, width + 1), np.uint8)
+    joined[:, :width] = part
+    joined[:, width] = _SEPARATOR
+    return np.asarray(joined[keep])
+
+
+def _texts(values: Array, block: int = 16384) -> list[str]:
+    """The stripped, decoded strings of an ``S`` array."""
+    pieces = [_compact(_rows(values[a:a + block])).tobytes() for a in range(0, len(values), block)]
+    data = b"".join(pieces)
+    try:
+        return data.decode().split("\x01")[:-1]
+    except UnicodeDecodeError:
+        return [_decode(v) for v in data.split(b"\x01")[:-1]]
+
+
+def _ids(values: Array) -> list[str]:
+    """FIDE ids as strings (digits only, so a whitespace split strips them)."""
+    rows = _rows(values)
+    if len(rows) and rows.min() == 0:
+        rows = np.where(rows == 0, 32, rows).astype(np.uint8)
+    parts = rows.tobytes().decode("latin-1").split()
+    return parts if len(parts) == len(values) else _texts(values)
+
+
+def _few_texts(pd: Any, values: Array) -> Any:
+    """A StringArray of a column with few distinct values: each decoded once, then taken."""
+    n, width = len(values), values.dtype.itemsize
+    size = next(k for k in (1, 2, 4, 8) if k >= width) if width <= 8 else -(-width // 8) * 8
+    if size == width:
+        padded = values
+    else:
+        padded = np.zeros(n, f"S{size}")
+        _rows(padded)[:, :width] = _rows(values)
+    words = padded.view(f"<u{min(size, 8)}").reshape(n, max(1, size // 8)).T
+    codes, uniques = pd.factorize(words[0])
+    distinct: Array = uniques.reshape(-1, 1)
+    for word in words[1:]:
+        part, more = pd.factorize(word)
+        codes, pairs = pd.factorize(codes * len(more) + part)
+        distinct = np.column_stack([distinct[pairs // len(more)], more[pairs % len(more)]])
+    texts = _texts(np.ascontiguousarray(distinct).view(f"S{size}").ravel())
+    return pd.arrays.StringArray(np.array(texts, dtype=object)).take(codes)
 
 
 def _decode(value: bytes) -> str:
@@ -450,16 +684,6 @@ def _decode(value: bytes) -> str:
         return value.decode()
     except UnicodeDecodeError:
         return value.decode("latin-1")
-
-
-def _decode_all(values: Array) -> list[str]:
-    if not len(values):
-        return []
-    joined = b"\x00".join(values.tolist())
-    try:
-        return joined.decode().split("\x00")
-    except UnicodeDecodeError:
-        return [_decode(v) for v in values.tolist()]
 
 
 def _month_date(month: str, yy: str) -> dt.date:
@@ -559,10 +783,10 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
                 lineno += 1
             carry = buf
             continue
-        lineno = parser.block(buf[:cut], lineno)
+        lineno = parser.block(memoryview(buf)[:cut], lineno)
         carry = buf[cut:]
     if carry:
-        parser.block(carry + b"\n", lineno)
+        parser.block(memoryview(carry + b"\n"), lineno)
 
 
 def _drop_line(stream: _Stream) -> bytes:
@@ -575,32 +799,38 @@ def _drop_line(stream: _Stream) -> bytes:
 
 
 class _TxtParser:
-    """Parses blocks of whole fixed-width lines with numpy on the bytes."""
+    """Cuts blocks of whole lines into fixed-width rows for a :class:`_RowParser`."""
 
     def __init__(self, fields: list[_Field], builder: _Builder) -> None:
         self.fields = fields
         self.builder = builder
         self.width = fields[-1].end
-        self.by_name = {f.name: f for f in fields}
+        self.rows = _RowParser(fields, builder)
 
-    def block(self, data: bytes, lineno: int) -> int:
+    def block(self, data: memoryview, lineno: int) -> int:
         """Parse lines (``data`` ends with a newline); the line number after them."""
-        n = data.count(b"\n")
         w = self.width
         arr = np.frombuffer(data, np.uint8)
-        patches: dict[int, tuple[str, bytes]] = {}
-        if len(data) == n * (w + 2) and _column_is(arr, n, w + 2, w, 13) \
-                and _column_is(arr, n, w + 2, w + 1, 10):
-            matrix, lines = arr.reshape(n, w + 2)[:, :w], lineno + np.arange(n)
-        elif len(data) == n * (w + 1) and _column_is(arr, n, w + 1, w, 10):
-            matrix, lines = arr.reshape(n, w + 1)[:, :w], lineno + np.arange(n)
-        else:
-            matrix, lines, patches = self._normalise(data.split(b"\n")[:-1], lineno)
-        self._parse(matrix, lines.astype(np.int32), patches)
-        return lineno + n
+        for stride in (w + 2, w + 1):  # CRLF or LF lines of the header's width
+            n = len(arr) // stride
+            if n * stride != len(arr) or not _column_is(arr, n, stride, w, 13 if stride > w + 1
+                                                        else 10) or arr[-1] != 10:
+                continue
+            controls = np.count_nonzero(arr < 32)
+            if controls != n * (stride - w) and np.count_nonzero(arr == 10) != n:
+                break  # a line end inside a line: cut it line by line
+            self.rows.parse(arr.reshape(n, stride), lineno + np.arange(n, dtype=np.int32),
+                            clean=controls == n * (stride - w))
+            return lineno + n
+        raw_lines = bytes(data).split(b"\n")[:-1]
+        rows, lines, patches = self._normalise(raw_lines, lineno)
+        if len(lines):
+            self.rows.parse(np.frombuffer(rows, np.uint8).reshape(len(lines), w),
+                            lines.astype(np.int32), clean=False, patches=patches)
+        return lineno + len(raw_lines)
 
     def _normalise(self, raw_lines: list[bytes], lineno: int
-                   ) -> tuple[Array, Array, dict[int, tuple[str, bytes]]]:
+                   ) -> tuple[bytes, Array, dict[int, tuple[str, bytes]]]:
         """Pad trimmed lines to the header width; shift lines a string field overflows."""
         w = self.width
         out: list[bytes] = []
@@ -621,8 +851,7 @@ class _TxtParser:
                 continue
             out.append(line.ljust(w))
             lines.append(lineno + i)
-        matrix = np.frombuffer(b"".join(out), np.uint8).reshape(len(out), w)
-        return matrix, np.array(lines, dtype=np.int64), patches
+        return b"".join(out), np.array(lines, dtype=np.int64), patches
 
     def _overflow(self, line: bytes) -> tuple[bytes, tuple[str, bytes] | None] | None:
         """An overlong line: a text field running into the next one (the OTit overflow) is
@@ -639,58 +868,183 @@ class _TxtParser:
         line = line.rstrip()
         return (line, None) if len(line) <= self.width else None
 
-    def _parse(self, m: Array, lines: Array, patches: dict[int, tuple[str, bytes]]) -> None:
+
+class _RowParser:
+    """Fixed-width rows (TXT lines, or XML records laid out so) → a validated column block.
+
+    Broken rows are skipped and reported with their line; ``xml`` words the messages
+    after the XML element instead of the TXT column.
+    """
+
+    def __init__(self, fields: list[_Field], builder: _Builder, *, xml: bool = False) -> None:
+        self.fields = fields
+        self.builder = builder
+        self.xml = xml
+        self.width = fields[-1].end
+        self.by_name = {f.name: f for f in fields}
+        self.idf = self.by_name["fide_id"]
+        self.numbers = _NumberPlan([self.idf, *(f for f in fields if f.name in INT_FIELDS)])
+        self.ids = _NumberPlan([self.idf])
+
+    def parse(self, m: Array, lines: Array, *, clean: bool,
+              patches: dict[int, tuple[str, bytes]] | None = None) -> None:
+        """Parse the rows of ``m`` (each a line, then its line end if any); ``clean`` says
+        that no line holds a control character."""
         builder = self.builder
-        idf = self.by_name["fide_id"]
-        keys, id_present, id_bad = _digits(m[:, idf.start:idf.end], 18)
+        patches = patches or {}
         if builder.wanted is not None:
-            sel = np.flatnonzero(np.isin(keys, builder.wanted_keys) & ~id_bad)
-            ids = _strings(m[sel, idf.start:idf.end])
-            sel = sel[np.isin(ids, list(builder.wanted))] if len(sel) else sel
+            keys = _numbers(self.ids, m)["fide_id"][0]
+            sel = np.flatnonzero(_member(keys, builder.wanted_keys))
+            if len(sel):
+                ids = np.strings.strip(_column(m[sel], self.idf))
+                sel = sel[np.isin(ids, list(builder.wanted))]
+            if not len(sel):
+                return
             patches = {int(j): patches[int(r)] for j, r in enumerate(sel) if int(r) in patches}
-            m, lines, keys = m[sel], lines[sel], keys[sel]
-            id_present, id_bad = id_present[sel], id_bad[sel]
-        control = np.asarray((m < 32).any(axis=1))
+            m, lines = m[sel], lines[sel]
+        numbers = _numbers(self.numbers, m)
+        keys, id_present, id_bad = numbers["fide_id"]
         checks: list[tuple[Array, _Field | None, str]] = [
-            (control, None, "control characters in the line"),
-            (id_bad | ~id_present, idf, "expected digits"),
-        ]
+            (id_bad | ~id_present, self.idf, "expected digits")]
+        if not clean:
+            checks.insert(0, (np.asarray((m[:, :self.width] < 32).any(axis=1)), None,
+                              "control characters in the line"))
         ints: dict[str, Array] = {}
         for field in self.fields:
             if field.name in INT_FIELDS:
-                values, present, bad = _digits(m[:, field.start:field.end], _MAX_DIGITS)
+                values, present, bad = numbers[field.name]
                 na = ~present | (values == 0) if field.name in _ZERO_IS_NA else ~present
-                ints[field.name] = np.where(na, -1, values).astype(np.int16)
+                values = values.view(np.int16)
+                values[na] = -1
+                ints[field.name] = values
                 checks.append((bad, field, f"expected a number of at most {_MAX_DIGITS} digits"))
         broken = np.zeros(len(m), dtype=bool)
         for mask, _, _ in checks:
             broken |= mask
-        for row in np.flatnonzero(broken):
-            _, bad_field, expected = next(c for c in checks if c[0][row])
-            if bad_field is not None:
-                text = bytes(m[row, bad_field.start:bad_field.end]).strip().decode("latin-1")
-                expected = f"{bad_field.token} column has {text!r}, {expected}"
-            builder.skip(int(lines[row]), expected)
-        keep = ~broken
-        block: dict[str, Array] = {"_key": keys[keep], "_line": lines[keep].astype(np.int32)}
-        n = int(keep.sum())
+        if broken.any():
+            for row in np.flatnonzero(broken):
+                builder.skip(int(lines[row]), self._reason(m[row], checks, int(row)))
+            keep = ~broken
+            m, lines, keys = m[keep], lines[keep], keys[keep]
+            ints = {name: values[keep] for name, values in ints.items()}
+            moved = np.cumsum(keep) - 1
+            patches = {int(moved[at]): p for at, p in patches.items() if keep[at]}
+        self._add(m, lines, keys, ints, patches)
+
+    def _reason(self, row: Array, checks: list[tuple[Array, _Field | None, str]],
+                at: int) -> str:
+        _, field, expected = next(c for c in checks if c[0][at])
+        if field is None:
+            return expected
+        text = bytes(row[field.start:field.end]).strip(_BLANKS).decode("latin-1")
+        if self.xml:
+            text = _decode(bytes(row[field.start:field.end]).strip(_BLANKS))
+            return f"<{field.token}> is {text!r}, {expected}"
+        return f"{field.token} column has {text!r}, {expected}"
+
+    def _add(self, m: Array, lines: Array, keys: Array, ints: dict[str, Array],
+             patches: dict[int, tuple[str, bytes]]) -> None:
+        n = len(m)
+        block: dict[str, Array] = {"_key": keys, "_line": lines}
         for name in STRING_FIELDS:
             spec = self.by_name.get(name)
-            block[name] = (_strings(m[keep, spec.start:spec.end]) if spec
-                           else np.zeros(n, "S1"))
+            if name == "name":
+                block[name] = (_compact(m[:, spec.start:spec.end]) if spec
+                               else np.full(n, _SEPARATOR, np.uint8))
+            else:
+                block[name] = _column(m, spec) if spec else np.zeros(n, "S1")
         for name in INT_FIELDS:
-            block[name] = ints[name][keep] if name in ints else np.full(n, -1, np.int16)
-        if patches:
-            rows = np.cumsum(keep) - 1
-            for at, (target, patch) in patches.items():
-                if keep[at]:
-                    col = block[target]
-                    if len(patch) > col.itemsize:
-                        col = block[target] = col.astype(f"S{len(patch)}")
-                    col[rows[at]] = patch
+            block[name] = ints[name] if name in ints else np.full(n, -1, np.int16)
+        for at, (target, patch) in patches.items():
+            if target == "name":
+                names = [bytes(r).strip(_BLANKS) for r in m[:, self.by_name["name"].start:
+                                                           self.by_name["name"].end]]
+                for at2, (target2, patch2) in patches.items():
+                    if target2 == "name":
+                        names[at2] = patch2
+                block["name"] = np.frombuffer(b"".join(v + b"\x01" for v in names), np.uint8)
+                continue
+            col = block[target]
+            if len(patch) > col.itemsize:
+                col = block[target] = col.astype(f"S{len(patch)}")
+            col[at] = patch
         if self.builder.fmt == "old":
             _old_titles_and_sex(block)
-        builder.add(block)
+        self.builder.add(block)
+
+
+class _NumberPlan:
+    """The numeric fields of a layout: their columns, read together as one transposed block."""
+
+    def __init__(self, fields: list[_Field]) -> None:
+        self.ranges = [(f.start, f.end) for f in fields]
+        self.spans: list[tuple[str, int, int, int]] = []
+        at = 0
+        for f in fields:
+            width = f.end - f.start
+            self.spans.append((f.name, at, at + width, 18 if f.name == "fide_id" else _MAX_DIGITS))
+            at += width
+
+
+def _numbers(plan: _NumberPlan, m: Array) -> dict[str, tuple[Array, Array, Array]]:
+    """Per field of ``plan``, per row of ``m``: (value, has digits, not one run of at most
+    its digits). Values of up to four digits are uint16, longer ones int64. The columns are
+    transposed first so that every step runs over whole rows."""
+    block = np.empty((plan.spans[-1][2], len(m)), np.uint8)
+    for (start, end), (_, a, b, _) in zip(plan.ranges, plan.spans, strict=True):
+        block[a:b] = m[:, start:end].T
+    value = block - np.uint8(48)
+    digit = (value < 10).view(np.uint8)
+    clean = np.count_nonzero(digit) + np.count_nonzero(block == 32) == block.size
+    out: dict[str, tuple[Array, Array, Array]] = {}
+    for name, a, b, limit in plan.spans:
+        dig = digit[a:b]
+        count = dig.sum(axis=0, dtype=np.uint8)
+        runs = dig[0] + (dig[1:] > dig[:-1]).sum(axis=0, dtype=np.uint8)
+        bad = (runs > 1) | (count > limit)
+        if not clean:
+            bad |= ~(dig.view(bool) | (block[a:b] == 32)).all(axis=0)
+        if limit <= 4:  # exact up to four digits; more is flagged anyway
+            number = _horner(value[a:b], dig, np.uint16)
+        else:
+            for g in range(a, b, 9):  # nine digits fit the 32-bit steps
+                part = _horner(value[g:min(g + 9, b)], digit[g:min(g + 9, b)], np.uint32)
+                if g == a:
+                    number = part.astype(np.int64)
+                else:
+                    shift = digit[g:min(g + 9, b)].sum(axis=0, dtype=np.uint8)
+                    number = number * _POW10[shift] + part
+        out[name] = (number, count > 0, bad)
+    return out
+
+
+_POW10: Final = np.array([10 ** i for i in range(10)], dtype=np.int64)
+
+
+def _horner(value: Array, digit: Array, dtype: type[np.unsignedinteger[Any]]) -> Array:
+    """The number the digits down each column spell, blanks skipped."""
+    step = np.multiply(digit, 9, dtype=dtype)
+    step += 1
+    add = np.multiply(value, digit, dtype=dtype)
+    number = add[0].copy()
+    for j in range(1, len(value)):
+        number *= step[j]
+        number += add[j]
+    return number
+
+
+def _member(keys: Array, wanted: Array) -> Array:
+    """Whether each key is in the sorted array ``wanted``."""
+    if not len(wanted):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.minimum(np.searchsorted(wanted, keys), len(wanted) - 1)
+    return np.asarray(wanted[at] == keys)
+
+
+def _column(m: Array, field: _Field) -> Array:
+    """A field of the rows of ``m`` as fixed-width ``S`` strings (blanks kept; stripped on use)."""
+    width = field.end - field.start
+    return np.array(m[:, field.start:field.end], order="C").view(f"S{width}").ravel()
 
 
 def _column_is(arr: Array, n: int, stride: int, col: int, byte: int) -> bool:
@@ -698,35 +1052,11 @@ def _column_is(arr: Array, n: int, stride: int, col: int, byte: int) -> bool:
     return n > 0 and bool((arr.reshape(n, stride)[:, col] == byte).all())
 
 
-def _digits(block: Array, max_digits: int) -> tuple[Array, Array, Array]:
-    """Per row of a fixed-width byte block: (value, has digits, not one run of ≤ max digits)."""
-    d = block - np.uint8(48)
-    isdig = d < 10
-    bad = ~(isdig | (block == 32)).all(axis=1)
-    runs = isdig[:, 0].astype(np.int16) + (isdig[:, 1:] & ~isdig[:, :-1]).sum(axis=1)
-    bad |= (runs > 1) | (isdig.sum(axis=1) > max_digits)
-    value = np.zeros(len(block), np.int64)
-    for j in range(block.shape[1]):
-        value = np.where(isdig[:, j], value * 10 + d[:, j], value)
-    return value, runs > 0, bad
-
-
-def _strings(block: Array) -> Array:
-    """The rows of a byte block as stripped ``S`` strings."""
-    width = block.shape[1]
-    if not len(block) or not width:
-        return np.zeros(len(block), "S1")
-    values = np.ascontiguousarray(block).view(f"S{width}").ravel()
-    stripped = np.strings.strip(values)
-    longest = int(np.strings.str_len(stripped).max()) if len(stripped) else 1
-    return stripped.astype(f"S{max(longest, 1)}")
-
-
 def _old_titles_and_sex(block: dict[str, Array]) -> None:
     """Pre-2012 list: TRF06 title letters → titles; sex from the ``w`` flag."""
-    title = block["title"].astype("S3")
+    raw = np.strings.strip(block["title"])
+    title = raw.astype("S3")
     w_title = np.zeros(len(title), "S3")
-    raw = block["title"]
     for code, (main, women) in _OLD_TITLES.items():
         hit = raw == code
         title[hit] = main
@@ -738,11 +1068,24 @@ def _old_titles_and_sex(block: dict[str, Array]) -> None:
 
 # ---------------------------------------------------------------------------- XML
 
+XML_BLOCK: Final = 4
+"""XML is read CHUNK_BYTES × this at a time."""
+_XML_START: Final = re.compile(rb"\s*>")
+_XML_END: Final = re.compile(rb"(?:\s|<!--.*?-->|<\?.*?\?>)*</playerslist\s*>"
+                             rb"(?:\s|<!--.*?-->|<\?.*?\?>)*", re.S)
+_XML_ENCODING: Final = re.compile(rb"""\A\s*<\?xml[^>]*encoding\s*=\s*["']([^"']*)""")
+_XML_NAME: Final = re.compile(rb"[A-Za-z_][\w.-]*")
+_XML_REFERENCE: Final = re.compile(r"&(#[0-9]+|#x[0-9A-Fa-f]+|lt|gt|amp|quot|apos);")
+_XML_ENTITIES: Final = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+_NUMERIC_TAGS: Final = frozenset(t for t, f in _XML_TAGS.items() if f in INT_FIELDS)
+_KEEP_BYTES: Final = np.array([(1 << 8 * k) - 1 for k in range(9)], dtype=np.uint64)
+_SPACES: Final = np.uint64(0x2020202020202020)
+_MAX_NUMBER_WIDTH: Final = 32
+
 
 def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
-    """Stream ``<player>`` records with lxml (no DTD, no entity expansion, no network)."""
-    from lxml import etree
-
+    """Read ``<player>`` records: regular blocks are cut with numpy at their tags; from the
+    first block that is not regular on, lxml parses the rest (no DTD, no entity expansion)."""
     if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
         raise InputError("entity declarations are not allowed (DOCTYPE/ENTITY found)",
                          source=builder.name)
@@ -750,7 +1093,253 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
     if root is None or root.group(1) != b"playerslist":
         found = f"<{root.group(1).decode('latin-1')}>" if root else "no element"
         raise UnknownFormat(f"XML root is {found}; expected <playerslist>", source=builder.name)
-    stream.unread(head)
+    tag_end = _XML_START.match(head, root.end())
+    encoding = _XML_ENCODING.match(head)
+    if tag_end is None or (encoding is not None
+                           and encoding.group(1).lower() not in (b"utf-8", b"us-ascii")):
+        _xml_with_lxml(b"", stream, builder, at=0, preamble=head)
+        builder.fmt = "xml-combined" if builder.fmt == "xml-combined" else "xml-single"
+        return
+    regions = _XmlRegions(builder)
+    pending = head[tag_end.end():]
+    line = 1 + head.count(b"\n", 0, tag_end.end())
+    eof = False
+    while True:
+        if not eof and len(pending) < CHUNK_BYTES * XML_BLOCK:
+            data = stream.read(CHUNK_BYTES * XML_BLOCK)
+            eof = not data
+            pending += data
+            continue
+        cut = pending.rfind(b"</player>") + len(b"</player>")
+        if cut < len(b"</player>"):  # no whole record in a block: not the regular layout
+            if not (eof and _XML_END.fullmatch(pending)):
+                _xml_with_lxml(pending, stream, builder, at=line)
+            break
+        region, pending = pending[:cut], pending[cut:]
+        if not regions.parse(region, line):
+            _xml_with_lxml(region + pending, stream, builder, at=line)
+            break
+        line += region.count(b"\n")
+    if builder.fmt != "xml-combined":
+        builder.fmt = "xml-combined" if regions.combined else "xml-single"
+
+
+class _XmlRegions:
+    """Parses blocks of whole, regular ``<player>`` records with numpy (see :meth:`parse`)."""
+
+    def __init__(self, builder: _Builder) -> None:
+        self.builder = builder
+        self.combined = False
+
+    def parse(self, region: bytes, line: int) -> bool:
+        """Parse the records of ``region`` (its first byte on ``line``); False, having read
+        nothing, when they are not all the same plain elements: no comments, CDATA,
+        attributes, character data outside values or entity references outside text."""
+        arr = np.frombuffer(region + b"\x00" * 16, np.uint8)[:len(region)]
+        if b"<!" in region or b"<?" in region:
+            return False
+        controls = np.count_nonzero(arr < 32)
+        spaced = controls and controls != np.count_nonzero(
+            (arr == 9) | (arr == 10) | (arr == 13))
+        if spaced or (not region.isascii() and not _utf8(region)):
+            return False
+        opens, closes = np.flatnonzero(arr == 60), np.flatnonzero(arr == 62)
+        if not len(opens) or len(opens) != len(closes) or not (opens < closes).all() \
+                or not (closes[:-1] < opens[1:]).all():
+            return False
+        layout = _xml_layout(region, opens, closes)
+        if layout is None:
+            return False
+        tags, children = layout
+        records = len(opens) // len(tags)
+        if records * len(tags) != len(opens):
+            return False
+        opens, closes = opens.reshape(records, -1), closes.reshape(records, -1)
+        if not _same_tags(arr, region, opens, closes, tags):
+            return False
+        spans = {tag: (closes[:, o] + 1, opens[:, c] if c is not None else closes[:, o] + 1)
+                 for tag, o, c in children if tag in _XML_TAGS}
+        fixes = _xml_references(region, arr, spans)
+        if fixes is None:
+            return False
+        newlines = np.flatnonzero(arr == 10)
+        lines = (line + np.searchsorted(newlines, opens[:, 0])).astype(np.int32)
+        for tag, o, _ in children:
+            if tag not in _XML_TAGS:
+                self._unknown(tag, int(lines[0]))
+            elif tag in ("rapid_rating", "blitz_rating"):
+                self.combined = True
+        if self.builder.wanted is not None:
+            spans, lines = _xml_prefilter(region, spans, lines, self.builder.wanted_keys)
+        m, fields = _xml_matrix(region, spans, len(lines), fixes)
+        _RowParser(fields, self.builder, xml=True).parse(m, lines, clean=True)
+        return True
+
+    def _unknown(self, tag: str, line: int) -> None:
+        if tag not in self.builder.unknown_tags:
+            self.builder.unknown_tags.add(tag)
+            self.builder.warn(f"unknown element <{tag}> ignored", line)
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _xml_layout(region: bytes, opens: Array, closes: Array
+                ) -> tuple[list[bytes], list[tuple[str, int, int | None]]] | None:
+    """The tags of the first record and its children (name, open tag, close tag or None for
+    ``<x/>``), or None when it is not ``<player>`` holding simple elements once each."""
+    tags: list[bytes] = []
+    for o, c in zip(opens[:200].tolist(), closes[:200].tolist(), strict=True):
+        tags.append(region[o + 1:c])
+        if tags[-1] == b"/player":
+            break
+    else:
+        return None
+    if tags[0] != b"player":
+        return None
+    children: list[tuple[str, int, int | None]] = []
+    i = 1
+    while i < len(tags) - 1:
+        tag = tags[i]
+        name = tag[:-1] if tag.endswith(b"/") else tag
+        if not _XML_NAME.fullmatch(name):
+            return None
+        if tag.endswith(b"/"):
+            children.append((name.decode(), i, None))
+            i += 1
+        elif tags[i + 1] == b"/" + tag:
+            children.append((name.decode(), i, i + 1))
+            i += 2
+        else:
+            return None
+    if len({c[0] for c in children}) != len(children):
+        return None
+    return tags, children
+
+
+def _same_tags(arr: Array, region: bytes, opens: Array, closes: Array,
+               tags: list[bytes]) -> bool:
+    """Whether every record's tags are the first record's, byte for byte."""
+    lengths = np.array([len(t) + 1 for t in tags])
+    if not ((closes - opens) == lengths).all():
+        return False
+    padded = np.frombuffer(region + b"\x00" * 16, np.uint8)
+    words = np.ndarray((len(region) + 9,), "<u8", buffer=padded, strides=(1,))
+    for j, tag in enumerate(tags):
+        for at in range(0, len(tag), 8):
+            piece = tag[at:at + 8]
+            expected = int.from_bytes(piece, "little")
+            keep = _KEEP_BYTES[len(piece)]
+            if not ((words[opens[:, j] + 1 + at] & keep) == expected).all():
+                return False
+    return True
+
+
+def _xml_references(region: bytes, arr: Array, spans: dict[str, tuple[Array, Array]]
+                    ) -> dict[tuple[str, int], bytes] | None:
+    """Values holding entity or character references, decoded; None when a reference is
+    outside a text value or not one XML predefines."""
+    amps = np.flatnonzero(arr == 38)
+    if not len(amps):
+        return {}
+    fixes: dict[tuple[str, int], bytes] = {}
+    inside = np.zeros(len(amps), dtype=bool)
+    for tag, (start, end) in spans.items():
+        if tag in _NUMERIC_TAGS or tag == "fideid":
+            continue
+        row = np.searchsorted(start, amps, side="right") - 1
+        hit = (row >= 0) & (amps < end[np.maximum(row, 0)])
+        inside |= hit
+        for r in np.unique(row[hit]).tolist():
+            text = _xml_unescape(region[start[r]:end[r]].decode())
+            if text is None:
+                return None
+            fixes[(tag, r)] = text.encode()
+    return fixes if inside.all() else None
+
+
+def _xml_unescape(text: str) -> str | None:
+    """Predefined entities and character references decoded; None if another ``&`` remains."""
+    def one(m: re.Match[str]) -> str:
+        ref = m.group(1)
+        if ref[0] != "#":
+            return _XML_ENTITIES[ref]
+        code = int(ref[2:], 16) if ref[1] == "x" else int(ref[1:])
+        return chr(code) if 0 < code <= 0x10FFFF else "\x00"
+    out = _XML_REFERENCE.sub(one, text)
+    return None if "&" in _XML_REFERENCE.sub("", text) or "\x00" in out else out
+
+
+def _xml_prefilter(region: bytes, spans: dict[str, tuple[Array, Array]], lines: Array,
+                   wanted: Array) -> tuple[dict[str, tuple[Array, Array]], Array]:
+    """Only the records whose id may be wanted (the row parser checks the text)."""
+    if "fideid" not in spans:
+        return spans, lines
+    m, fields = _xml_matrix(region, {"fideid": spans["fideid"]}, len(lines), {})
+    keys = _numbers(_NumberPlan([fields[0]]), m)["fide_id"][0]
+    sel = np.flatnonzero(_member(keys, wanted))
+    return {t: (s[sel], e[sel]) for t, (s, e) in spans.items()}, lines[sel]
+
+
+def _xml_matrix(region: bytes, spans: dict[str, tuple[Array, Array]], n: int,
+                fixes: dict[tuple[str, int], bytes]) -> tuple[Array, list[_Field]]:
+    """The records as fixed-width rows: each known element in a field of whole 8-byte words,
+    values left-aligned and blank-padded; numbers' tabs and line ends read as blanks."""
+    padded = np.frombuffer(region + b" " * 16, np.uint8)
+    words = np.ndarray((len(region) + 9,), "<u8", buffer=padded, strides=(1,))
+    fields: list[_Field] = []
+    widths: dict[str, int] = {}
+    at = 0
+    for tag, field in _XML_TAGS.items():
+        span = spans.get(tag)
+        longest = int((span[1] - span[0]).max()) if span is not None and n else 0
+        width = max(8, -(-longest // 8) * 8)
+        if tag in _NUMERIC_TAGS or tag == "fideid":
+            width = min(width, _MAX_NUMBER_WIDTH)
+        widths[tag] = width
+        fields.append(_Field(field, tag, at, at + width))
+        at += width
+    out = np.empty((n, at // 8), np.uint64)
+    for f in fields:
+        span = spans.get(f.token)
+        if span is None:
+            out[:, f.start // 8:f.end // 8] = _SPACES
+            continue
+        start, end = span
+        length = end - start
+        for k in range(widths[f.token] // 8):
+            word = words[start + 8 * k] if n else np.zeros(0, np.uint64)
+            keep = _KEEP_BYTES[np.clip(length - 8 * k, 0, 8)]
+            out[:, f.start // 8 + k] = (word & keep) | (_SPACES & ~keep)
+    m = out.view(np.uint8).reshape(n, at)
+    for f in fields:
+        if f.token in _NUMERIC_TAGS or f.token == "fideid":
+            part = m[:, f.start:f.end]
+            part[part < 32] = 32
+    for (tag, row), value in fixes.items():
+        f = next(x for x in fields if x.token == tag)
+        m[row, f.start:f.end] = 32
+        m[row, f.start:f.start + len(value)] = np.frombuffer(value, np.uint8)
+    return m, fields
+
+
+def _xml_with_lxml(data: bytes, stream: _Stream, builder: _Builder, *, at: int,
+                   preamble: bytes | None = None) -> None:
+    """Stream the rest with lxml: ``data`` (starting on line ``at``, inside the root), then
+    the stream; or, with ``preamble``, the whole document from its start."""
+    from lxml import etree
+
+    if preamble is not None:
+        stream.unread(preamble)
+        offset = 0
+    else:
+        stream.unread(b"<playerslist>" + data)
+        offset = at - 1
     batch = _XmlBatch(builder)
     wanted = builder.wanted
     try:
@@ -759,102 +1348,58 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
                                        huge_tree=False, load_dtd=False,
                                        chunk_size=1 << 20):
             if wanted is None or (elem.findtext("fideid") or "").strip().encode() in wanted:
-                batch.add(list(elem), elem.sourceline or 0)
+                batch.add(elem, (elem.sourceline or 0) + offset)
             elem.clear(keep_tail=False)
             while elem.getprevious() is not None:
                 del elem.getparent()[0]
-            if batch.size >= 50_000:
+            if len(batch.lines) >= 50_000:
                 batch.flush()
     except etree.XMLSyntaxError as exc:
         raise InputError(f"malformed XML: {exc.msg}", source=builder.name,
-                         line=exc.lineno) from None
+                         line=exc.lineno + offset if exc.lineno else None) from None
     batch.flush()
-    builder.fmt = "xml-combined" if batch.combined else "xml-single"
-
-
-_TAG: Final = operator.attrgetter("tag")
-_TEXT: Final = operator.attrgetter("text")
+    if batch.combined:
+        builder.fmt = "xml-combined"
 
 
 class _XmlBatch:
-    """``<player>`` records grouped by their child-tag layout, converted column-wise."""
+    """``<player>`` records from lxml, laid out as fixed-width rows for a :class:`_RowParser`."""
 
     def __init__(self, builder: _Builder) -> None:
         self.builder = builder
-        self.groups: dict[tuple[object, ...], tuple[list[list[str | None]], list[int]]] = {}
-        self.size = 0
+        self.values: dict[str, list[bytes]] = {tag: [] for tag in _XML_TAGS}
+        self.lines: list[int] = []
         self.combined = False
-        self.unknown: set[str] = set()
 
-    def add(self, children: list[Any], line: int) -> None:
-        tags = tuple(map(_TAG, children))
-        group = self.groups.get(tags)
-        if group is None:
-            group = self.groups[tags] = ([], [])
-            self._check_layout(tags, line)
-        group[0].append(list(map(_TEXT, children)))
-        group[1].append(line)
-        self.size += 1
-
-    def _check_layout(self, tags: tuple[object, ...], line: int) -> None:
-        for tag in tags:
+    def add(self, elem: Any, line: int) -> None:
+        seen: dict[str, bytes] = {}
+        for child in elem:
+            tag = child.tag
             if not isinstance(tag, str):
                 continue
-            if tag in ("rapid_rating", "blitz_rating"):
-                self.combined = True
-            if tag not in _XML_TAGS and tag not in self.unknown:
-                self.unknown.add(tag)
+            if tag in _XML_TAGS:
+                seen[tag] = (child.text or "").encode().strip(_BLANKS)
+                if tag in ("rapid_rating", "blitz_rating"):
+                    self.combined = True
+            elif tag not in self.builder.unknown_tags:
+                self.builder.unknown_tags.add(tag)
                 self.builder.warn(f"unknown element <{tag}> ignored", line)
+        for tag, values in self.values.items():
+            values.append(seen.get(tag, b""))
+        self.lines.append(line)
 
     def flush(self) -> None:
-        blocks = [self._convert(tags, rows, lines)
-                  for tags, (rows, lines) in self.groups.items()]
-        self.groups.clear()
-        self.size = 0
-        if len(blocks) > 1:  # records of mixed layouts: back into file order
-            block = {k: np.concatenate([b[k] for b in blocks]) for k in blocks[0]}
-            order = np.argsort(block["_line"], kind="stable")
-            blocks = [{k: v[order] for k, v in block.items()}]
-        for block in blocks:
-            self.builder.add(block)
-
-    def _convert(self, tags: tuple[object, ...], rows: list[list[str | None]],
-                 lines: list[int]) -> dict[str, Array]:
-        n = len(rows)
-        texts: dict[str, Array] = {}
-        for tag, column in zip(tags, zip(*rows, strict=True), strict=True):
-            if isinstance(tag, str) and tag in _XML_TAGS:
-                raw = np.array([v.encode() if v else b"" for v in column], dtype="S")
-                texts[tag] = np.strings.strip(raw) if n else np.zeros(0, "S1")
-        line_no = np.array(lines, dtype=np.int32)
-        fid = texts.get("fideid", np.zeros(n, "S1"))
-        id_len = np.strings.str_len(fid)
-        checks: list[tuple[Array, str]] = [
-            (~np.strings.isdigit(fid) | (id_len > 18), "fideid")]
-        block: dict[str, Array] = {"_line": line_no}
-        for tag, field in _XML_TAGS.items():
-            values = texts.get(tag)
-            if values is None:
-                block[field] = (np.zeros(n, "S1") if field in STRING_FIELDS
-                                else np.full(n, -1, np.int16))
-            elif field in STRING_FIELDS:
-                block[field] = values
-            else:
-                length = np.strings.str_len(values)
-                checks.append(((length > 0) & ~np.strings.isdigit(values)
-                               | (length > _MAX_DIGITS), tag))
-                number = np.where(checks[-1][0] | (length == 0), b"0", values).astype(np.int16)
-                na = (length == 0) | ((number == 0) & (field in _ZERO_IS_NA))
-                block[field] = np.where(na, -1, number).astype(np.int16)
-        bad = np.zeros(n, dtype=bool)
-        for mask, _ in checks:
-            bad |= mask
-        for row in np.flatnonzero(bad):
-            tag = next(t for mask, t in checks if mask[row])
-            text = _decode(bytes(texts[tag][row])) if tag in texts else ""
-            expected = ("digits" if tag == "fideid"
-                        else f"a number of at most {_MAX_DIGITS} digits")
-            self.builder.skip(int(line_no[row]), f"<{tag}> is {text!r}, expected {expected}")
-        keep = ~bad
-        block["_key"] = np.where(bad, b"0", fid).astype(np.int64)
-        return {k: v[keep] for k, v in block.items()}
+        n = len(self.lines)
+        if not n:
+            return
+        joined = b"".join(v for values in self.values.values() for v in values)
+        offsets = np.cumsum([0, *(len(v) for values in self.values.values() for v in values)])
+        starts = offsets[:-1].reshape(len(_XML_TAGS), n)
+        ends = offsets[1:].reshape(len(_XML_TAGS), n)
+        spans = {tag: (starts[i], ends[i]) for i, tag in enumerate(_XML_TAGS)}
+        m, fields = _xml_matrix(joined, spans, n, {})
+        _RowParser(fields, self.builder, xml=True).parse(
+            m, np.array(self.lines, dtype=np.int32), clean=True)
+        for values in self.values.values():
+            values.clear()
+        self.lines.clear()
