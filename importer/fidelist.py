@@ -228,19 +228,33 @@ class FideList:
         first[1:] = keys[1:] != keys[:-1]
         return np.asarray(order[first])
 
+    def id_numbers(self, rows: Array) -> list[int]:
+        """The ids of these rows as numbers."""
+        numbers: list[int] = self._cols["_key"][rows].tolist()
+        return numbers
+
     def columns(self, rows: Array) -> dict[str, list[Any]]:
-        """Plain Python values of these rows, by :data:`FRAME_DTYPES` column (None = NA)."""
+        """These rows as lists of plain values (str, int; None when unrated or unknown), one
+        per :data:`FRAME_DTYPES` column."""
+        import pandas as pd
+
         out: dict[str, list[Any]] = {}
         for name in FRAME_DTYPES:
             if name == "name":
-                out[name] = [self._name(int(r)) for r in rows] if len(rows) < 1000 \
-                    else [self._names()[int(r)] for r in rows]
+                names = self._names() if len(rows) * 50 > len(self) else None
+                out[name] = ([self._name(int(r)) for r in rows] if names is None
+                             else [names[r] for r in rows.tolist()])
+                continue
+            values = self._cols[name][rows]
+            if name == "fide_id":
+                out[name] = _ids(values)
             elif name in STRING_FIELDS:
-                values = self._cols[name][rows]
-                out[name] = _ids(values) if name == "fide_id" else _texts(values)
+                codes, texts = _few_codes(pd, values)
+                out[name] = np.array(texts, dtype=object)[codes].tolist()
             else:
-                values = self._cols[name][rows].astype(np.int64)
-                out[name] = [None if v < 0 else v for v in values.tolist()]
+                numbers = values.astype(object)
+                numbers[values < 0] = None
+                out[name] = numbers.tolist()
         return out
 
     def to_frame(self) -> pd.DataFrame:
@@ -509,7 +523,9 @@ class _Builder:
         self.on_warning = on_warning
         self.warnings: list[str] = []
         self.skipped = 0
-        self.blocks: list[dict[str, Array]] = []
+        self.columns: dict[str, Array] = {}
+        self.used: dict[str, int] = {}
+        self.capacity = 1024
         self.fmt = ""
         self.header_date: dt.date | None = None
         self.unknown_tags: set[str] = set()
@@ -535,17 +551,41 @@ class _Builder:
         self.skipped += 1
         self.warn(f"{reason}; line skipped", line)
 
+    def reserve(self, rows: int) -> None:
+        """Expect about this many rows (the columns are allocated once, grown if short)."""
+        self.capacity = rows if self.wanted is None else min(rows, 4 * len(self.wanted) + 64)
+
     def add(self, block: dict[str, Array]) -> None:
-        if len(block["_key"]):
-            self.blocks.append(block)
+        """Append a block's rows to the columns."""
+        k = len(block["_key"])
+        if not k:
+            return
+        rows = max(self.capacity, k)
+        for name, values in block.items():
+            col = self.columns.get(name)
+            used = self.used.get(name, 0)
+            need = used + len(values)
+            if col is None:
+                size = rows if name != "name" else int(len(values) / k * rows * 1.2) + 64
+                col = self.columns[name] = np.empty(max(size, need), values.dtype)
+            elif need > len(col) or values.dtype.itemsize > col.dtype.itemsize:
+                grown = np.empty(max(need, len(col) * 3 // 2), np.promote_types(col.dtype,
+                                                                                 values.dtype))
+                grown[:used] = col[:used]
+                col = self.columns[name] = grown
+            col[used:need] = values
+            self.used[name] = need
 
     def finish(self, kind: str | None, list_date: dt.date | None) -> FideList:
         cols: dict[str, Array] = {}
-        for name in (*STRING_FIELDS, *INT_FIELDS, "_key", "_line"):  # one column at a time
-            parts = [b.pop(name) for b in self.blocks]
-            cols[name] = np.concatenate(parts) if parts else np.empty(0, _empty_dtype(name))
-            del parts
-        self.blocks.clear()
+        for name in (*STRING_FIELDS, *INT_FIELDS, "_key", "_line"):
+            col = self.columns.pop(name, None)
+            if col is None:
+                cols[name] = np.empty(0, _empty_dtype(name))
+                continue
+            used = self.used[name]
+            cols[name] = col[:used].copy() if len(col) > used * 5 // 4 + 64 else col[:used]
+            del col
         _name_ends(cols)
         lists: tuple[str, ...] = LISTS
         if self.fmt in ("single", "xml-single", "old"):
@@ -579,7 +619,7 @@ class _Builder:
             again = order[pos + 1]
             if ids[first].strip(_BLANKS) == ids[again].strip(_BLANKS):
                 self.warn(f"FIDE id {_decode(ids[again].strip(_BLANKS))} repeats line "
-                          f"{lines[first]}; get() returns the first", int(lines[again]))
+                          f"{lines[first]}; the first line is used", int(lines[again]))
 
 
 def _empty_dtype(name: str) -> str:
@@ -659,8 +699,9 @@ def _ids(values: Array) -> list[str]:
     return parts if len(parts) == len(values) else _texts(values)
 
 
-def _few_texts(pd: Any, values: Array) -> Any:
-    """A StringArray of a column with few distinct values: each decoded once, then taken."""
+def _few_codes(pd: Any, values: Array) -> tuple[Array, list[str]]:
+    """A column with few distinct values as codes into its distinct strings (each decoded
+    once): the fixed-width values are hashed as 64-bit words."""
     n, width = len(values), values.dtype.itemsize
     size = next(k for k in (1, 2, 4, 8) if k >= width) if width <= 8 else -(-width // 8) * 8
     if size == width:
@@ -675,7 +716,12 @@ def _few_texts(pd: Any, values: Array) -> Any:
         part, more = pd.factorize(word)
         codes, pairs = pd.factorize(codes * len(more) + part)
         distinct = np.column_stack([distinct[pairs // len(more)], more[pairs % len(more)]])
-    texts = _texts(np.ascontiguousarray(distinct).view(f"S{size}").ravel())
+    return codes, _texts(np.ascontiguousarray(distinct).view(f"S{size}").ravel())
+
+
+def _few_texts(pd: Any, values: Array) -> Any:
+    """A StringArray of a column with few distinct values."""
+    codes, texts = _few_codes(pd, values)
     return pd.arrays.StringArray(np.array(texts, dtype=object)).take(codes)
 
 
@@ -768,6 +814,8 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
     header = head[:end if end >= 0 else len(head)].rstrip(b"\r")
     fields, builder.fmt, builder.header_date = _parse_header(header, builder.name)
     parser = _TxtParser(fields, builder)
+    if stream.total is not None:
+        builder.reserve(stream.total // (parser.width + 1) + 1)
     carry = head[end + 1:] if end >= 0 else b""
     lineno = 2
     while True:
@@ -1101,6 +1149,8 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
         builder.fmt = "xml-combined" if builder.fmt == "xml-combined" else "xml-single"
         return
     regions = _XmlRegions(builder)
+    if stream.total is not None:
+        builder.reserve(stream.total // 400 + 1)
     pending = head[tag_end.end():]
     line = 1 + head.count(b"\n", 0, tag_end.end())
     eof = False

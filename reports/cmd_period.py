@@ -99,7 +99,8 @@ def _assigned(source: str, assign: dict[str, date]) -> date | None:
 @click.option("--period", "period_text", required=True, metavar="YYYY-MM",
               help="The list month, e.g. 2026-11 for the list of 1 November 2026.")
 @click.option("--ratings-list", type=click.Path(dir_okay=False),
-              help="The previous FIDE list (TXT/XML, zipped or not): base ratings and K.")
+              help="The previous FIDE list (TXT/XML, zipped or not): base ratings and K "
+                   "(default: the list stored in the register with 'fiderate list import').")
 @click.option("--list", "only_list", type=click.Choice(["standard", "rapid", "blitz"]),
               help="Rate only the tournaments of this list (default: all three, kept apart).")
 @click.option("--store", type=click.Path(dir_okay=False),
@@ -171,22 +172,37 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
 
         fide_list = read_fide_list(ratings_list, fide_ids=pkeys)
         notes += list_warnings(fide_list.warnings)
-    imported = _standings(fide_list, pkeys, month_add(when, -1), notes) if fide_list else {}
     store_path = Path(store) if store else default_store()
     with Register(store_path) as reg:
         reg.check_period(when, replace=replace)
+        if fide_list is None:
+            fide_list = _register_list(reg, when, pkeys, notes)
+        imported = _standings(fide_list, pkeys, month_add(when, -1), notes) if fide_list else {}
         previous = _merge(reg.previous(pkeys, when), imported)
         months = {t.info.start_date.replace(day=1) for t in chosen if t.info.start_date}
         in_force = {m: reg.ratings_on(m, pkeys) for m in months if m < month_add(when, -1)}
         result = rate_period(chosen, when, keys=keys, previous=previous, in_force=in_force,
                              pools=reg.pools(pkeys, when), corrections=corrections,
-                             list_complete=bool(ratings_list), assigned=on_purpose)
+                             list_complete=fide_list is not None, assigned=on_purpose)
         result.notes[:0] = notes
         with atomic_dir(out) as folder:
             write_period_files(result, folder, html_summary=not no_html)
             _tournament_reports(result, folder, fide_list)
             reg.write_period(result, previous, imported=imported, replace=replace)
     _summary(result, Path(out), quiet=load.quiet)
+
+
+def _register_list(reg: Any, when: date, keys: set[str], notes: list[str]) -> FideList | None:
+    """The FIDE lists stored in the register for the previous month (or the newest before it),
+    unless the register computed a later list itself."""
+    from rating.period import month_add
+
+    fl: FideList | None = reg.list_in_force(month_add(when, -1), keys)
+    computed = reg.newest_period(before=when)
+    if fl is None or fl.list_date is None or (computed is not None and fl.list_date < computed):
+        return None
+    notes.append(f"ratings and K from the FIDE list of {fl.list_date:%Y-%m} in the register")
+    return fl
 
 
 def _standings(fl: FideList, keys: set[str], prev: date, notes: list[str]) -> dict[Any, Any]:
