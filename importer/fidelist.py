@@ -1165,11 +1165,13 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
             if not (eof and _XML_END.fullmatch(pending)):
                 _xml_with_lxml(pending, stream, builder, at=line)
             break
-        region, pending = pending[:cut], pending[cut:]
-        if not regions.parse(region, line):
-            _xml_with_lxml(region + pending, stream, builder, at=line)
+        data = pending if len(pending) >= cut + 16 else pending + b" " * 16
+        newlines = regions.parse(data, cut, line)
+        if newlines is None:
+            _xml_with_lxml(pending, stream, builder, at=line)
             break
-        line += region.count(b"\n")
+        pending = pending[cut:]
+        line += newlines
     if builder.fmt != "xml-combined":
         builder.fmt = "xml-combined" if regions.combined else "xml-single"
 
@@ -1181,49 +1183,46 @@ class _XmlRegions:
         self.builder = builder
         self.combined = False
 
-    def parse(self, region: bytes, line: int) -> bool:
-        """Parse the records of ``region`` (its first byte on ``line``); False, having read
-        nothing, when they are not all the same plain elements: no comments, CDATA,
-        attributes, character data outside values or entity references outside text."""
-        arr = np.frombuffer(region + b"\x00" * 16, np.uint8)[:len(region)]
-        if b"<!" in region or b"<?" in region:
-            return False
-        controls = np.count_nonzero(arr < 32)
-        spaced = controls and controls != np.count_nonzero(
-            (arr == 9) | (arr == 10) | (arr == 13))
-        if spaced or (not region.isascii() and not _utf8(region)):
-            return False
-        opens, closes = np.flatnonzero(arr == 60), np.flatnonzero(arr == 62)
-        if not len(opens) or len(opens) != len(closes) or not (opens < closes).all() \
-                or not (closes[:-1] < opens[1:]).all():
-            return False
-        layout = _xml_layout(region, opens, closes)
+    def parse(self, data: bytes, size: int, line: int) -> int | None:
+        """Parse the records in the first ``size`` bytes of ``data`` (at least 16 more follow),
+        the first on ``line``; the number of line ends read, or None, having read nothing,
+        unless all records are laid out byte for byte as the first, values aside: the same
+        plain elements (no comments, CDATA or attributes), the same blanks between them, and
+        values free of control characters and of references other than XML's own."""
+        arr = np.frombuffer(data, np.uint8, count=size)
+        opens = np.flatnonzero(arr == 60)
+        layout = _xml_layout(data, opens)
         if layout is None:
-            return False
+            return None
         tags, children = layout
         records = len(opens) // len(tags)
-        if records * len(tags) != len(opens):
-            return False
-        opens, closes = opens.reshape(records, -1), closes.reshape(records, -1)
-        if not _same_tags(arr, region, opens, closes, tags):
-            return False
-        spans = {tag: (closes[:, o] + 1, opens[:, c] if c is not None else closes[:, o] + 1)
-                 for tag, o, c in children if tag in _XML_TAGS}
-        fixes = _xml_references(region, arr, spans)
+        if not records or records * len(tags) != len(opens) or data[:opens[0]].strip():
+            return None
+        opens = opens.reshape(records, len(tags)).T.copy()  # one row per tag of the layout
+        closes = opens + np.array([len(t) + 1 for t in tags])[:, None]
+        spans = {tag: (closes[o] + 1, opens[c] if c is not None else closes[o] + 1)
+                 for tag, o, c in children}
+        layout_lines = _same_layout(data, arr, opens, closes, spans)
+        if layout_lines is None:
+            return None
+        first, step = layout_lines
+        spans = {tag: span for tag, span in spans.items() if tag in _XML_TAGS}
+        fixes = _xml_references(data, arr, spans) if data.find(b"&", 0, size) >= 0 else {}
         if fixes is None:
-            return False
-        newlines = np.flatnonzero(arr == 10)
-        lines = (line + np.searchsorted(newlines, opens[:, 0])).astype(np.int32)
-        for tag, o, _ in children:
+            return None
+        lines = (line + first + step * np.arange(records)).astype(np.int32)
+        for tag, _, _ in children:
             if tag not in _XML_TAGS:
                 self._unknown(tag, int(lines[0]))
             elif tag in ("rapid_rating", "blitz_rating"):
                 self.combined = True
+        words = _words(data)
         if self.builder.wanted is not None:
-            spans, lines = _xml_prefilter(region, spans, lines, self.builder.wanted_keys)
-        m, fields = _xml_matrix(region, spans, len(lines), fixes)
+            spans, lines, fixes = _xml_prefilter(words, spans, lines, fixes,
+                                                 self.builder.wanted_keys)
+        m, fields = _xml_matrix(words, spans, len(lines), fixes)
         _RowParser(fields, self.builder, xml=True).parse(m, lines, clean=True)
-        return True
+        return first + step * (records - 1) + data.count(b"\n", opens[0, -1], size)
 
     def _unknown(self, tag: str, line: int) -> None:
         if tag not in self.builder.unknown_tags:
@@ -1231,21 +1230,60 @@ class _XmlRegions:
             self.builder.warn(f"unknown element <{tag}> ignored", line)
 
 
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode()
-    except UnicodeDecodeError:
-        return False
-    return True
+def _same_layout(data: bytes, arr: Array, opens: Array, closes: Array,
+                 spans: dict[str, tuple[Array, Array]]) -> tuple[int, int] | None:
+    """Whether every record, values left out, is the first record byte for byte, and so are
+    the blanks between records; and no value holds a control character and the text is
+    UTF-8.  Then (line ends before the first record, line ends from one record to the next),
+    else None.  Each stretch between two values is compared as one fixed-width string."""
+    records = opens.shape[1]
+    cuts = [opens[0]]  # stretches of layout: [cuts[2k], cuts[2k+1]) between the values
+    for start, end in sorted(spans.values(), key=lambda span: int(span[0][0])):
+        cuts += [start, end]
+    cuts.append(closes[-1] + 1)
+    if records > 1:  # the blanks after each record but the last
+        cuts += [closes[-1][:-1] + 1, opens[0][1:]]
+    text = b""
+    for a, b in zip(cuts[::2], cuts[1::2], strict=True):
+        width = int(b[0] - a[0])
+        piece = data[int(a[0]):int(b[0])]
+        if not ((b - a) == width).all():
+            return None
+        if width:
+            stretch = np.ndarray((len(data) - width + 1,), f"S{width}", buffer=data, strides=(1,))
+            if not (stretch[a] == piece).all():
+                return None
+        text += piece
+    between = data[int(closes[-1][0]) + 1:int(opens[0][1])] if records > 1 else b""
+    one = text[:len(text) - len(between)]
+    lead = data[:int(opens[0][0])]
+    if between.strip():
+        return None
+
+    def controls(part: bytes) -> int:
+        return sum(b < 32 for b in part)
+
+    if np.count_nonzero(arr < 32) != (controls(lead) + controls(between) * (records - 1)
+                                      + controls(one) * records):
+        return None
+    if int(arr.max()) >= 128:
+        try:
+            data[:len(arr)].decode()
+        except UnicodeDecodeError:
+            return None
+    return lead.count(b"\n"), (one + between).count(b"\n")
 
 
-def _xml_layout(region: bytes, opens: Array, closes: Array
+def _xml_layout(region: bytes, opens: Array
                 ) -> tuple[list[bytes], list[tuple[str, int, int | None]]] | None:
     """The tags of the first record and its children (name, open tag, close tag or None for
     ``<x/>``), or None when it is not ``<player>`` holding simple elements once each."""
     tags: list[bytes] = []
-    for o, c in zip(opens[:200].tolist(), closes[:200].tolist(), strict=True):
-        tags.append(region[o + 1:c])
+    for o in opens[:200].tolist():
+        close = region.find(b">", o)
+        if close < 0:
+            return None
+        tags.append(region[o + 1:close])
         if tags[-1] == b"/player":
             break
     else:
@@ -1272,32 +1310,23 @@ def _xml_layout(region: bytes, opens: Array, closes: Array
     return tags, children
 
 
-def _same_tags(arr: Array, region: bytes, opens: Array, closes: Array,
-               tags: list[bytes]) -> bool:
-    """Whether every record's tags are the first record's, byte for byte."""
-    lengths = np.array([len(t) + 1 for t in tags])
-    if not ((closes - opens) == lengths).all():
-        return False
-    padded = np.frombuffer(region + b"\x00" * 16, np.uint8)
-    words = np.ndarray((len(region) + 9,), "<u8", buffer=padded, strides=(1,))
-    for j, tag in enumerate(tags):
-        for at in range(0, len(tag), 8):
-            piece = tag[at:at + 8]
-            expected = int.from_bytes(piece, "little")
-            keep = _KEEP_BYTES[len(piece)]
-            if not ((words[opens[:, j] + 1 + at] & keep) == expected).all():
-                return False
-    return True
+def _words(data: bytes) -> Array:
+    """The 8 bytes starting at each position of ``data`` (but its last 8) as little-endian
+    words: a view, no copy."""
+    return np.ndarray((len(data) - 7,), "<u8", buffer=data, strides=(1,))
 
 
-def _xml_references(region: bytes, arr: Array, spans: dict[str, tuple[Array, Array]]
-                    ) -> dict[tuple[str, int], bytes] | None:
-    """Values holding entity or character references, decoded; None when a reference is
-    outside a text value or not one XML predefines."""
-    amps = np.flatnonzero(arr == 38)
-    if not len(amps):
-        return {}
-    fixes: dict[tuple[str, int], bytes] = {}
+def _xml_references(data: bytes, arr: Array, spans: dict[str, tuple[Array, Array]]
+                    ) -> dict[str, dict[int, bytes]] | None:
+    """Text values holding entity or character references, decoded (by element and row);
+    None when a reference is outside a text value or is not one XML predefines."""
+    found: list[int] = []
+    at = data.find(b"&", 0, len(arr))
+    while at >= 0 and len(found) < 4096:
+        found.append(at)
+        at = data.find(b"&", at + 1, len(arr))
+    amps = np.array(found, dtype=np.int64) if at < 0 else np.flatnonzero(arr == 38)
+    fixes: dict[str, dict[int, bytes]] = {}
     inside = np.zeros(len(amps), dtype=bool)
     for tag, (start, end) in spans.items():
         if tag in _NUMERIC_TAGS or tag == "fideid":
@@ -1305,11 +1334,15 @@ def _xml_references(region: bytes, arr: Array, spans: dict[str, tuple[Array, Arr
         row = np.searchsorted(start, amps, side="right") - 1
         hit = (row >= 0) & (amps < end[np.maximum(row, 0)])
         inside |= hit
-        for r in np.unique(row[hit]).tolist():
-            text = _xml_unescape(region[start[r]:end[r]].decode())
+        rows = np.array(sorted(set(row[hit].tolist())), dtype=np.int64)
+        own: dict[int, bytes] = {}
+        for r, a, b in zip(rows.tolist(), start[rows].tolist(), end[rows].tolist(), strict=True):
+            text = _xml_unescape(data[a:b].decode())
             if text is None:
                 return None
-            fixes[(tag, r)] = text.encode()
+            own[r] = text.encode()
+        if own:
+            fixes[tag] = own
     return fixes if inside.all() else None
 
 
@@ -1325,56 +1358,54 @@ def _xml_unescape(text: str) -> str | None:
     return None if "&" in _XML_REFERENCE.sub("", text) or "\x00" in out else out
 
 
-def _xml_prefilter(region: bytes, spans: dict[str, tuple[Array, Array]], lines: Array,
-                   wanted: Array) -> tuple[dict[str, tuple[Array, Array]], Array]:
+def _xml_prefilter(words: Array, spans: dict[str, tuple[Array, Array]], lines: Array,
+                   fixes: dict[str, dict[int, bytes]], wanted: Array
+                   ) -> tuple[dict[str, tuple[Array, Array]], Array, dict[str, dict[int, bytes]]]:
     """Only the records whose id may be wanted (the row parser checks the text)."""
     if "fideid" not in spans:
-        return spans, lines
-    m, fields = _xml_matrix(region, {"fideid": spans["fideid"]}, len(lines), {})
+        return spans, lines, fixes
+    m, fields = _xml_matrix(words, {"fideid": spans["fideid"]}, len(lines), {})
     keys = _numbers(_NumberPlan([fields[0]]), m)["fide_id"][0]
     sel = np.flatnonzero(_member(keys, wanted))
-    return {t: (s[sel], e[sel]) for t, (s, e) in spans.items()}, lines[sel]
+    at = {int(r): i for i, r in enumerate(sel)}
+    kept = {tag: {at[r]: v for r, v in own.items() if r in at} for tag, own in fixes.items()}
+    return {t: (s[sel], e[sel]) for t, (s, e) in spans.items()}, lines[sel], kept
 
 
-def _xml_matrix(region: bytes, spans: dict[str, tuple[Array, Array]], n: int,
-                fixes: dict[tuple[str, int], bytes]) -> tuple[Array, list[_Field]]:
-    """The records as fixed-width rows: each known element in a field of whole 8-byte words,
-    values left-aligned and blank-padded; numbers' tabs and line ends read as blanks."""
-    padded = np.frombuffer(region + b" " * 16, np.uint8)
-    words = np.ndarray((len(region) + 9,), "<u8", buffer=padded, strides=(1,))
+def _xml_matrix(words: Array, spans: dict[str, tuple[Array, Array]], n: int,
+                fixes: dict[str, dict[int, bytes]]) -> tuple[Array, list[_Field]]:
+    """The records as fixed-width rows: each known element in a field as wide as its longest
+    value (in whole 8-byte words), values left-aligned and blank-padded."""
     fields: list[_Field] = []
-    widths: dict[str, int] = {}
+    words_of: list[int] = []
     at = 0
     for tag, field in _XML_TAGS.items():
         span = spans.get(tag)
-        longest = int((span[1] - span[0]).max()) if span is not None and n else 0
-        width = max(8, -(-longest // 8) * 8)
+        longest = max(1, int((span[1] - span[0]).max()) if span is not None and n else 0)
         if tag in _NUMERIC_TAGS or tag == "fideid":
-            width = min(width, _MAX_NUMBER_WIDTH)
-        widths[tag] = width
-        fields.append(_Field(field, tag, at, at + width))
-        at += width
-    out = np.empty((n, at // 8), np.uint64)
-    for f in fields:
+            longest = min(longest, _MAX_NUMBER_WIDTH)
+        fields.append(_Field(field, tag, at, at + longest))
+        words_of.append(-(-longest // 8))
+        at += 8 * words_of[-1]
+    out = np.empty((at // 8, n), np.uint64)  # filled a word-column at a time, then turned
+    for f, count in zip(fields, words_of, strict=True):
         span = spans.get(f.token)
         if span is None:
-            out[:, f.start // 8:f.end // 8] = _SPACES
+            out[f.start // 8:f.start // 8 + count] = _SPACES
             continue
         start, end = span
         length = end - start
-        for k in range(widths[f.token] // 8):
-            word = words[start + 8 * k] if n else np.zeros(0, np.uint64)
+        for k in range(count):
             keep = _KEEP_BYTES[np.clip(length - 8 * k, 0, 8)]
-            out[:, f.start // 8 + k] = (word & keep) | (_SPACES & ~keep)
-    m = out.view(np.uint8).reshape(n, at)
+            out[f.start // 8 + k] = (words[start + 8 * k] & keep) | (_SPACES & ~keep)
+    m = out.T.copy().view(np.uint8)
     for f in fields:
-        if f.token in _NUMERIC_TAGS or f.token == "fideid":
-            part = m[:, f.start:f.end]
-            part[part < 32] = 32
-    for (tag, row), value in fixes.items():
-        f = next(x for x in fields if x.token == tag)
-        m[row, f.start:f.end] = 32
-        m[row, f.start:f.start + len(value)] = np.frombuffer(value, np.uint8)
+        own = fixes.get(f.token)
+        if own:
+            rows = np.fromiter(own, dtype=np.int64, count=len(own))
+            values = np.array(list(own.values()), dtype=f"S{f.end - f.start}")
+            block = _rows(values)
+            m[rows, f.start:f.end] = np.where(block == 0, 32, block)
     return m, fields
 
 
@@ -1442,12 +1473,12 @@ class _XmlBatch:
         n = len(self.lines)
         if not n:
             return
-        joined = b"".join(v for values in self.values.values() for v in values)
+        joined = b"".join(v for values in self.values.values() for v in values) + b" " * 16
         offsets = np.cumsum([0, *(len(v) for values in self.values.values() for v in values)])
         starts = offsets[:-1].reshape(len(_XML_TAGS), n)
         ends = offsets[1:].reshape(len(_XML_TAGS), n)
         spans = {tag: (starts[i], ends[i]) for i, tag in enumerate(_XML_TAGS)}
-        m, fields = _xml_matrix(joined, spans, n, {})
+        m, fields = _xml_matrix(_words(joined), spans, n, {})
         _RowParser(fields, self.builder, xml=True).parse(
             m, np.array(self.lines, dtype=np.int32), clean=True)
         for values in self.values.values():
