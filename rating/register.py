@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timezone
+from datetime import date
 from itertools import repeat
 from pathlib import Path
 from types import TracebackType
@@ -72,8 +72,7 @@ _LIST_COLUMNS: Final = ("fide_id", *_PERSON, *(c for kind in _LIST_KINDS for c i
 _FIDE_LISTS: Final = (
     """CREATE TABLE list_months (
         month TEXT NOT NULL, list TEXT NOT NULL CHECK (list IN ('standard', 'rapid', 'blitz')),
-        source TEXT NOT NULL, players INTEGER NOT NULL, imported TEXT NOT NULL,
-        PRIMARY KEY (month, list))""",
+        source TEXT NOT NULL, players INTEGER NOT NULL, PRIMARY KEY (month, list))""",
     f"""CREATE TABLE list_players (
         month TEXT NOT NULL, fide_id INTEGER NOT NULL,
         {", ".join(f"{c} TEXT NOT NULL" for c in _PERSON if c != "birth_year")},
@@ -300,9 +299,8 @@ class Register:
                     on_progress(min(a + step, n), n)
             db.execute(f"DELETE FROM list_months WHERE month = ? AND list IN "
                        f"({', '.join('?' * len(kinds))})", (m, *kinds))
-            now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            db.executemany("INSERT INTO list_months VALUES (?, ?, ?, ?, ?)",
-                           [(m, kind, fide_list.source, n, now) for kind in kinds])
+            db.executemany("INSERT INTO list_months VALUES (?, ?, ?, ?)",
+                           [(m, kind, fide_list.source, n) for kind in kinds])
         return StoredList(month=month, lists=kinds, players=n, source=fide_list.source)
 
     def stored_lists(self) -> list[StoredList]:

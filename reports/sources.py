@@ -85,13 +85,17 @@ class Progress:
             self._bar.close()
 
 
+PROGRESS_DELAY = 1.0
+"""Seconds of work before a progress bar shows (quick work shows none)."""
+
+
 def progress_bar(label: str, *, total: int | None = None, unit: str = "it",
-                 scale: bool = False, delay: float = 1.0) -> Any:
-    """A tqdm bar on stderr, shown once the work has taken ``delay`` seconds; it clears itself."""
+                 scale: bool = False) -> Any:
+    """A tqdm bar on stderr, shown once the work has taken PROGRESS_DELAY; it clears itself."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=label, unit=unit, unit_scale=scale, delay=delay, leave=False,
-                file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
+    return tqdm(total=total, desc=label, unit=unit, unit_scale=scale, delay=PROGRESS_DELAY,
+                leave=False, file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
 
 
 @contextmanager
