@@ -27,7 +27,7 @@ import threading
 import zipfile
 import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -400,10 +400,8 @@ class _Stream:
         if self._queue is not None:
             self._stop.set()
             while self._thread.is_alive():
-                try:
+                with suppress(queue.Empty):
                     self._queue.get(timeout=0.05)
-                except queue.Empty:
-                    pass
             self._queue = None
 
     def _raw(self, size: int) -> bytes:
@@ -419,7 +417,7 @@ class _Stream:
             item: bytes | BaseException
             try:
                 item = self._raw(CHUNK_BYTES)
-            except BaseException as exc:  # noqa: BLE001 - handed to the reading thread
+            except BaseException as exc:  # handed to the reading thread
                 item = exc
             while not self._stop.is_set():
                 try:
@@ -1074,7 +1072,7 @@ def _horner(value: Array, digit: Array, dtype: type[np.unsignedinteger[Any]]) ->
     step = np.multiply(digit, 9, dtype=dtype)
     step += 1
     add = np.multiply(value, digit, dtype=dtype)
-    number = add[0].copy()
+    number: Array = add[0].copy()
     for j in range(1, len(value)):
         number *= step[j]
         number += add[j]
@@ -1198,11 +1196,11 @@ class _XmlRegions:
         records = len(opens) // len(tags)
         if not records or records * len(tags) != len(opens) or data[:opens[0]].strip():
             return None
-        opens = opens.reshape(records, len(tags)).T.copy()  # one row per tag of the layout
-        closes = opens + np.array([len(t) + 1 for t in tags])[:, None]
-        spans = {tag: (closes[o] + 1, opens[c] if c is not None else closes[o] + 1)
+        by_tag = opens.reshape(records, len(tags)).T.copy()  # one row per tag of the layout
+        closes = by_tag + np.array([len(t) + 1 for t in tags])[:, None]
+        spans = {tag: (closes[o] + 1, by_tag[c] if c is not None else closes[o] + 1)
                  for tag, o, c in children}
-        layout_lines = _same_layout(data, arr, opens, closes, spans)
+        layout_lines = _same_layout(data, arr, by_tag, closes, spans)
         if layout_lines is None:
             return None
         first, step = layout_lines
@@ -1222,7 +1220,7 @@ class _XmlRegions:
                                                  self.builder.wanted_keys)
         m, fields = _xml_matrix(words, spans, len(lines), fixes)
         _RowParser(fields, self.builder, xml=True).parse(m, lines, clean=True)
-        return first + step * (records - 1) + data.count(b"\n", opens[0, -1], size)
+        return first + step * (records - 1) + data.count(b"\n", int(by_tag[0, -1]), size)
 
     def _unknown(self, tag: str, line: int) -> None:
         if tag not in self.builder.unknown_tags:

@@ -20,7 +20,7 @@ from datetime import date
 from itertools import repeat
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from importer.fidelist import FideList, ListEntry
 from importer.model import RatingList
@@ -30,6 +30,7 @@ from rating.period import POOL_MONTHS, PeriodResult, Pool, Standing, month_add
 __all__ = ["SCHEMA_VERSION", "Register", "StoredList", "default_store"]
 
 SCHEMA_VERSION: Final = 2
+T = TypeVar("T")
 
 _SCHEMA: Final = (
     """CREATE TABLE players (
@@ -439,7 +440,7 @@ def _list_row(period: str, p: dict[str, Any], previous: Mapping[tuple[str, Ratin
     return (period, p["list"], p["key"], new, k, games, total, int(reached), status)
 
 
-def _chunks(keys: list[str], size: int = 500) -> Iterator[list[str]]:
+def _chunks(keys: list[T], size: int = 500) -> Iterator[list[T]]:
     for i in range(0, len(keys), size):
         yield keys[i:i + size]
 

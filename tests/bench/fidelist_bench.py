@@ -46,7 +46,7 @@ def _starts() -> list[tuple[int, int]]:
     """Each field's [start, end) from the header's token positions."""
     import re
 
-    starts = [0] + [m.start() for m in re.finditer(r"\S+", HEADER)][2:]
+    starts = [0, *[m.start() for m in re.finditer(r"\S+", HEADER)][2:]]
     return list(zip(starts, [*starts[1:], len(HEADER)], strict=True))
 
 
