@@ -529,10 +529,13 @@ class _Builder:
         self.unknown_tags: set[str] = set()
         self.wanted: set[bytes] | None = None
         self.wanted_keys: Array = np.empty(0, np.int64)
+        self.wanted_bits: Array = np.zeros(0, bool)
         if fide_ids is not None:
             self.wanted = {str(i).strip().encode() for i in fide_ids}
             keys = [int(i) for i in self.wanted if i.isdigit() and len(i) <= 18]
             self.wanted_keys = np.array(sorted(keys), dtype=np.int64)
+            self.wanted_bits = np.zeros(1 << 20, dtype=bool)
+            self.wanted_bits[self.wanted_keys & 0xFFFFF] = True
 
     def warn(self, message: str, line: int | None = None) -> None:
         """Record a warning (the first MAX_WARNINGS; later ones are only counted)."""
@@ -833,6 +836,7 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
         carry = buf[cut:]
     if carry:
         parser.block(memoryview(carry + b"\n"), lineno)
+    parser.rows.flush()
 
 
 def _drop_line(stream: _Stream) -> bytes:
@@ -931,23 +935,42 @@ class _RowParser:
         self.idf = self.by_name["fide_id"]
         self.numbers = _NumberPlan([self.idf, *(f for f in fields if f.name in INT_FIELDS)])
         self.ids = _NumberPlan([self.idf])
+        self.held: list[tuple[Array, Array, dict[int, tuple[str, bytes]]]] = []
 
     def parse(self, m: Array, lines: Array, *, clean: bool,
               patches: dict[int, tuple[str, bytes]] | None = None) -> None:
         """Parse the rows of ``m`` (each a line, then its line end if any); ``clean`` says
-        that no line holds a control character."""
-        builder = self.builder
+        that no line holds a control character.  A filtered load only picks its rows out
+        here; :meth:`flush` parses them together."""
         patches = patches or {}
-        if builder.wanted is not None:
+        if self.builder.wanted is not None:
             keys = _numbers(self.ids, m)["fide_id"][0]
-            sel = np.flatnonzero(_member(keys, builder.wanted_keys))
+            sel = np.flatnonzero(_member(keys, self.builder.wanted_keys, self.builder.wanted_bits))
+            wanted = self.builder.wanted
+            sel = np.array([r for r in sel.tolist() if bytes(
+                m[r, self.idf.start:self.idf.end]).strip() in wanted], dtype=np.int64)
             if len(sel):
-                ids = np.strings.strip(_column(m[sel], self.idf))
-                sel = sel[np.isin(ids, list(builder.wanted))]
-            if not len(sel):
-                return
-            patches = {int(j): patches[int(r)] for j, r in enumerate(sel) if int(r) in patches}
-            m, lines = m[sel], lines[sel]
+                self.held.append((m[sel, :self.width], lines[sel], {
+                    j: patches[r] for j, r in enumerate(sel.tolist()) if r in patches}))
+            return
+        self._parse(m, lines, clean, patches)
+
+    def flush(self) -> None:
+        """Parse the rows a filtered load picked out."""
+        if self.held:
+            rows = np.concatenate([m for m, _, _ in self.held])
+            lines = np.concatenate([n for _, n, _ in self.held])
+            patches: dict[int, tuple[str, bytes]] = {}
+            at = 0
+            for m, _, own in self.held:
+                patches |= {at + j: p for j, p in own.items()}
+                at += len(m)
+            self.held.clear()
+            self._parse(rows, lines, False, patches)
+
+    def _parse(self, m: Array, lines: Array, clean: bool,
+               patches: dict[int, tuple[str, bytes]]) -> None:
+        builder = self.builder
         numbers = _numbers(self.numbers, m)
         keys, id_present, id_bad = numbers["fide_id"]
         checks: list[tuple[Array, _Field | None, str]] = [
@@ -1035,21 +1058,30 @@ class _NumberPlan:
 def _numbers(plan: _NumberPlan, m: Array) -> dict[str, tuple[Array, Array, Array]]:
     """Per field of ``plan``, per row of ``m``: (value, has digits, not one run of at most
     its digits). Values of up to four digits are uint16, longer ones int64. The columns are
-    transposed first so that every step runs over whole rows."""
+    transposed first so that every step runs over whole rows; columns blank in every row
+    are skipped."""
     block = np.empty((plan.spans[-1][2], len(m)), np.uint8)
     for (start, end), (_, a, b, _) in zip(plan.ranges, plan.spans, strict=True):
         block[a:b] = m[:, start:end].T
     value = block - np.uint8(48)
     digit = (value < 10).view(np.uint8)
-    clean = np.count_nonzero(digit) + np.count_nonzero(block == 32) == block.size
+    blank = block == 32
+    clean = np.count_nonzero(digit) + np.count_nonzero(blank) == block.size
+    used = np.flatnonzero(~blank.all(axis=1)).tolist()
     out: dict[str, tuple[Array, Array, Array]] = {}
-    for name, a, b, limit in plan.spans:
+    for name, first, last, limit in plan.spans:
+        inside = [c for c in used if first <= c < last]
+        if not inside:
+            empty = np.zeros(len(m), np.uint16 if limit <= 4 else np.int64)
+            out[name] = (empty, np.zeros(len(m), bool), np.zeros(len(m), bool))
+            continue
+        a, b = inside[0], inside[-1] + 1
         dig = digit[a:b]
         count = dig.sum(axis=0, dtype=np.uint8)
         runs = dig[0] + (dig[1:] > dig[:-1]).sum(axis=0, dtype=np.uint8)
         bad = (runs > 1) | (count > limit)
         if not clean:
-            bad |= ~(dig.view(bool) | (block[a:b] == 32)).all(axis=0)
+            bad |= ~(dig.view(bool) | blank[a:b]).all(axis=0)
         if limit <= 4:  # exact up to four digits; more is flagged anyway
             number = _horner(value[a:b], dig, np.uint16)
         else:
@@ -1079,12 +1111,15 @@ def _horner(value: Array, digit: Array, dtype: type[np.unsignedinteger[Any]]) ->
     return number
 
 
-def _member(keys: Array, wanted: Array) -> Array:
-    """Whether each key is in the sorted array ``wanted``."""
+def _member(keys: Array, wanted: Array, bits: Array) -> Array:
+    """Whether each key is in the sorted array ``wanted``; ``bits`` marks their low 20 bits."""
+    out = np.zeros(len(keys), dtype=bool)
     if not len(wanted):
-        return np.zeros(len(keys), dtype=bool)
-    at = np.minimum(np.searchsorted(wanted, keys), len(wanted) - 1)
-    return np.asarray(wanted[at] == keys)
+        return out
+    maybe = np.flatnonzero(bits[keys & 0xFFFFF])
+    at = np.minimum(np.searchsorted(wanted, keys[maybe]), len(wanted) - 1)
+    out[maybe] = wanted[at] == keys[maybe]
+    return out
 
 
 def _column(m: Array, field: _Field) -> Array:
@@ -1216,10 +1251,11 @@ class _XmlRegions:
                 self.combined = True
         words = _words(data)
         if self.builder.wanted is not None:
-            spans, lines, fixes = _xml_prefilter(words, spans, lines, fixes,
-                                                 self.builder.wanted_keys)
+            spans, lines, fixes = _xml_prefilter(words, spans, lines, fixes, self.builder)
         m, fields = _xml_matrix(words, spans, len(lines), fixes)
-        _RowParser(fields, self.builder, xml=True).parse(m, lines, clean=True)
+        rows = _RowParser(fields, self.builder, xml=True)
+        rows.parse(m, lines, clean=True)
+        rows.flush()
         return first + step * (records - 1) + data.count(b"\n", int(by_tag[0, -1]), size)
 
     def _unknown(self, tag: str, line: int) -> None:
@@ -1357,14 +1393,14 @@ def _xml_unescape(text: str) -> str | None:
 
 
 def _xml_prefilter(words: Array, spans: dict[str, tuple[Array, Array]], lines: Array,
-                   fixes: dict[str, dict[int, bytes]], wanted: Array
+                   fixes: dict[str, dict[int, bytes]], builder: _Builder
                    ) -> tuple[dict[str, tuple[Array, Array]], Array, dict[str, dict[int, bytes]]]:
     """Only the records whose id may be wanted (the row parser checks the text)."""
     if "fideid" not in spans:
         return spans, lines, fixes
     m, fields = _xml_matrix(words, {"fideid": spans["fideid"]}, len(lines), {})
     keys = _numbers(_NumberPlan([fields[0]]), m)["fide_id"][0]
-    sel = np.flatnonzero(_member(keys, wanted))
+    sel = np.flatnonzero(_member(keys, builder.wanted_keys, builder.wanted_bits))
     at = {int(r): i for i, r in enumerate(sel)}
     kept = {tag: {at[r]: v for r, v in own.items() if r in at} for tag, own in fixes.items()}
     return {t: (s[sel], e[sel]) for t, (s, e) in spans.items()}, lines[sel], kept
@@ -1477,8 +1513,9 @@ class _XmlBatch:
         ends = offsets[1:].reshape(len(_XML_TAGS), n)
         spans = {tag: (starts[i], ends[i]) for i, tag in enumerate(_XML_TAGS)}
         m, fields = _xml_matrix(_words(joined), spans, n, {})
-        _RowParser(fields, self.builder, xml=True).parse(
-            m, np.array(self.lines, dtype=np.int32), clean=True)
+        rows = _RowParser(fields, self.builder, xml=True)
+        rows.parse(m, np.array(self.lines, dtype=np.int32), clean=True)
+        rows.flush()
         for values in self.values.values():
             values.clear()
         self.lines.clear()
