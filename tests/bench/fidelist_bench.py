@@ -115,9 +115,7 @@ def write_xml(path: Path, cols: dict[str, np.ndarray], block: int = 50_000) -> N
         for a in range(0, n, block):
             record = np.full(min(block, n - a), b"<player>\n", dtype="S9")
             for field in FIELDS:
-                value = cols[field][a:a + block]
-                if field == "name":  # the XML escapes an apostrophe
-                    value = np.strings.replace(value, b"'", b"&apos;")
+                value = cols[field][a:a + block]  # apostrophes as they are: text needs no escape
                 record = np.strings.add(record, np.strings.add(
                     np.strings.add(f"<{field}>".encode(), value), f"</{field}>\n".encode()))
             out.write(b"".join(np.strings.add(record, b"</player>\n").tolist()))
