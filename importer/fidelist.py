@@ -176,6 +176,7 @@ class FideList:
         self.source = source
         self.warnings = warnings
         self._index = _id_order(columns["_key"])
+        self._all_names: list[str] | None = None
 
     @classmethod
     def of(cls, entries: Iterable[ListEntry], *, lists: tuple[str, ...],
@@ -241,7 +242,9 @@ class FideList:
         out: dict[str, list[Any]] = {}
         for name in FRAME_DTYPES:
             if name == "name":
-                names = self._names() if len(rows) * 50 > len(self) else None
+                if self._all_names is None and len(rows) * 50 > len(self):
+                    self._all_names = self._names()  # kept for the next rows
+                names = self._all_names
                 out[name] = ([self._name(int(r)) for r in rows] if names is None
                              else [names[r] for r in rows.tolist()])
                 continue

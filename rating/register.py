@@ -276,8 +276,6 @@ class Register:
         first line).  Its rating lists replace the month's lists of the same kind; a
         single-type list keeps the month's other kinds.  Importing again changes nothing."""
         rows = fide_list.first_rows()
-        values = fide_list.columns(rows)
-        columns = [fide_list.id_numbers(rows), *(values[c] for c in _LIST_COLUMNS[1:])]
         m, n, kinds = _month(month), len(rows), fide_list.lists
         insert = (f"INSERT INTO list_players (month, {', '.join(_LIST_COLUMNS)}) "
                   f"VALUES ({', '.join('?' * (len(_LIST_COLUMNS) + 1))})")
@@ -293,9 +291,11 @@ class Register:
                            + ", ".join(f"{c} = excluded.{c}" for c in (*_PERSON, *own)))
             db.execute("PRAGMA cache_size = -65536")
             step = 50_000
-            for a in range(0, n, step):
-                db.executemany(insert, zip(repeat(m), *(c[a:a + step] for c in columns),
-                                           strict=False))
+            for a in range(0, n, step):  # a batch of plain values at a time
+                part = rows[a:a + step]
+                values = fide_list.columns(part)
+                columns = [fide_list.id_numbers(part), *(values[c] for c in _LIST_COLUMNS[1:])]
+                db.executemany(insert, zip(repeat(m), *columns, strict=False))
                 if on_progress is not None:
                     on_progress(min(a + step, n), n)
             db.execute(f"DELETE FROM list_months WHERE month = ? AND list IN "
