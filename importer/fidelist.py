@@ -419,7 +419,7 @@ class _Stream:
         while not self._stop.is_set():
             item: bytes | BaseException
             try:
-                item = self._raw(CHUNK_BYTES)
+                item = self._raw(4 * CHUNK_BYTES)
             except BaseException as exc:  # handed to the reading thread
                 item = exc
             while not self._stop.is_set():
