@@ -189,8 +189,9 @@ class FideList:
         for f in STRING_FIELDS:
             if f != "name":
                 cols[f] = np.array([getattr(e, f).encode() for e in entries], dtype="S")
-        names = b"".join(e.name.replace("\x01", " ").encode() + b"\x01" for e in entries)
-        cols["name"] = np.frombuffer(names, np.uint8)
+        names = [e.name.replace("\x01", " ").encode() + b"\x01" for e in entries]
+        cols["name"] = np.frombuffer(b"".join(names), np.uint8)
+        cols["_name_len"] = np.array([len(n) for n in names], dtype=np.int32)
         for f in INT_FIELDS:
             cols[f] = np.array([-1 if getattr(e, f) is None else getattr(e, f) for e in entries],
                                dtype=np.int16)
@@ -582,7 +583,7 @@ class _Builder:
 
     def finish(self, kind: str | None, list_date: dt.date | None) -> FideList:
         cols: dict[str, Array] = {}
-        for name in (*STRING_FIELDS, *INT_FIELDS, "_key", "_line"):
+        for name in (*STRING_FIELDS, *INT_FIELDS, "_key", "_line", "_name_len"):
             col = self.columns.pop(name, None)
             if col is None:
                 cols[name] = np.empty(0, _empty_dtype(name))
@@ -629,15 +630,12 @@ class _Builder:
 def _empty_dtype(name: str) -> str:
     if name in STRING_FIELDS:
         return "u1" if name == "name" else "S1"
-    return {"_key": "i8", "_line": "i4"}.get(name, "i2")
+    return {"_key": "i8", "_line": "i4", "_name_len": "i4"}.get(name, "i2")
 
 
 def _name_ends(cols: dict[str, Array]) -> None:
-    """Where each row's name ends in the joined names (the separators)."""
-    ends = np.flatnonzero(cols["name"] == _SEPARATOR)
-    if len(ends) != len(cols["_key"]):
-        raise AssertionError("names and rows disagree")
-    cols["_name_end"] = ends
+    """Where each row's name ends in the joined names (at its separator)."""
+    cols["_name_end"] = np.cumsum(cols.pop("_name_len"), dtype=np.int64) - 1
 
 
 _BLANKS: Final = bytes(range(33))
@@ -662,31 +660,36 @@ def _rows(values: Array) -> Array:
     return values.view(np.uint8).reshape(len(values), values.dtype.itemsize)
 
 
-def _compact(part: Array) -> Array:
-    """The values of a (rows, width) byte block, stripped, each followed by the separator.
+def _compact(part: Array) -> tuple[Array, Array]:
+    """The values of a (rows, width) byte block, stripped, each followed by the separator;
+    and each one's length with its separator.
 
     The block is transposed to find where each value ends; the few that start blank are
     trimmed one by one.
     """
     k, width = part.shape
     if not k:
-        return np.zeros(0, np.uint8)
+        return np.zeros(0, np.uint8), np.zeros(0, np.int32)
     dtype = np.uint8 if width < 255 else np.uint16
     up = np.arange(1, width + 1, dtype=dtype)[:, None]
     end = ((np.ascontiguousarray(part.T) > 32).view(np.uint8) * up).max(axis=0)
     keep = np.arange(width + 1, dtype=dtype) < end[:, None]
+    lengths = end.astype(np.int32) + 1
     for row in np.flatnonzero(part[:, 0] <= 32):
-        keep[row, :width - len(bytes(part[row]).lstrip(_BLANKS))] = False
+        lead = width - len(bytes(part[row]).lstrip(_BLANKS))
+        keep[row, :lead] = False
+        lengths[row] = max(0, int(end[row]) - lead) + 1
     keep[:, width] = True
     joined = np.empty((k, width + 1), np.uint8)
     joined[:, :width] = part
     joined[:, width] = _SEPARATOR
-    return np.asarray(joined[keep])
+    return np.asarray(joined[keep]), lengths
 
 
 def _texts(values: Array, block: int = 16384) -> list[str]:
     """The stripped, decoded strings of an ``S`` array."""
-    pieces = [_compact(_rows(values[a:a + block])).tobytes() for a in range(0, len(values), block)]
+    pieces = [_compact(_rows(values[a:a + block]))[0].tobytes()
+              for a in range(0, len(values), block)]
     data = b"".join(pieces)
     try:
         return data.decode().split("\x01")[:-1]
@@ -1021,8 +1024,9 @@ class _RowParser:
         for name in STRING_FIELDS:
             spec = self.by_name.get(name)
             if name == "name":
-                block[name] = (_compact(m[:, spec.start:spec.end]) if spec
-                               else np.full(n, _SEPARATOR, np.uint8))
+                block[name], block["_name_len"] = (
+                    _compact(m[:, spec.start:spec.end]) if spec
+                    else (np.full(n, _SEPARATOR, np.uint8), np.ones(n, np.int32)))
             else:
                 block[name] = _column(m, spec) if spec else np.zeros(n, "S1")
         for name in INT_FIELDS:
@@ -1035,6 +1039,7 @@ class _RowParser:
                     if target2 == "name":
                         names[at2] = patch2
                 block["name"] = np.frombuffer(b"".join(v + b"\x01" for v in names), np.uint8)
+                block["_name_len"] = np.array([len(v) + 1 for v in names], dtype=np.int32)
                 continue
             col = block[target]
             if len(patch) > col.itemsize:
