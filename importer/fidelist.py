@@ -561,24 +561,30 @@ class _Builder:
         self.capacity = rows if self.wanted is None else min(rows, 4 * len(self.wanted) + 64)
 
     def add(self, block: dict[str, Array]) -> None:
-        """Append a block's rows to the columns."""
+        """Append a block's rows to the columns (a text field may come as a (rows, width)
+        byte matrix: it is copied straight into its ``S`` column)."""
         k = len(block["_key"])
         if not k:
             return
         rows = max(self.capacity, k)
         for name, values in block.items():
+            dtype = np.dtype(f"S{values.shape[1]}") if values.ndim == 2 else values.dtype
             col = self.columns.get(name)
             used = self.used.get(name, 0)
             need = used + len(values)
             if col is None:
                 size = rows if name != "name" else int(len(values) / k * rows * 1.2) + 64
-                col = self.columns[name] = np.empty(max(size, need), values.dtype)
-            elif need > len(col) or values.dtype.itemsize > col.dtype.itemsize:
-                grown = np.empty(max(need, len(col) * 3 // 2), np.promote_types(col.dtype,
-                                                                                 values.dtype))
+                col = self.columns[name] = np.empty(max(size, need), dtype)
+            elif need > len(col) or dtype.itemsize > col.dtype.itemsize:
+                grown = np.empty(max(need, len(col) * 3 // 2), np.promote_types(col.dtype, dtype))
                 grown[:used] = col[:used]
                 col = self.columns[name] = grown
-            col[used:need] = values
+            if values.ndim == 2:
+                cells = _rows(col)
+                cells[used:need, :values.shape[1]] = values
+                cells[used:need, values.shape[1]:] = 0
+            else:
+                col[used:need] = values
             self.used[name] = need
 
     def finish(self, kind: str | None, list_date: dt.date | None) -> FideList:
@@ -1027,8 +1033,11 @@ class _RowParser:
                 block[name], block["_name_len"] = (
                     _compact(m[:, spec.start:spec.end]) if spec
                     else (np.full(n, _SEPARATOR, np.uint8), np.ones(n, np.int32)))
-            else:
-                block[name] = _column(m, spec) if spec else np.zeros(n, "S1")
+            elif spec is None:
+                block[name] = np.zeros(n, "S1")
+            else:  # copied into the column by the builder (an S array once patched)
+                raw = m[:, spec.start:spec.end]
+                block[name] = _column(m, spec) if patches or self.builder.fmt == "old" else raw
         for name in INT_FIELDS:
             block[name] = ints[name] if name in ints else np.full(n, -1, np.int16)
         for at, (target, patch) in patches.items():
