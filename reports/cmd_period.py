@@ -87,7 +87,8 @@ def _assigned(source: str, assign: dict[str, date]) -> date | None:
 @click.option("--period", "period_text", required=True, metavar="YYYY-MM",
               help="The list month, e.g. 2026-11 for the list of 1 November 2026.")
 @click.option("--ratings-list", type=click.Path(dir_okay=False),
-              help="The previous FIDE list (TXT/XML, zipped or not): base ratings and K.")
+              help="The previous FIDE list (TXT/XML, zipped or not): base ratings and K "
+                   "(default: the list stored in the register with 'fiderate list import').")
 @click.option("--list", "only_list", type=click.Choice(["standard", "rapid", "blitz"]),
               help="Rate only the tournaments of this list (default: all three, kept apart).")
 @click.option("--store", type=click.Path(dir_okay=False),

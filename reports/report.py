@@ -212,6 +212,8 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
 
     if isinstance(ratings_list, FideList):
         loaded = ratings_list
+        if loaded.format == "register" and loaded.list_date is not None:
+            notes.append(f"K from the FIDE list of {loaded.list_date:%Y-%m} in the register")
     else:
         loaded = read_fide_list(ratings_list, fide_ids={p.fide_id for p in t.players if p.fide_id})
         notes += list_warnings(loaded.warnings)
