@@ -120,7 +120,7 @@ def guess_crosstable(ctx: Ctx, t: Table) -> None:
     """Unknown header words: find No., name and round columns by content."""
     if not t.rows:
         return
-    width = min(len(c) for _, c in t.rows)
+    width = min(len(t.keys), *(len(c) for _, c in t.rows))  # columns the header names
     rd = 0
     for i in range(width):
         texts = [cell_text(cells[i]) for _, cells in t.rows]
@@ -150,7 +150,7 @@ def guess_pairings(ctx: Ctx, t: Table) -> bool:
     table by content; True when a result column was found."""
     if not t.rows:
         return False
-    width = min(len(c) for _, c in t.rows)
+    width = min(len(t.keys), *(len(c) for _, c in t.rows))  # columns the header names
     columns = [[cell_text(cells[i]) for _, cells in t.rows] for i in range(width)]
     res_i = None
     for i, texts in enumerate(columns):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from importer.chessresults.cells import parse_points, parse_rating
+from importer.chessresults.cells import parse_points
 from importer.chessresults.lang import BYE_WORDS, NOT_PAIRED_WORDS, norm
 from importer.chessresults.records import parse_game_result, sides
 from importer.chessresults.table import (
@@ -20,10 +20,12 @@ from importer.chessresults.table import (
     Table,
     cell_at,
     cell_text,
+    check_round,
     find_column,
     link_snr,
     player_name,
     read_int,
+    read_rating,
 )
 from importer.errors import InputError
 from importer.model import Colour, Player, RoundResult, Status
@@ -55,8 +57,9 @@ def _pairing_side(ctx: Ctx, keys: list[str], cells: list[El],
     fed = (cells[name_i].get("class") or "").strip()
     intl = find_column(keys, "rating_intl", lo, hi)
     return _Side(no=no, name=player_name(text), title=cell_at(cells, find_column(keys, "title", lo, hi)),
-                 rating=parse_rating(cell_at(cells, intl if intl is not None
-                                          else find_column(keys, "rating", lo, hi))),
+                 rating=read_rating(ctx, cell_at(cells, intl if intl is not None
+                                                 else find_column(keys, "rating", lo, hi)),
+                                    f"pairings row {row}"),
                  fed=fed if FED.fullmatch(fed) else "", word=word)
 
 
@@ -82,6 +85,7 @@ def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
                             "in a comment, e.g. <!-- https://chess-results.com/"
                             "tnr123456.aspx?lan=1&art=2&rd=7 -->")
         row = n + 1
+        check_round(ctx, rd, f"pairings row {row}")
         white = _pairing_side(ctx, t.keys, cells, 0, res_i, row)
         black = _pairing_side(ctx, t.keys, cells, res_i + 1, len(t.keys), row)
         text = cell_at(cells, res_i)

@@ -16,6 +16,7 @@ from importer.chessresults.table import (
     Table,
     cell_at,
     cell_text,
+    check_round,
     column_index,
     find_column,
     id_or_blank,
@@ -87,7 +88,8 @@ def read_player_card(ctx: Ctx, doc: Document, tables: list[El],
                 key = card_key(cell_text(cells[0]))
                 if key and key not in info:
                     info[key] = cell_text(cells[1])
-    snr = parse_int(info.get("start_no", "")) if info.get("start_no", "").isdigit() else doc.snr
+    start_no = info.get("start_no", "")
+    snr = int(start_no) if start_no.isdigit() and start_no.isascii() else doc.snr
     if snr is None:
         raise ctx.error("player card without a starting number ('Starting rank' row or snr=)")
     try:
@@ -127,6 +129,7 @@ def read_player_card(ctx: Ctx, doc: Document, tables: list[El],
         rd = read_int(ctx, cell_at(cells, find_column(t.keys, "round")), "round", n)
         if rd is None:
             raise ctx.error(f"player card row {n}: no round number")
+        check_round(ctx, rd, f"player card row {n}")
         opp_cell = find_column(t.keys, "name")
         opp = link_snr(cells[opp_cell]) if opp_cell is not None and opp_cell < len(cells) else None
         opp_text = cell_at(cells, find_column(t.keys, "no"))

@@ -23,11 +23,38 @@ from importer.chessresults.records import parse_game_result
 from importer.errors import InputError
 from importer.model import Player, RoundResult, Status
 
-__all__ = ["BOARD", "FED", "FIRST_INT", "Ctx", "El", "Table", "cell_at", "cell_text",
-           "column_index", "content", "data_tables", "dedupe", "find_column", "first_pending",
-           "flag_fed", "id_or_blank", "is_game_result", "is_header", "link_snr",
-           "player_from_row", "player_index", "player_name", "read_int", "row_cells", "row_fed",
-           "sex_of", "split_table", "table_rows"]
+__all__ = [
+    "BOARD",
+    "FED",
+    "FIRST_INT",
+    "MAX_ROUND",
+    "Ctx",
+    "El",
+    "Table",
+    "cell_at",
+    "cell_text",
+    "check_round",
+    "column_index",
+    "content",
+    "data_tables",
+    "dedupe",
+    "find_column",
+    "first_pending",
+    "flag_fed",
+    "id_or_blank",
+    "is_game_result",
+    "is_header",
+    "link_snr",
+    "player_from_row",
+    "player_index",
+    "player_name",
+    "read_int",
+    "row_cells",
+    "row_fed",
+    "sex_of",
+    "split_table",
+    "table_rows",
+]
 
 El = lxml.etree._Element
 
@@ -116,6 +143,19 @@ def id_or_blank(text: str) -> str:
     return "" if text in ("", "0") else text
 
 
+MAX_ROUND = 999
+"""The highest round number read: no event has more rounds, and every round up to the last is
+kept for every player (a round number such as 150999999999999 would exhaust the memory)."""
+
+
+def check_round(ctx: Ctx, rd: int, where: str) -> int:
+    """``rd`` when it can be a round number (rounds count from 1); InputError naming
+    ``where`` when it is 0 or larger than any event has."""
+    if not 1 <= rd <= MAX_ROUND:
+        raise ctx.error(f"{where}: round {rd} is not a round number (1 to {MAX_ROUND})")
+    return rd
+
+
 class Ctx:
     """Per-page parse state: source, warnings, the language guessed from header words."""
 
@@ -141,7 +181,7 @@ class Ctx:
                 continue
             n = round_column(text)
             if n is not None:
-                keys.append(f"rd:{n}")
+                keys.append(f"rd:{check_round(self, n, f'column {text!r}')}")
                 continue
             n = tiebreak_column(text)
             if n is not None:
@@ -214,6 +254,14 @@ def read_int(ctx: Ctx, text: str, what: str, row: int) -> int | None:
         return parse_int(text)
     except InputError:
         raise ctx.error(f"row {row}: {what} {text!r} is not a number") from None
+
+
+def read_rating(ctx: Ctx, text: str, where: str) -> int | None:
+    """A rating cell ('' or 0: unrated → None); InputError naming ``where`` otherwise."""
+    try:
+        return parse_rating(text)
+    except InputError as e:
+        raise ctx.error(f"{where}: {e}") from None
 
 
 def column_index(keys: list[str]) -> dict[str, int]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from importer.chessresults.cells import parse_rating
 from importer.chessresults.lang import header_key
 from importer.chessresults.records import parse_game_result, sides
 from importer.chessresults.table import (
@@ -21,6 +20,7 @@ from importer.chessresults.table import (
     El,
     cell_at,
     cell_text,
+    check_round,
     dedupe,
     is_game_result,
     is_header,
@@ -28,6 +28,7 @@ from importer.chessresults.table import (
     player_from_row,
     player_index,
     player_name,
+    read_rating,
     row_cells,
     table_rows,
 )
@@ -67,6 +68,7 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
                       or any((d.get("class") or "").startswith("Farbe") for d in c.iter("div"))]
         if len(side_cells) not in (1, 2) or rd is None:
             continue
+        check_round(ctx, rd, f"board {m[0]}")
         sides_: list[tuple[int, Colour, bool]] = []
         for i in side_cells:
             snr = link_snr(cells[i])
@@ -79,7 +81,8 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
             if snr not in players:
                 players[snr] = Player(start_no=snr, name=player_name(cell_text(cells[i])),
                                       title=cell_text(cells[i - 1]) if i else "",
-                                      rating=parse_rating(cell_at(cells, i + 1)),
+                                      rating=read_rating(ctx, cell_at(cells, i + 1),
+                                                         f"board {m[0]} round {rd}"),
                                       team=teams[0 if home else 1] if len(teams) == 2 else "")
             sides_.append((snr, colour, home))
         text = _board_result(cells, max(side_cells))
