@@ -44,7 +44,7 @@ def read_crosstable(ctx: Ctx, doc: Document, t: Table, *, by_rank_cells: bool,
     name_i = idx.get("name", 0)
     by_rank = by_rank_cells and "no" not in idx and (
         name_i >= len(first) or link_snr(first[name_i]) is None)
-    if by_rank:  # gated art=4: no links, the ranks stand in for starting numbers (§8.1)
+    if by_rank:  # gated art=4: no links, the ranks stand in for starting numbers
         idx = player_index([("no" if k == "rank" else k) for k in t.keys])
         if use_tb1 and tb1 is not None:
             idx["points"] = tb1
@@ -86,7 +86,7 @@ def read_crosstable(ctx: Ctx, doc: Document, t: Table, *, by_rank_cells: bool,
             name = next(p.name for p in players if p.start_no == r.start_no)
             raise ctx.error(f"player {r.start_no} ({name}), round {r.round}: opponent "
                             f"{opp} is not in the table: broken or truncated page")
-        if known is rank_to_no:  # art=4: the cell numbers the opponent's rank (§8.1)
+        if known is rank_to_no:  # art=4: the cell numbers the opponent's rank
             results[k] = replace(r, opponent_no=known[opp])
     if use_tb1:
         rounds = max((rd for rd, _ in round_cols), default=0)
@@ -116,7 +116,8 @@ def _berger(n: int) -> dict[tuple[int, int], int]:
 
 def read_crosstable_rr(ctx: Ctx, t: Table) -> tuple[list[Player], list[RoundResult],
                                                   list[tuple[int, int, Cell]]]:
-    """Round-robin matrix (spec §8.4); rounds and colours assumed from Berger tables."""
+    """A round-robin matrix (results by opponent number); rounds and colours assumed from the
+    FIDE Berger tables."""
     opp_cols = [(int(k[2:]), i) for i, k in enumerate(t.keys) if k.startswith("n:")]
     idx = player_index(t.keys)
     players = []

@@ -46,8 +46,6 @@ __all__ = ["Document", "event_dates", "load_document", "looks_like_chess_results
            "record_not_found", "round_of"]
 
 _TNR = re.compile(r"tnr(\d+)\.aspx", re.IGNORECASE)
-
-
 _MENU_ROUNDS = re.compile(r"Rd\.\s*(\d+)\s*/\s*(\d+)")
 _TB1_IS_POINTS = re.compile(r"(?:tie\s*break|wertung|доп)\S*\s*1\s*:\s*(?:points|punkte|очки)",
                             re.IGNORECASE)
@@ -68,8 +66,6 @@ _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _CR_URL = re.compile(r"(?:https?://[^\s\"'<>]*chess-results\.com/)?tnr\d+\.aspx[^\s\"'<>]*",
                      re.IGNORECASE)
 _TABLE_TAG = re.compile(r"<table\b([^>]*)>", re.IGNORECASE)
-
-
 _CRS1_CLASS = re.compile(r"""\bclass\s*=\s*["']?crs1\b""", re.IGNORECASE)
 
 

@@ -1,4 +1,4 @@
-"""Several pages of one tournament → one :class:`Tournament` (spec §9, §18), with checks.
+"""Several pages of one tournament → one :class:`Tournament`, with checks.
 
 The crosstable is the base for results; pairings pages add boards, colours and the rounds
 the crosstable does not have (or has only as pending); the starting rank adds ids, ratings
@@ -81,7 +81,7 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
 
 
 def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[str]) -> Page:
-    """A gated art=4 page: map rank numbers to starting numbers by name and rating (§8.1)."""
+    """A gated art=4 page: map rank numbers to starting numbers by name and rating."""
     def key(p: Player) -> tuple[str, int | None]:
         return " ".join(p.name.replace(",", " ").casefold().split()), p.rating
 
@@ -193,7 +193,7 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
             rank = (r.status is Status.PENDING, prio)
             old_rank = (old.status is Status.PENDING, prios[key])
             if r.opponent_no is None and old.opponent_no is not None and (
-                    r.status is Status.FORFEIT_LOSS):  # art=40 '0F' names no opponent (§11)
+                    r.status is Status.FORFEIT_LOSS):  # art=40 '0F' names no opponent
                 r = dataclasses.replace(r, opponent_no=old.opponent_no, colour=old.colour)
             if not rank[0] and not old_rank[0] and max(prio, old_rank[1]) < 3 and (
                     (old.status, old.opponent_no, old.points)
@@ -218,7 +218,8 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
 
 def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
                 warnings: list[str]) -> None:
-    """Keep the card's published K and rtg+/- on the chosen results (fide-rules §4.4)."""
+    """Keep the card's published K and rtg+/- on the chosen results (the figures chess-results
+    printed for each game, to compare with the calculated ones)."""
     for page in pages:
         if page.kind is not PageKind.PLAYER_CARD:
             continue
@@ -237,7 +238,7 @@ def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResul
 
 def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
                  warnings: list[str]) -> list[RoundResult]:
-    """Both sides of every pairing agree (spec §8.3); an unknown opponent is an error.
+    """Both sides of every pairing agree; an unknown opponent is an error.
     Returns the results whose other side no page shows."""
     one_sided = []
     for (no, rd), r in results.items():

@@ -14,7 +14,7 @@ NOT_PAIRED_MARKS = frozenset({"", "*", "0f"}) | BYE_WORDS
 
 
 def read_notpaired(ctx: Ctx, t: Table) -> tuple[list[Player], list[RoundResult]]:
-    """art=40: '*' not paired (absent or requested ½ bye), 'bye', '0F' forfeit loss (§11)."""
+    """art=40: '*' not paired (absent or requested ½ bye), 'bye', '0F' forfeit loss."""
     round_cols = [(int(k[3:]), i) for i, k in enumerate(t.keys) if k.startswith("rd:")]
     idx = player_index(t.keys)
     players, results = [], []

@@ -65,7 +65,7 @@ def _pairing_side(ctx: Ctx, keys: list[str], cells: list[El],
 
 def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
               ) -> tuple[list[Player], list[RoundResult], list[tuple[int, int, int, int]], int]:
-    """Swiss (one round) or round-robin (all rounds, caption rows) pairings (spec §10)."""
+    """Swiss (one round, rd=N) or round-robin (all rounds, caption rows) pairings (art=2)."""
     res_i = find_column(t.keys, "result")
     if res_i is None:
         raise ctx.error("pairings table without a Result column")
@@ -100,7 +100,7 @@ def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
         if black.no is None and black.word not in BYE_WORDS | NOT_PAIRED_WORDS and black.word:
             raise ctx.error(f"pairings row {row}: no starting number for {black.name!r} "
                             "(no player link and no No. column)")
-        if black.no is None:  # a 'bye' or 'not paired' row (spec §10.1)
+        if black.no is None:  # a 'bye' or 'not paired' row
             try:
                 pts = parse_points(text)
             except InputError:

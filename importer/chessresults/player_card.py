@@ -37,13 +37,13 @@ _CARD_RESULTS: dict[str, tuple[Status, float | None]] = {
     "1": (Status.PLAYED, 1.0), "0": (Status.PLAYED, 0.0), "½": (Status.PLAYED, 0.5),
     "0,5": (Status.PLAYED, 0.5), "1/2": (Status.PLAYED, 0.5),
     "+": (Status.FORFEIT_WIN, 1.0), "-": (Status.FORFEIT_LOSS, 0.0),
-    "1k": (Status.FORFEIT_WIN, 1.0), "0k": (Status.FORFEIT_LOSS, 0.0),  # Turkish hükmen (§5.2)
+    "1k": (Status.FORFEIT_WIN, 1.0), "0k": (Status.FORFEIT_LOSS, 0.0),  # Turkish hükmen (by forfeit)
     "": (Status.PENDING, None),
 }
 
 
 def _card_colour(letter: str, language: str) -> Colour:
-    """w/s on player cards in every UI; Turkish b = beyaz = white (spec §5.2)."""
+    """w/s on player cards in every UI; Turkish b = beyaz = white."""
     if letter == "w" or (letter == "b" and language == "tr"):
         return Colour.WHITE
     if letter == "s" or (letter == "b" and language in ("en", "fi")):
@@ -52,7 +52,7 @@ def _card_colour(letter: str, language: str) -> Colour:
 
 
 def _card_result(ctx: Ctx, cell: El, row: int) -> tuple[Colour, str]:
-    """(colour, result token) from 'w 1' text or a colour square + result (spec §13.4)."""
+    """(colour, result token) from 'w 1' text or a colour square + result."""
     square = next((d.get("class") for d in cell.iter("div")
                    if (d.get("class") or "").startswith("Farbe")), None)
     tokens = cell_text(cell).replace("&frac12;", "½").split()
@@ -74,7 +74,7 @@ def _card_result(ctx: Ctx, cell: El, row: int) -> tuple[Colour, str]:
 
 def read_player_card(ctx: Ctx, doc: Document, tables: list[El],
                  ) -> tuple[list[Player], list[RoundResult], int, list[tuple[int, int, int, int]]]:
-    """art=9: the key/value block and the games table with K and rtg+/- (spec §13)."""
+    """art=9: the key/value block and the games table with K and rtg+/-."""
     info: dict[str, str] = {}
     games_table: Table | None = None
     for table in tables:

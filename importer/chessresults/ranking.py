@@ -33,26 +33,16 @@ from importer.model import Player
 __all__ = ["RankingColumns", "heading_round", "ranking_columns", "read_ranking"]
 
 _K_VALUES = frozenset({10, 15, 20, 25, 30, 40})
-"""The K factors FIDE has used (R24 §8.3.3 and earlier): a published K column holds only these."""
-
-
+"""The K factors FIDE has used (the Rating Regulations' development coefficients, this and
+earlier editions): a published K column holds only these."""
 _TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "AGM", "AIM", "AFM",
                      "ACM", "NM", "WNM", "HGM"})
-
-
 _SEXES = frozenset({"w", "m", "f", "ж", "м", "k", "d", "h"})
-
-
 _MAX_ROUNDS = 50
 """The bound on points and games when the page does not say how many rounds were played."""
-
-
 _CHANGE_SLACK = Decimal("0.05")
 """K × (w − we) against a printed rtg+/-: the printed figure drops trailing zeros only."""
-
-
 _PUBLISHED = ("performance", "games", "score", "expected", "score_diff", "k", "rating_change")
-
 
 Numbers = list[Decimal | None]
 
@@ -327,7 +317,7 @@ def _bounds_games(n: Numbers | None, w: Numbers | None, we: Numbers | None,
 
 
 def read_ranking(ctx: Ctx, t: Table, cols: RankingColumns) -> list[Player]:
-    """art=1: rank, points and the published rating figures per player (spec §12)."""
+    """art=1: rank, points and the published rating figures per player."""
     for key, i in cols.columns.items():
         t.keys[i] = key
     idx = player_index(t.keys)

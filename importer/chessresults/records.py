@@ -32,7 +32,7 @@ _OPPOSITE = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE
 
 
 def parse_game_result(text: str) -> GameResult:
-    """A pairings result cell (spec §10.1): '1 - 0', '½ - ½', '+ - -', '- - +', '- - -', ''."""
+    """A pairings result cell (art=2): '1 - 0', '½ - ½', '+ - -', '- - +', '- - -', ''."""
     key = "".join(clean(text).replace("&frac12;", "½").replace(":", "-").split())
     key = key.replace("0,5", "½").replace("0.5", "½").replace("1/2", "½")
     try:

@@ -49,6 +49,7 @@ __all__ = [
     "player_index",
     "player_name",
     "read_int",
+    "read_rating",
     "row_cells",
     "row_fed",
     "sex_of",
@@ -57,17 +58,9 @@ __all__ = [
 ]
 
 El = lxml.etree._Element
-
-
 _SNR = re.compile(r"[?&]snr=(\d+)", re.IGNORECASE)
-
-
 FIRST_INT = re.compile(r"\d+")
-
-
 FED = re.compile(r"[A-Z]{3}")
-
-
 BOARD = re.compile(r"(\d+)\.(\d+)")
 
 
@@ -98,7 +91,7 @@ def data_tables(root: El) -> list[El]:
 
 
 def is_header(tr: El, cells: list[El]) -> bool:
-    """Header rows are classed CRg1b/CRng1b, or (older pages) made of <th> cells (§6.2)."""
+    """Header rows are classed CRg1b/CRng1b, or (older pages) made of <th> cells."""
     cls = tr.get("class")
     if cls and cls.split(None, 1)[0].endswith("b"):
         return True
@@ -129,7 +122,7 @@ def flag_fed(cell: El) -> str:
 
 
 def player_name(text: str) -> str:
-    """Player name without the fixed-board marker ' *)' (spec §7), spaces collapsed."""
+    """Player name without the fixed-board marker ' *)', spaces collapsed."""
     text = text.removesuffix("*)").strip()
     return " ".join(text.split())
 
@@ -194,7 +187,7 @@ class Ctx:
             if text and text not in ("-", ":"):
                 self.unknown.append(text)
             keys.append("")
-        # the unlabelled column right before a name column is the title (spec §6.2)
+        # the unlabelled column right before a name column is the title
         for i in range(1, len(keys)):
             if keys[i] in ("name", "white", "black") and keys[i - 1] == "":
                 keys[i - 1] = "title"
@@ -216,7 +209,7 @@ class Table:
 
 
 def split_table(table: El, ctx: Ctx) -> Table:
-    """The first header row, the data rows after it and the caption rows (spec §6.2)."""
+    """The first header row, the data rows after it and the caption rows."""
     header: list[str] = []
     rows: list[tuple[El, list[El]]] = []
     captions: list[tuple[int, str]] = []

@@ -39,7 +39,7 @@ __all__ = ["read_all_details", "read_board_pairings"]
 
 def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
                     ) -> tuple[list[Player], list[RoundResult], list[tuple[int, int, int, int]]]:
-    """Team board pairings (art=3, art=20 'Spielerpaarungen'): squares give colours (§14)."""
+    """Team board pairings (art=3, art=20 'Spielerpaarungen'): squares give colours."""
     players: dict[int, Player] = {}
     results: list[RoundResult] = []
     boards: list[tuple[int, int, int, int]] = []
@@ -90,8 +90,8 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
             gr = parse_game_result(text)
         except InputError as e:
             raise ctx.error(f"board {m[0]} round {rd}: {e}") from None
-        (ws, wp), (bs, bp) = sides(gr)  # the result reads home (left) first, not White (§14)
-        if len(sides_) == 1 and text:  # the other board is empty: a forfeit (spec §14)
+        (ws, wp), (bs, bp) = sides(gr)  # the result reads home (left) first, not White first
+        if len(sides_) == 1 and text:  # the other board is empty: a forfeit
             snr, _, home = sides_[0]
             status, points = (ws, wp) if home else (bs, bp)
             if status in (Status.FORFEIT_WIN, Status.FORFEIT_LOSS):
