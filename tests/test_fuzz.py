@@ -15,6 +15,7 @@ cells, rows and headers of every kind of saved page, and arbitrary bytes through
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import random
 from pathlib import Path
@@ -174,10 +175,14 @@ READABLE = ["art0_startingrank_small.html", "art1_ranking_published_small.html",
 """Own fixtures of every kind the reader knows, small enough to fuzz quickly."""
 
 
-@pytest.fixture(scope="module")
-def own_pages(fixtures_dir: Path) -> dict[str, str]:
-    return {name: (fixtures_dir / "chess-results" / name).read_text(encoding="utf-8")
-            for name in READABLE}
+OWN = Path(__file__).resolve().parent.parent / "fixtures" / "chess-results"
+
+
+@functools.cache
+def own_page(name: str) -> str:
+    """An own fixture's text (cached here, not a fixture argument: hypothesis records every
+    argument of every example, and the pages are large)."""
+    return (OWN / name).read_text(encoding="utf-8")
 
 
 def _mutate(html: str, ops: list[tuple[int, int, int, str]]) -> str:
@@ -214,31 +219,31 @@ STARTING_LISTS = {"999001": "art0_startingrank_small.html",
 ranking crosstable without links needs it to map ranks to starting numbers)."""
 
 
-@pytest.fixture(scope="module")
-def starting_lists(fixtures_dir: Path) -> dict[str, Page]:
-    return {tnr: parse_page((fixtures_dir / "chess-results" / name).read_text(encoding="utf-8"),
-                            source=name) for tnr, name in STARTING_LISTS.items()}
+@functools.cache
+def starting_list(tnr: str) -> Page | None:
+    name = STARTING_LISTS.get(tnr)
+    return None if name is None else parse_page(own_page(name), source=name)
 
 
-def _merged(page: Page, starting_lists: dict[str, Page]) -> Tournament:
-    start = starting_lists.get(page.tnr)
+def _merged(page: Page) -> Tournament:
+    start = starting_list(page.tnr)
     return build_tournament([page] if start is None or start.source == page.source else
                             [start, page], source=page.source)
 
 
-def test_every_fuzzed_kind_starts_readable(own_pages, starting_lists):
-    for name, html in own_pages.items():
-        consistent(_merged(parse_page(_mutate(html, []), source=name), starting_lists))
+def test_every_fuzzed_kind_starts_readable():
+    for name in READABLE:
+        consistent(_merged(parse_page(_mutate(own_page(name), []), source=name)))
 
 
 @settings(SLOW, max_examples=3 * settings.default.max_examples)
 @given(st.sampled_from(READABLE),
        st.lists(st.tuples(st.integers(0, 4), st.integers(0, 10_000), st.integers(0, 10_000),
                           page_text), min_size=1, max_size=6))
-def test_fuzz_every_kind_of_page(own_pages, starting_lists, name, ops):
-    html = _mutate(own_pages[name], ops)
+def test_fuzz_every_kind_of_page(name, ops):
+    html = _mutate(own_page(name), ops)
     try:
-        t = _merged(parse_page(html, source=name), starting_lists)
+        t = _merged(parse_page(html, source=name))
     except ImporterError as e:
         refused(e, name)
         return
@@ -247,15 +252,15 @@ def test_fuzz_every_kind_of_page(own_pages, starting_lists, name, ops):
 
 @pytest.mark.parametrize("name", ["art5_crosstable_unknown_language.html",
                                   "art2_pairings_ru_tur.html"])
-def test_a_header_shorter_than_its_rows_is_read_by_structure(own_pages, starting_lists, name):
+def test_a_header_shorter_than_its_rows_is_read_by_structure(name):
     """Found by fuzzing: reading columns by structure (header words unknown) walked past the
     end of a header with fewer cells than its rows (an IndexError the old catch-all hid)."""
-    doc = lxml.html.fromstring(own_pages[name])
+    doc = lxml.html.fromstring(own_page(name))
     header = doc.xpath("//table[contains(@class,'CRs1')]//tr")[0]
     header.remove(header[-1])
     html = lxml.html.tostring(doc, encoding="unicode")
     try:
-        t = _merged(parse_page(html, source=name), starting_lists)
+        t = _merged(parse_page(html, source=name))
     except InputError as e:
         refused(e, name)
         return

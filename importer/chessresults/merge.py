@@ -42,7 +42,8 @@ _RESULT_PRIORITY = {
     PageKind.CROSSTABLE_START: 0, PageKind.CROSSTABLE_RANK: 0, PageKind.CROSSTABLE_RR: 0,
     PageKind.PAIRINGS: 1, PageKind.PAIRINGS_RR: 1, PageKind.TEAM_BOARD_PAIRINGS: 1,
     PageKind.TEAM_ALL_DETAILS: 1, PageKind.PLAYER_CARD: 2, PageKind.NOTPAIRED: 3}
-_STARTING_LISTS = frozenset({PageKind.STARTING_RANK, PageKind.PLAYER_LIST, PageKind.CROSSTABLE_START})
+_STARTING_LISTS = frozenset({PageKind.STARTING_RANK, PageKind.PLAYER_LIST,
+                             PageKind.CROSSTABLE_START})
 """Pages whose players carry their starting numbers: they map a ranking crosstable's ranks."""
 _ROUND = attrgetter("round")
 _PLAYER_FIELDS = [f.name for f in dataclasses.fields(Player) if f.name != "start_no"]
@@ -237,7 +238,7 @@ def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResul
 
 
 def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
-                 warnings: list[str]) -> list[RoundResult]:
+                 warnings: list[str], source: str = "") -> list[RoundResult]:
     """Both sides of every pairing agree; an unknown opponent is an error.
     Returns the results whose other side no page shows."""
     one_sided = []
@@ -247,7 +248,7 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
             continue
         if opp not in numbers:
             raise InputError(f"player {no}, round {rd}: opponent {opp} is not in the "
-                             "tournament: broken or truncated page")
+                             "tournament: broken or truncated page", source=source)
         other = results.get((opp, rd))
         if other is None:
             one_sided.append(r)
@@ -350,9 +351,10 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
                      focus: int | None = None) -> Tournament:
     """Merge pages of one tournament into a Tournament.
 
-    InputError for pages of different tournaments (tnr), for an opponent number that is in
-    no page (a broken or truncated page) and for pages that cannot be combined; the
-    recoverable disagreements become ``Tournament.warnings``.
+    InputError for no pages, for pages of different tournaments (tnr), for an opponent
+    number that is in no page (a broken or truncated page) and for a ranking crosstable
+    without player links that no starting list maps; the recoverable disagreements become
+    ``Tournament.warnings``.  Any other exception is a bug, raised as itself.
     """
     if not pages:
         raise InputError("no chess-results pages to build a tournament from", source=source)
@@ -381,14 +383,14 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     results = _choose_results(pages, warnings)
     _apply_card(pages, results, warnings)
     numbers = set(players)
-    one_sided = _check_pairs(results, numbers, warnings)
+    one_sided = _check_pairs(results, numbers, warnings, source)
     _check_rr(pages, results, warnings)
     for r in one_sided:  # the other side of a game only one page shows
         m = mirror(r)
         if m is not None:
             results[(m.start_no, m.round)] = m
-    byes = [r.points for p in pages if p.kind in (PageKind.PAIRINGS, PageKind.PAIRINGS_RR) for r in p.results
-            if r.status is Status.BYE and r.points is not None]
+    byes = [r.points for p in pages if p.kind in (PageKind.PAIRINGS, PageKind.PAIRINGS_RR)
+            for r in p.results if r.status is Status.BYE and r.points is not None]
     bye_value = Counter(byes).most_common(1)[0][0] if byes else 1.0
     last = max(map(itemgetter(1), results), default=0)
     unknown: dict[int, list[int]] = {}
