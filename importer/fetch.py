@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
@@ -125,10 +126,8 @@ def _read(fetched: FetchedPage, doc: Document | None = None,
             page = parse_document(doc)
         except InputError as e:
             error = e
-    return TournamentPage(url=fetched.url, final_url=fetched.final_url, text=fetched.text,
-                          from_cache=fetched.from_cache, fetched_at=fetched.fetched_at,
-                          status=fetched.status, cache_keys=fetched.cache_keys, page=page,
-                          error=error)
+    return TournamentPage(**{f.name: getattr(fetched, f.name) for f in dataclass_fields(FetchedPage)},
+                          page=page, error=error)
 
 
 def _gate_form(root: El, page_url: str) -> GateForm | None:
