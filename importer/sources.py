@@ -176,7 +176,7 @@ Progress = Callable[[str], None]
 
 def _load_url(text: str, session: requests.Session | None, base_url: str | None,
               progress: Progress | None) -> Tournament:
-    from importer.chessresults import build_tournament, parse_page
+    from importer.chessresults import build_tournament
     from importer.fetch import fetch_tournament
     from importer.http import make_session
     from importer.urls import parse_ref
@@ -187,7 +187,7 @@ def _load_url(text: str, session: requests.Session | None, base_url: str | None,
                          "number", source=text)
     session = session or make_session(base_url=base_url)
     fetched = fetch_tournament(ref, session, base_url=base_url, progress=progress)
-    pages = [parse_page(p.text, source=p.final_url or p.url) for p in fetched]
+    pages = [p.parsed() for p in fetched]  # each page parsed once, by the fetcher
     t = build_tournament(pages, source=text, focus=ref.snr)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
                             fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)

@@ -1,4 +1,4 @@
-"""The round-cell grammar of chess-results crosstables and small number helpers (spec §8.3, §17).
+"""The round-cell grammar of chess-results crosstables and small number helpers.
 
 A Swiss crosstable cell is ``<opponent><colour><result>`` (`` 54b1``, `` 29w½``, ``  9w+``,
 `` 23b-``, `` 13b`` pending), or a bye/absence without opponent (``-1``, ``-½``, ``-0``).
@@ -22,7 +22,7 @@ _HALF = ("½", "&frac12;", "1/2", "0,5", "0.5")
 _CELL = re.compile(
     r"(?:(?P<opp>\d+)\s*(?P<colour>[wbs])\s*(?P<res>1|0|½|\+|-)?|(?P<bare>1|0|½|\+|-))")
 _BYE = re.compile(r"-\s*(?P<bye>1|0|½)")
-_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "s": Colour.BLACK}  # s = schwarz (spec §5.2)
+_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "s": Colour.BLACK}  # s = schwarz (German UI)
 
 
 @dataclass(frozen=True, slots=True)
