@@ -19,6 +19,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
+from decimal import Decimal
 
 from importer.chessresults.cells import parse_points, parse_rating, parse_round_cell
 from importer.chessresults.details import Details, last_update_date, parse_details, title_dates
@@ -307,7 +308,7 @@ def _results(cells: dict[int, dict[int, tuple[str, int]]], known: set[int], sour
             if not text.strip():
                 empty += 1
                 out.append(RoundResult(start_no=no, round=rnd, status=Status.ABSENT,
-                                       points=0.0))
+                                       points=Decimal(0)))
                 continue
             # a workbook re-saved in Excel turns '-1' and '-0' into the numbers -1 and 0
             text = _RESAVED.get(text.strip(), text)
@@ -336,14 +337,14 @@ _RESAVED = {"0": "-0", "-0.5": "-½"}
 def _check_points(players: Iterable[Player], results: Iterable[RoundResult],
                   warn: Callable[[str, int | None], None]) -> None:
     """Warn when a printed score differs from the sum of the round results."""
-    totals: dict[int, float] = {}
+    totals: dict[int, Decimal] = {}
     pending: set[int] = set()
     for r in results:
-        totals[r.start_no] = totals.get(r.start_no, 0.0) + (r.points or 0.0)
+        totals[r.start_no] = totals.get(r.start_no, Decimal(0)) + (r.points or 0)
         if r.status is Status.PENDING:
             pending.add(r.start_no)
     for p in players:
         if (p.points is not None and p.start_no in totals and p.start_no not in pending
-                and abs(p.points - totals[p.start_no]) > 1e-6):
+                and p.points != totals[p.start_no]):
             warn(f"player {p.start_no}: printed points {p.points:g} but the round cells "
                      f"give {totals[p.start_no]:g}", None)

@@ -1,12 +1,13 @@
 """The fetch plan: a chess-results reference → the few pages a tournament import needs.
 
-At most three page requests per tournament (spec §19: one crosstable, never a page per player),
-plus the gate postback for old tournaments:
+At most three page requests per tournament (one crosstable, never a page per player), plus the
+gate postback for old tournaments:
 
 1. the starting rank, ``art=0`` (FIDE ids, ratings, titles, federations; with ``turdet=YES`` the
-   details block and the menu, from which the event type and end date are sniffed).
-   When the page is gated (spec §3) it is replaced by the postback's answer: the same page with
-   its menu and details.
+   details block and the menu, from which the event type and end date are read).
+   When the page is gated (an old tournament: a "Show tournament details" button, the
+   ``cb_alleDetails`` postback, stands where the details would be) it is replaced by the
+   postback's answer: the same page with its menu and details.
 2. the crosstable, ``art=5``; for a team event ``art=20`` instead (every board of every round and
    every player card on one page).
 3. at most one more, by priority: the focus player's card ``art=9&snr=N`` for a player-card URL
@@ -20,19 +21,29 @@ plus the gate postback for old tournaments:
 After the first page, requests go straight to the node that answered it (``s2.…``), so only the
 first page pays the bare domain's redirect.  Pages of a finished tournament (end date past, or
 gated) are cached for a day, others (and every live round) for five minutes; a finished
-tournament has no live round.  The page sniffing here is deliberately small: the parsers in
-:mod:`importer.chessresults` read the pages properly.
+tournament has no live round.
+
+Each fetched page is loaded and parsed exactly once, by the chess-results reader itself
+(:func:`~importer.chessresults.document.load_document`,
+:func:`~importer.chessresults.parse.parse_document`): the plan reads the gate, the event's
+system and its end date from the loaded document, and the crosstable's system and live round
+from the parsed page; the parsed pages travel with the fetched ones
+(:attr:`TournamentPage.page`) to :func:`~importer.chessresults.build_tournament`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qsl, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
+from importer.chessresults.document import Document, load_document, record_not_found
+from importer.chessresults.page import Page
+from importer.chessresults.parse import parse_document
+from importer.chessresults.table import El
 from importer.errors import InputError, NoSuchTournament
 from importer.http import FINISHED_EXPIRY, LIVE_EXPIRY, FetchedPage, get_text, keep_cached
 from importer.model import System
@@ -40,14 +51,12 @@ from importer.urls import Ref, is_allowed_host, page_url
 
 if TYPE_CHECKING:
     import requests
-    from lxml.html import HtmlElement
 
-__all__ = ["GateForm", "PageFacts", "fetch_tournament", "gate_form", "page_facts"]
+__all__ = ["GateForm", "PageFacts", "TournamentPage", "fetch_tournament", "gate_form",
+           "page_facts"]
 
 GATE_BUTTON = "cb_alleDetails"
-"""The name and id of the "Show tournament details" button (spec §3)."""
-
-_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})|(\d{1,2})\.(\d{1,2})\.(\d{4})")
+"""The name and id of the "Show tournament details" button that gates an old tournament."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,90 +78,101 @@ class PageFacts:
     not_found: bool = False
     """The page is chess-results' 'Record not found' answer."""
 
+    @classmethod
+    def of(cls, doc: Document) -> PageFacts:
+        """The facts of a loaded page: its gate, the system its details and menu state
+        (:attr:`~importer.chessresults.document.Document.system`) and the end date of its
+        details block (no other date on a page says that the event is over)."""
+        system = doc.system
+        return cls(has_gate=doc.gate, is_team_event=system is System.TEAM,
+                   is_round_robin=system is System.ROUND_ROBIN, end_date=doc.details.end_date)
+
     def finished(self, today: date) -> bool:
         """True when the tournament is over: gated (ended > 5 days ago) or its end date is past."""
         return self.has_gate or (self.end_date is not None and self.end_date < today)
 
 
-def _document(html: str) -> HtmlElement | None:
-    from lxml import etree
-    from lxml.html import HTMLParser, document_fromstring
+@dataclass(frozen=True, slots=True)
+class TournamentPage(FetchedPage):
+    """A fetched page of the plan with the reader's one parse of it: ``page``, or ``error`` when
+    the text is no usable chess-results page (raised by :meth:`parsed`, for the import to
+    report)."""
 
+    page: Page | None = None
+    error: InputError | None = None
+
+    def parsed(self) -> Page:
+        """The parsed page; raises the page's InputError when it could not be read."""
+        if self.page is not None:
+            return self.page
+        raise self.error or InputError("the page was not read", source=self.final_url or self.url)
+
+
+def _load(fetched: FetchedPage) -> tuple[Document | None, InputError | None]:
     try:
-        return document_fromstring(html.encode("utf-8"), parser=HTMLParser(encoding="utf-8"))
-    except (etree.ParserError, ValueError):
+        return load_document(fetched.text, source=fetched.final_url or fetched.url), None
+    except InputError as e:
+        return None, e
+
+
+def _read(fetched: FetchedPage, doc: Document | None = None,
+          error: InputError | None = None) -> TournamentPage:
+    """The page parsed once (loading it first unless ``doc`` is its loaded document)."""
+    if doc is None and error is None:
+        doc, error = _load(fetched)
+    page = None
+    if doc is not None:
+        try:
+            page = parse_document(doc)
+        except InputError as e:
+            error = e
+    return TournamentPage(**{f.name: getattr(fetched, f.name) for f in dataclass_fields(FetchedPage)},
+                          page=page, error=error)
+
+
+def _gate_form(root: El, page_url: str) -> GateForm | None:
+    button = next((i for i in root.iter("input")
+                   if GATE_BUTTON in (i.get("name"), i.get("id"))), None)
+    if button is None:
         return None
+    form = next(button.iterancestors("form"), None)
+    if form is None:
+        form = next((f for f in root.iter("form") if f.get("id") == "form1"), None)
+    fields = {
+        str(i.get("name")): str(i.get("value") or "")
+        for i in (form if form is not None else root).iter("input")
+        if i.get("name") is not None and (i.get("type") or "").lower() == "hidden"
+    }
+    fields[str(button.get("name") or GATE_BUTTON)] = str(
+        button.get("value") or "Show tournament details")
+    action = str(form.get("action") or "") if form is not None else ""
+    return GateForm(action=urljoin(page_url, action), fields=fields)
 
 
 def gate_form(html: str, page_url: str) -> GateForm | None:
-    """The gate's postback for this page, or None when the page is not gated.
+    """The gate's postback for this page, or None when the page is not gated (or is no
+    chess-results page).
 
     Sends back every hidden input of the button's form (``__VIEWSTATE``, ``__EVENTVALIDATION``,
     ``__EVENTTARGET``…) plus the button's own name and value, to the form's action resolved
     against the page's final URL.
     """
-    doc = _document(html)
-    if doc is None:
-        return None
-    buttons = doc.xpath(f'//input[@name="{GATE_BUTTON}" or @id="{GATE_BUTTON}"]')
-    if not buttons:
-        return None
-    button = buttons[0]
-    forms = list(button.iterancestors("form")) or doc.xpath('//form[@id="form1"]')
-    form = forms[0] if forms else doc
-    fields = {
-        str(i.get("name")): str(i.get("value") or "")
-        for i in form.xpath(".//input[@name]")
-        if (i.get("type") or "").lower() == "hidden"
-    }
-    fields[str(button.get("name") or GATE_BUTTON)] = str(
-        button.get("value") or "Show tournament details")
-    action = str(form.get("action") or "") if form is not doc else ""
-    return GateForm(action=urljoin(page_url, action), fields=fields)
-
-
-def _details(doc: HtmlElement) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for row in doc.xpath("//tr[count(td)=2]"):
-        key, value = (" ".join(td.text_content().split()) for td in row.xpath("td"))
-        out.setdefault(key, value)
-    return out
-
-
-def _date(match: tuple[str, ...]) -> date | None:
-    """A date from a ``YYYY/MM/DD`` or ``DD.MM.YYYY`` match; None when it is not a real date."""
-    year, month, day = match[:3] if match[0] else (match[5], match[4], match[3])
     try:
-        return date(int(year), int(month), int(day))
-    except ValueError:
+        doc = load_document(html, source=page_url)
+    except InputError:
         return None
+    return _gate_form(doc.root, page_url)
 
 
 def page_facts(html: str) -> PageFacts:
-    """Sniff the gate, event type and end date from a page's menu and details."""
-    doc = _document(html)
-    if doc is None:
+    """The gate, event type and end date a page states (:meth:`PageFacts.of` of the page
+    loaded by the chess-results reader); no facts for text that is no chess-results page."""
+    if record_not_found(html):
+        return PageFacts(not_found=True)
+    try:
+        return PageFacts.of(load_document(html))
+    except InputError:
         return PageFacts()
-    text = doc.text_content()
-    has_table = bool(doc.xpath('//table[translate(@class, "crs", "CRS")="CRS1"]'))
-    details = _details(doc)
-    kind = details.get("Tournament type", "").lower()
-    arts: list[dict[str, str]] = []
-    for href in doc.xpath("//a/@href"):
-        if "tnr" in href.lower():
-            arts.append({k.lower(): v for k, v in parse_qsl(urlsplit(href).query)})
-    pairings = [q for q in arts if q.get("art") == "2"]
-    numbered = any(q.get("rd", "").isdigit() for q in pairings)
-    dates = [d for m in _DATE.findall(details.get("Date", "")) if (d := _date(m))]
-    team = ("team" in kind or "mannschaft" in kind or any(q.get("art") == "32" for q in arts)
-            or "Team-Starting rank" in text)
-    return PageFacts(
-        has_gate=bool(doc.xpath(f'//input[@name="{GATE_BUTTON}" or @id="{GATE_BUTTON}"]')),
-        is_team_event=team,
-        is_round_robin=not team and ("round robin" in kind or (bool(pairings) and not numbered)),
-        end_date=max(dates) if dates else None,
-        not_found="Record not found" in text and not has_table,
-    )
 
 
 def fetch_tournament(
@@ -161,12 +181,14 @@ def fetch_tournament(
     *,
     base_url: str | None = None,
     progress: Callable[[str], None] | None = None,
-) -> list[FetchedPage]:
+) -> list[TournamentPage]:
     """Fetch the pages of one tournament, in plan order: starting rank, crosstable, extra.
 
-    ``base_url`` (default: the one :func:`importer.http.make_session` was given) builds the URLs
-    on a mirror or a local double.  ``progress`` is called with each URL before it is fetched.
-    Raises :class:`NoSuchTournament` (404 or 'Record not found') and :class:`FetchError`.
+    Each page comes with its one parse (:attr:`TournamentPage.page`, or the InputError that
+    :meth:`TournamentPage.parsed` raises).  ``base_url`` (default: the one
+    :func:`importer.http.make_session` was given) builds the URLs on a mirror or a local double.
+    ``progress`` is called with each URL before it is fetched.  Raises :class:`NoSuchTournament`
+    (404 or 'Record not found') and :class:`FetchError`.
     """
     base_url = base_url or getattr(session, "fiderate_base_url", None)
 
@@ -177,16 +199,19 @@ def fetch_tournament(
         return get_text(session, url, method=method, data=data, expire_after=expire)
 
     first = get(page_url(ref, art=0, base_url=base_url), LIVE_EXPIRY)
-    facts = page_facts(first.text)
-    if facts.not_found:
+    if record_not_found(first.text):
         raise NoSuchTournament(first.url, f"no such tournament ({ref.tnr}): 'Record not found'")
-    if facts.has_gate:
-        form = gate_form(first.text, first.final_url)
+    doc, error = _load(first)
+    facts = PageFacts.of(doc) if doc is not None else PageFacts()
+    if doc is not None and facts.has_gate:
+        form = _gate_form(doc.root, first.final_url)
         if form is not None and is_allowed_host(form.action, base_url):
             gated = first
             first = get(form.action, FINISHED_EXPIRY, method="POST", data=form.fields)
             keep_cached(session, gated, FINISHED_EXPIRY)
-            facts = replace(page_facts(first.text), has_gate=True)  # gated means old
+            doc, error = _load(first)
+            opened = PageFacts.of(doc) if doc is not None else PageFacts()
+            facts = replace(opened, has_gate=True)  # gated means old
     finished = facts.finished(datetime.now(UTC).date())
     expire = FINISHED_EXPIRY if finished else LIVE_EXPIRY
     if finished:
@@ -196,32 +221,22 @@ def fetch_tournament(
     here = ref if base_url or not is_allowed_host(first.final_url, None) else Ref(
         tnr=ref.tnr, host=node)
 
-    def view(art: int, *, rd: int | None = None, snr: int | None = None) -> FetchedPage:
-        return get(page_url(here, art=art, rd=rd, snr=snr, base_url=base_url), expire)
+    def view(art: int, *, rd: int | None = None, snr: int | None = None) -> TournamentPage:
+        return _read(get(page_url(here, art=art, rd=rd, snr=snr, base_url=base_url), expire))
 
-    pages = [first]
+    pages = [_read(first, doc, error)]
     if facts.is_team_event:
         pages.append(view(20))
         return pages
-    pages.append(view(5))
+    crosstable = view(5)
+    pages.append(crosstable)
     if ref.snr is not None:
         pages.append(view(9, snr=ref.snr))
         return pages
-    system, live_round = _crosstable_says(pages[1])
-    if facts.is_round_robin or system is System.ROUND_ROBIN:
+    shows = crosstable.page
+    if facts.is_round_robin or (shows is not None and shows.info.system is System.ROUND_ROBIN):
         pages.append(view(2))
-    elif live_round is not None and not finished:
-        url = page_url(here, art=2, rd=live_round, base_url=base_url)
-        pages.append(get(url, LIVE_EXPIRY))
+    elif shows is not None and shows.live_round is not None and not finished:
+        url = page_url(here, art=2, rd=shows.live_round, base_url=base_url)
+        pages.append(_read(get(url, LIVE_EXPIRY)))
     return pages
-
-
-def _crosstable_says(page: FetchedPage) -> tuple[System | None, int | None]:
-    """The system and live round (first round paired but unfinished) the crosstable shows."""
-    from importer.chessresults import parse_page
-
-    try:
-        parsed = parse_page(page.text, source=page.final_url)
-    except InputError:
-        return None, None
-    return parsed.info.system, parsed.live_round

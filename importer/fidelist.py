@@ -4,6 +4,11 @@ Every official layout is detected by content: the TXT header's tokens (columns a
 from the token positions, spec Part B5) or the XML root. Broken lines are skipped and
 reported in :attr:`FideList.warnings`; unreadable input raises :class:`InputError`.
 
+Speed: fixed-width lines are parsed a block at a time with numpy on the bytes (digits are
+read down transposed columns); regular XML is cut at its tags with numpy the same way, and
+anything irregular (comments, CDATA, attributes, other layouts) goes through lxml.  A zip
+member is inflated in a background thread while the previous block is parsed.
+
 Ratings, games and K are held per list ('standard', 'rapid', 'blitz') in explicit fields
 ``std_rating, std_games, std_k, rpd_…, blz_…``; unrated (blank or ``0``) is ``None``, as
 are a K or birth year of ``0``. A single-type list fills only its own list's fields. The
@@ -15,14 +20,14 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import operator
 import os
+import queue
 import re
-import sys
+import threading
 import zipfile
 import zlib
-from collections.abc import Callable, Collection, Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Collection, Iterable, Iterator
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -45,12 +50,14 @@ __all__ = [
 
 Array = npt.NDArray[Any]
 WarningHook = Callable[[str], None]
+ProgressHook = Callable[[int, "int | None"], None]
 
 MAX_MEMBER_BYTES: Final = 1 << 30
 """A zip member may not expand past this many bytes (declared or actually read)."""
 MAX_WARNINGS: Final = 1000
 """Warnings kept (and passed to ``on_warning``) per list; a summary counts the rest."""
-CHUNK_BYTES: Final = 8 << 20
+CHUNK_BYTES: Final = 1 << 20
+"""TXT is parsed this many bytes at a time (small enough for the CPU caches); XML 4× that."""
 MAX_LINE_BYTES: Final = 1 << 16
 
 LISTS: Final = ("standard", "rapid", "blitz")
@@ -154,9 +161,10 @@ class ListEntry:
 class FideList:
     """A loaded rating list as columns: ``len()``, ``get(fide_id)``, ``to_frame()``.
 
-    ``format`` is 'foa', 'legacy', 'single', 'old', 'xml-combined' or 'xml-single';
-    ``lists`` the rating lists it holds; ``list_date`` the first of the list's month
-    when the header, the file name or the caller tells, else None.
+    ``format`` is 'foa', 'legacy', 'single', 'old', 'xml-combined' or 'xml-single' (or
+    'register' for entries read back from the rating register); ``lists`` the rating lists it
+    holds; ``list_date`` the first of the list's month when the header, the file name or the
+    caller tells, else None.
     """
 
     def __init__(self, columns: dict[str, Array], *, fmt: str, lists: tuple[str, ...],
@@ -167,9 +175,29 @@ class FideList:
         self.list_date = list_date
         self.source = source
         self.warnings = warnings
-        # Rows in id order (stable: a repeated id's first line first) and the sorted ids.
-        order = np.argsort(columns["_key"], kind="stable")
-        self._index = order, columns["_key"][order]
+        self._index = _id_order(columns["_key"])
+        self._all_names: list[str] | None = None
+
+    @classmethod
+    def of(cls, entries: Iterable[ListEntry], *, lists: tuple[str, ...],
+           list_date: dt.date | None, source: str) -> FideList:
+        """A list of the given entries (as the register stores them)."""
+        entries = list(entries)
+        cols: dict[str, Array] = {
+            "_key": np.array([int(e.fide_id) for e in entries], dtype=np.int64),
+            "_line": np.zeros(len(entries), np.int32)}
+        for f in STRING_FIELDS:
+            if f != "name":
+                cols[f] = np.array([getattr(e, f).encode() for e in entries], dtype="S")
+        names = [e.name.replace("\x01", " ").encode() + b"\x01" for e in entries]
+        cols["name"] = np.frombuffer(b"".join(names), np.uint8)
+        cols["_name_len"] = np.array([len(n) for n in names], dtype=np.int32)
+        for f in INT_FIELDS:
+            cols[f] = np.array([-1 if getattr(e, f) is None else getattr(e, f) for e in entries],
+                               dtype=np.int16)
+        _name_ends(cols)
+        return cls(cols, fmt="register", lists=lists, list_date=list_date, source=source,
+                   warnings=[])
 
     def __len__(self) -> int:
         return len(self._cols["_key"])
@@ -195,6 +223,44 @@ class FideList:
         row = self._find(fide_id)
         return None if row is None else int(self._cols["_line"][row])
 
+    def first_rows(self) -> Array:
+        """The rows in id order, each id once (its first line)."""
+        order, keys = self._index
+        first = np.ones(len(keys), dtype=bool)
+        first[1:] = keys[1:] != keys[:-1]
+        return np.asarray(order[first])
+
+    def id_numbers(self, rows: Array) -> list[int]:
+        """The ids of these rows as numbers."""
+        numbers: list[int] = self._cols["_key"][rows].tolist()
+        return numbers
+
+    def columns(self, rows: Array) -> dict[str, list[Any]]:
+        """These rows as lists of plain values (str, int; None when unrated or unknown), one
+        per :data:`FRAME_DTYPES` column."""
+        import pandas as pd
+
+        out: dict[str, list[Any]] = {}
+        for name in FRAME_DTYPES:
+            if name == "name":
+                if self._all_names is None and len(rows) * 50 > len(self):
+                    self._all_names = self._names()  # kept for the next rows
+                names = self._all_names
+                out[name] = ([self._name(int(r)) for r in rows] if names is None
+                             else [names[r] for r in rows.tolist()])
+                continue
+            values = self._cols[name][rows]
+            if name == "fide_id":
+                out[name] = _ids(values)
+            elif name in STRING_FIELDS:
+                codes, texts = _few_codes(pd, values)
+                out[name] = np.array(texts, dtype=object)[codes].tolist()
+            else:
+                numbers = values.astype(object)
+                numbers[values < 0] = None
+                out[name] = numbers.tolist()
+        return out
+
     def to_frame(self) -> pd.DataFrame:
         """One row per player, columns and dtypes as :data:`FRAME_DTYPES`; unrated is <NA>."""
         import pandas as pd
@@ -202,11 +268,11 @@ class FideList:
         data: dict[str, Any] = {}
         for name, dtype in FRAME_DTYPES.items():
             values = self._cols[name]
-            if dtype == "string":
-                texts = _decode_all(values)
-                if name not in ("fide_id", "name"):  # few distinct values: share the objects
-                    texts = list(map(sys.intern, texts))
+            if name in ("fide_id", "name"):
+                texts = self._names() if name == "name" else _ids(values)
                 data[name] = pd.arrays.StringArray(np.array(texts, dtype=object))
+            elif dtype == "string":
+                data[name] = _few_texts(pd, values)
             else:
                 data[name] = pd.arrays.IntegerArray(
                     values.astype(np.int64 if dtype == "Int64" else np.int16), values < 0)
@@ -221,35 +287,52 @@ class FideList:
         lo, hi = np.searchsorted(keys, [key, key + 1])
         want = text.encode()
         for row in order[lo:hi]:
-            if self._cols["fide_id"][row] == want:
+            if self._cols["fide_id"][row].strip(_BLANKS) == want:
                 return int(row)
         return None
 
     def _entry(self, row: int) -> ListEntry:
-        values: dict[str, Any] = {f: _decode(self._cols[f][row]) for f in STRING_FIELDS}
+        values: dict[str, Any] = {f: _decode(self._cols[f][row].strip(_BLANKS))
+                                  for f in STRING_FIELDS if f != "name"}
+        values["name"] = self._name(row)
         for f in INT_FIELDS:
             v = int(self._cols[f][row])
             values[f] = None if v < 0 else v
         return ListEntry(**values)
+
+    def _name(self, row: int) -> str:
+        ends = self._cols["_name_end"]
+        start = int(ends[row - 1]) + 1 if row else 0
+        return _decode(self._cols["name"][start:int(ends[row])].tobytes())
+
+    def _names(self) -> list[str]:
+        data = self._cols["name"].tobytes()
+        try:
+            return data.decode().split("\x01")[:-1]
+        except UnicodeDecodeError:
+            return [_decode(v) for v in data.split(b"\x01")[:-1]]
 
 
 def read_fide_list(source: str | os.PathLike[str] | bytes, *,
                    fide_ids: Collection[str] | None = None,
                    on_warning: WarningHook | None = None,
                    kind: str | None = None, list_date: dt.date | None = None,
-                   max_member_bytes: int = MAX_MEMBER_BYTES) -> FideList:
+                   max_member_bytes: int = MAX_MEMBER_BYTES,
+                   on_progress: ProgressHook | None = None) -> FideList:
     """Load a FIDE rating list: a TXT or XML download, or a .zip holding one.
 
     ``fide_ids`` keeps only those players (only their lines are validated);
     ``on_warning`` is called with each warning as it is found. ``kind`` names the list of a
     single-type download ('standard', 'rapid', 'blitz'; else taken from the file name, else
     standard); ``list_date`` overrides the date taken from the header or file name. A zip
-    member may not expand past ``max_member_bytes``.
+    member may not expand past ``max_member_bytes``. ``on_progress`` is called with the
+    bytes read so far and the total (when known) after each block.
     """
     if kind is not None and kind not in LISTS:
         raise ValueError(f"kind must be one of {LISTS}, not {kind!r}")
     with ExitStack() as stack:
         stream, name = _open(source, max_member_bytes, stack)
+        stream.on_progress = on_progress
         builder = _Builder(name, fide_ids, on_warning)
         try:
             _read(stream, builder)
@@ -277,13 +360,28 @@ def _read(stream: _Stream, builder: _Builder) -> None:
 
 
 class _Stream:
-    """A binary reader that refuses to read past ``limit`` bytes; ``unread`` puts data back."""
+    """A binary reader that refuses to read past ``limit`` bytes; ``unread`` puts data back.
 
-    def __init__(self, raw: IO[bytes], name: str, limit: int | None) -> None:
-        self.raw, self.name, self.limit = raw, name, limit
+    With ``ahead`` a background thread reads (inflates) the next blocks while the caller
+    parses; its errors surface in :meth:`read`.
+    """
+
+    def __init__(self, raw: IO[bytes], name: str, limit: int | None, *,
+                 total: int | None = None, ahead: bool = False) -> None:
+        self.raw, self.name, self.limit, self.total = raw, name, limit, total
         self.pending = b""
         self.offset = 0
         self.count = 0
+        self.done = 0
+        self.on_progress: ProgressHook | None = None
+        self._block = b""
+        self._at = 0
+        self._queue: queue.Queue[bytes | BaseException] | None = None
+        self._stop = threading.Event()
+        if ahead:
+            self._queue = queue.Queue(maxsize=4)
+            self._thread = threading.Thread(target=self._fill, daemon=True)
+            self._thread.start()
 
     def unread(self, data: bytes) -> None:
         """Serve ``data`` before the rest of the stream."""
@@ -295,10 +393,64 @@ class _Stream:
             data = self.pending[self.offset:end]
             self.offset += len(data)
             return data
+        data = self._next(size) if self._queue is not None else self._raw(size)
+        if data and self.on_progress is not None:
+            self.done += len(data)
+            self.on_progress(self.done, self.total)
+        return data
+
+    def close(self) -> None:
+        """Stop the background reader (if any)."""
+        if self._queue is not None:
+            self._stop.set()
+            while self._thread.is_alive():
+                with suppress(queue.Empty):
+                    self._queue.get(timeout=0.05)
+            self._queue = None
+
+    def _raw(self, size: int) -> bytes:
         data = self.raw.read(size if size >= 0 else CHUNK_BYTES)
         self.count += len(data)
         if self.limit is not None and self.count > self.limit:
             raise InputError(f"zip member expands past {self.limit} bytes", source=self.name)
+        return data
+
+    def _fill(self) -> None:
+        assert self._queue is not None
+        while not self._stop.is_set():
+            item: bytes | BaseException
+            try:
+                item = self._raw(4 * CHUNK_BYTES)
+            except BaseException as exc:  # handed to the reading thread
+                item = exc
+            while not self._stop.is_set():
+                try:
+                    self._queue.put(item, timeout=0.05)
+                    break
+                except queue.Full:
+                    continue
+            if not isinstance(item, bytes) or not item:
+                return
+
+    def _next(self, size: int) -> bytes:
+        assert self._queue is not None
+        if self._at >= len(self._block):
+            if self._block == b"" and self._at < 0:
+                return b""
+            item = self._queue.get()
+            if isinstance(item, BaseException):
+                self._block, self._at = b"", -1
+                raise item
+            self._block, self._at = item, 0
+            if not item:
+                self._at = -1
+                return b""
+        if self._at == 0 and (size < 0 or size >= len(self._block)):
+            data, self._at = self._block, len(self._block)
+            return data
+        end = len(self._block) if size < 0 else self._at + size
+        data = self._block[self._at:end]
+        self._at += len(data)
         return data
 
 
@@ -324,17 +476,18 @@ def _open(source: str | os.PathLike[str] | bytes, limit: int,
     """The list's byte stream (the member, for a zip) and a name for messages."""
     raw: IO[bytes]
     if isinstance(source, bytes | bytearray):
-        name, raw = "<bytes>", io.BytesIO(source)
+        name, raw, total = "<bytes>", io.BytesIO(source), len(source)
     else:
         name = os.fspath(source)
         try:
             raw = stack.enter_context(open(name, "rb"))  # noqa: SIM115
+            total = os.fstat(raw.fileno()).st_size
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror}", source=name) from None
     magic = raw.read(4)
     raw.seek(0)
     if magic != b"PK\x03\x04":
-        return _Stream(raw, name, None), name
+        return _Stream(raw, name, None, total=total), name
     try:
         archive = stack.enter_context(zipfile.ZipFile(raw))
         members = [m for m in archive.infolist() if not m.is_dir()]
@@ -352,10 +505,12 @@ def _open(source: str | os.PathLike[str] | bytes, limit: int,
                              f"(declares {member.file_size})", source=where)
         if member.flag_bits & 0x1:
             raise InputError("zip member is encrypted", source=where)
-        stream = stack.enter_context(archive.open(member))
+        unpacked = stack.enter_context(archive.open(member))
     except (zipfile.BadZipFile, NotImplementedError, zlib.error, EOFError) as exc:
         raise InputError(f"not a readable zip: {exc}", source=name) from None
-    return _Stream(stream, where, limit), where
+    stream = _Stream(unpacked, where, limit, total=member.file_size, ahead=True)
+    stack.callback(stream.close)
+    return stream, where
 
 
 # ---------------------------------------------------------------------------- building
@@ -370,15 +525,21 @@ class _Builder:
         self.on_warning = on_warning
         self.warnings: list[str] = []
         self.skipped = 0
-        self.blocks: list[dict[str, Array]] = []
+        self.columns: dict[str, Array] = {}
+        self.used: dict[str, int] = {}
+        self.capacity = 1024
         self.fmt = ""
         self.header_date: dt.date | None = None
+        self.unknown_tags: set[str] = set()
         self.wanted: set[bytes] | None = None
         self.wanted_keys: Array = np.empty(0, np.int64)
+        self.wanted_bits: Array = np.zeros(0, bool)
         if fide_ids is not None:
             self.wanted = {str(i).strip().encode() for i in fide_ids}
             keys = [int(i) for i in self.wanted if i.isdigit() and len(i) <= 18]
             self.wanted_keys = np.array(sorted(keys), dtype=np.int64)
+            self.wanted_bits = np.zeros(1 << 20, dtype=bool)
+            self.wanted_bits[self.wanted_keys & 0xFFFFF] = True
 
     def warn(self, message: str, line: int | None = None) -> None:
         """Record a warning (the first MAX_WARNINGS; later ones are only counted)."""
@@ -395,15 +556,48 @@ class _Builder:
         self.skipped += 1
         self.warn(f"{reason}; line skipped", line)
 
+    def reserve(self, rows: int) -> None:
+        """Expect about this many rows (the columns are allocated once, grown if short)."""
+        self.capacity = rows if self.wanted is None else min(rows, 4 * len(self.wanted) + 64)
+
     def add(self, block: dict[str, Array]) -> None:
-        if len(block["_key"]):
-            self.blocks.append(block)
+        """Append a block's rows to the columns (a text field may come as a (rows, width)
+        byte matrix: it is copied straight into its ``S`` column)."""
+        k = len(block["_key"])
+        if not k:
+            return
+        rows = max(self.capacity, k)
+        for name, values in block.items():
+            dtype = np.dtype(f"S{values.shape[1]}") if values.ndim == 2 else values.dtype
+            col = self.columns.get(name)
+            used = self.used.get(name, 0)
+            need = used + len(values)
+            if col is None:
+                size = rows if name != "name" else int(len(values) / k * rows * 1.2) + 64
+                col = self.columns[name] = np.empty(max(size, need), dtype)
+            elif need > len(col) or dtype.itemsize > col.dtype.itemsize:
+                grown = np.empty(max(need, len(col) * 3 // 2), np.promote_types(col.dtype, dtype))
+                grown[:used] = col[:used]
+                col = self.columns[name] = grown
+            if values.ndim == 2:
+                cells = _rows(col)
+                cells[used:need, :values.shape[1]] = values
+                cells[used:need, values.shape[1]:] = 0
+            else:
+                col[used:need] = values
+            self.used[name] = need
 
     def finish(self, kind: str | None, list_date: dt.date | None) -> FideList:
-        cols = {name: np.concatenate([b[name] for b in self.blocks]) if self.blocks
-                else np.empty(0, _empty_dtype(name))
-                for name in (*STRING_FIELDS, *INT_FIELDS, "_key", "_line")}
-        self.blocks.clear()
+        cols: dict[str, Array] = {}
+        for name in (*STRING_FIELDS, *INT_FIELDS, "_key", "_line", "_name_len"):
+            col = self.columns.pop(name, None)
+            if col is None:
+                cols[name] = np.empty(0, _empty_dtype(name))
+                continue
+            used = self.used[name]
+            cols[name] = col[:used].copy() if len(col) > used * 5 // 4 + 64 else col[:used]
+            del col
+        _name_ends(cols)
         lists: tuple[str, ...] = LISTS
         if self.fmt in ("single", "xml-single", "old"):
             lists = (self._kind(kind),)
@@ -434,15 +628,114 @@ class _Builder:
         for pos in np.flatnonzero(ordered[1:] == ordered[:-1])[:MAX_WARNINGS]:
             first = order[np.searchsorted(ordered, ordered[pos])]
             again = order[pos + 1]
-            if ids[first] == ids[again]:
-                self.warn(f"FIDE id {_decode(ids[again])} repeats line {lines[first]}; "
-                          "get() returns the first", int(lines[again]))
+            if ids[first].strip(_BLANKS) == ids[again].strip(_BLANKS):
+                self.warn(f"FIDE id {_decode(ids[again].strip(_BLANKS))} repeats line "
+                          f"{lines[first]}; the first line is used", int(lines[again]))
 
 
 def _empty_dtype(name: str) -> str:
     if name in STRING_FIELDS:
-        return "S1"
-    return {"_key": "i8", "_line": "i4"}.get(name, "i2")
+        return "u1" if name == "name" else "S1"
+    return {"_key": "i8", "_line": "i4", "_name_len": "i4"}.get(name, "i2")
+
+
+def _name_ends(cols: dict[str, Array]) -> None:
+    """Where each row's name ends in the joined names (at its separator)."""
+    cols["_name_end"] = np.cumsum(cols.pop("_name_len"), dtype=np.int64) - 1
+
+
+_BLANKS: Final = bytes(range(33))
+"""What is stripped from a value: blanks, line ends (XML) and the NUL padding of ``S``."""
+_SEPARATOR: Final = 1
+"""Ends each name in the joined names: a byte no value holds (control characters are
+refused in TXT lines and cannot occur in XML text)."""
+
+
+def _id_order(keys: Array) -> tuple[Array, Array]:
+    """Rows in id order (stable: a repeated id's first line first) and the sorted ids."""
+    n = len(keys)
+    if n < 1 << 31 and (not n or int(keys.max()) < 1 << 31):
+        packed = np.sort((keys << 32) | np.arange(n))  # unique, so any sort is stable
+        return packed & 0xFFFFFFFF, packed >> 32
+    order = np.argsort(keys, kind="stable")
+    return order, keys[order]
+
+
+def _rows(values: Array) -> Array:
+    """An ``S`` array as a (rows, width) byte matrix."""
+    return values.view(np.uint8).reshape(len(values), values.dtype.itemsize)
+
+
+def _compact(part: Array) -> tuple[Array, Array]:
+    """The values of a (rows, width) byte block, stripped, each followed by the separator;
+    and each one's length with its separator.
+
+    The block is transposed to find where each value ends; the few that start blank are
+    trimmed one by one.
+    """
+    k, width = part.shape
+    if not k:
+        return np.zeros(0, np.uint8), np.zeros(0, np.int32)
+    dtype = np.uint8 if width < 255 else np.uint16
+    up = np.arange(1, width + 1, dtype=dtype)[:, None]
+    end = ((np.ascontiguousarray(part.T) > 32).view(np.uint8) * up).max(axis=0)
+    keep = np.arange(width + 1, dtype=dtype) < end[:, None]
+    lengths = end.astype(np.int32) + 1
+    for row in np.flatnonzero(part[:, 0] <= 32):
+        lead = width - len(bytes(part[row]).lstrip(_BLANKS))
+        keep[row, :lead] = False
+        lengths[row] = max(0, int(end[row]) - lead) + 1
+    keep[:, width] = True
+    joined = np.empty((k, width + 1), np.uint8)
+    joined[:, :width] = part
+    joined[:, width] = _SEPARATOR
+    return np.asarray(joined[keep]), lengths
+
+
+def _texts(values: Array, block: int = 16384) -> list[str]:
+    """The stripped, decoded strings of an ``S`` array."""
+    pieces = [_compact(_rows(values[a:a + block]))[0].tobytes()
+              for a in range(0, len(values), block)]
+    data = b"".join(pieces)
+    try:
+        return data.decode().split("\x01")[:-1]
+    except UnicodeDecodeError:
+        return [_decode(v) for v in data.split(b"\x01")[:-1]]
+
+
+def _ids(values: Array) -> list[str]:
+    """FIDE ids as strings (digits only, so a whitespace split strips them)."""
+    rows = _rows(values)
+    if len(rows) and rows.min() == 0:
+        rows = np.where(rows == 0, 32, rows).astype(np.uint8)
+    parts = rows.tobytes().decode("latin-1").split()
+    return parts if len(parts) == len(values) else _texts(values)
+
+
+def _few_codes(pd: Any, values: Array) -> tuple[Array, list[str]]:
+    """A column with few distinct values as codes into its distinct strings (each decoded
+    once): the fixed-width values are hashed as 64-bit words."""
+    n, width = len(values), values.dtype.itemsize
+    size = next(k for k in (1, 2, 4, 8) if k >= width) if width <= 8 else -(-width // 8) * 8
+    if size == width:
+        padded = values
+    else:
+        padded = np.zeros(n, f"S{size}")
+        _rows(padded)[:, :width] = _rows(values)
+    words = padded.view(f"<u{min(size, 8)}").reshape(n, max(1, size // 8)).T
+    codes, uniques = pd.factorize(words[0])
+    distinct: Array = uniques.reshape(-1, 1)
+    for word in words[1:]:
+        part, more = pd.factorize(word)
+        codes, pairs = pd.factorize(codes * len(more) + part)
+        distinct = np.column_stack([distinct[pairs // len(more)], more[pairs % len(more)]])
+    return codes, _texts(np.ascontiguousarray(distinct).view(f"S{size}").ravel())
+
+
+def _few_texts(pd: Any, values: Array) -> Any:
+    """A StringArray of a column with few distinct values."""
+    codes, texts = _few_codes(pd, values)
+    return pd.arrays.StringArray(np.array(texts, dtype=object)).take(codes)
 
 
 def _decode(value: bytes) -> str:
@@ -450,16 +743,6 @@ def _decode(value: bytes) -> str:
         return value.decode()
     except UnicodeDecodeError:
         return value.decode("latin-1")
-
-
-def _decode_all(values: Array) -> list[str]:
-    if not len(values):
-        return []
-    joined = b"\x00".join(values.tolist())
-    try:
-        return joined.decode().split("\x00")
-    except UnicodeDecodeError:
-        return [_decode(v) for v in values.tolist()]
 
 
 def _month_date(month: str, yy: str) -> dt.date:
@@ -544,6 +827,8 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
     header = head[:end if end >= 0 else len(head)].rstrip(b"\r")
     fields, builder.fmt, builder.header_date = _parse_header(header, builder.name)
     parser = _TxtParser(fields, builder)
+    if stream.total is not None:
+        builder.reserve(stream.total // (parser.width + 1) + 1)
     carry = head[end + 1:] if end >= 0 else b""
     lineno = 2
     while True:
@@ -559,10 +844,11 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
                 lineno += 1
             carry = buf
             continue
-        lineno = parser.block(buf[:cut], lineno)
+        lineno = parser.block(memoryview(buf)[:cut], lineno)
         carry = buf[cut:]
     if carry:
-        parser.block(carry + b"\n", lineno)
+        parser.block(memoryview(carry + b"\n"), lineno)
+    parser.rows.flush()
 
 
 def _drop_line(stream: _Stream) -> bytes:
@@ -575,32 +861,38 @@ def _drop_line(stream: _Stream) -> bytes:
 
 
 class _TxtParser:
-    """Parses blocks of whole fixed-width lines with numpy on the bytes."""
+    """Cuts blocks of whole lines into fixed-width rows for a :class:`_RowParser`."""
 
     def __init__(self, fields: list[_Field], builder: _Builder) -> None:
         self.fields = fields
         self.builder = builder
         self.width = fields[-1].end
-        self.by_name = {f.name: f for f in fields}
+        self.rows = _RowParser(fields, builder)
 
-    def block(self, data: bytes, lineno: int) -> int:
+    def block(self, data: memoryview, lineno: int) -> int:
         """Parse lines (``data`` ends with a newline); the line number after them."""
-        n = data.count(b"\n")
         w = self.width
         arr = np.frombuffer(data, np.uint8)
-        patches: dict[int, tuple[str, bytes]] = {}
-        if len(data) == n * (w + 2) and _column_is(arr, n, w + 2, w, 13) \
-                and _column_is(arr, n, w + 2, w + 1, 10):
-            matrix, lines = arr.reshape(n, w + 2)[:, :w], lineno + np.arange(n)
-        elif len(data) == n * (w + 1) and _column_is(arr, n, w + 1, w, 10):
-            matrix, lines = arr.reshape(n, w + 1)[:, :w], lineno + np.arange(n)
-        else:
-            matrix, lines, patches = self._normalise(data.split(b"\n")[:-1], lineno)
-        self._parse(matrix, lines.astype(np.int32), patches)
-        return lineno + n
+        for stride in (w + 2, w + 1):  # CRLF or LF lines of the header's width
+            n = len(arr) // stride
+            if n * stride != len(arr) or not _column_is(arr, n, stride, w, 13 if stride > w + 1
+                                                        else 10) or arr[-1] != 10:
+                continue
+            controls = np.count_nonzero(arr < 32)
+            if controls != n * (stride - w) and np.count_nonzero(arr == 10) != n:
+                break  # a line end inside a line: cut it line by line
+            self.rows.parse(arr.reshape(n, stride), lineno + np.arange(n, dtype=np.int32),
+                            clean=controls == n * (stride - w))
+            return lineno + n
+        raw_lines = bytes(data).split(b"\n")[:-1]
+        rows, lines, patches = self._normalise(raw_lines, lineno)
+        if len(lines):
+            self.rows.parse(np.frombuffer(rows, np.uint8).reshape(len(lines), w),
+                            lines.astype(np.int32), clean=False, patches=patches)
+        return lineno + len(raw_lines)
 
     def _normalise(self, raw_lines: list[bytes], lineno: int
-                   ) -> tuple[Array, Array, dict[int, tuple[str, bytes]]]:
+                   ) -> tuple[bytes, Array, dict[int, tuple[str, bytes]]]:
         """Pad trimmed lines to the header width; shift lines a string field overflows."""
         w = self.width
         out: list[bytes] = []
@@ -621,8 +913,7 @@ class _TxtParser:
                 continue
             out.append(line.ljust(w))
             lines.append(lineno + i)
-        matrix = np.frombuffer(b"".join(out), np.uint8).reshape(len(out), w)
-        return matrix, np.array(lines, dtype=np.int64), patches
+        return b"".join(out), np.array(lines, dtype=np.int64), patches
 
     def _overflow(self, line: bytes) -> tuple[bytes, tuple[str, bytes] | None] | None:
         """An overlong line: a text field running into the next one (the OTit overflow) is
@@ -639,58 +930,219 @@ class _TxtParser:
         line = line.rstrip()
         return (line, None) if len(line) <= self.width else None
 
-    def _parse(self, m: Array, lines: Array, patches: dict[int, tuple[str, bytes]]) -> None:
+
+class _RowParser:
+    """Fixed-width rows (TXT lines, or XML records laid out so) → a validated column block.
+
+    Broken rows are skipped and reported with their line; ``xml`` words the messages
+    after the XML element instead of the TXT column.
+    """
+
+    def __init__(self, fields: list[_Field], builder: _Builder, *, xml: bool = False) -> None:
+        self.fields = fields
+        self.builder = builder
+        self.xml = xml
+        self.width = fields[-1].end
+        self.by_name = {f.name: f for f in fields}
+        self.idf = self.by_name["fide_id"]
+        self.numbers = _NumberPlan([self.idf, *(f for f in fields if f.name in INT_FIELDS)])
+        self.ids = _NumberPlan([self.idf])
+        self.held: list[tuple[Array, Array, dict[int, tuple[str, bytes]]]] = []
+
+    def parse(self, m: Array, lines: Array, *, clean: bool,
+              patches: dict[int, tuple[str, bytes]] | None = None) -> None:
+        """Parse the rows of ``m`` (each a line, then its line end if any); ``clean`` says
+        that no line holds a control character.  A filtered load only picks its rows out
+        here; :meth:`flush` parses them together."""
+        patches = patches or {}
+        if self.builder.wanted is not None:
+            keys = _numbers(self.ids, m)["fide_id"][0]
+            sel = np.flatnonzero(_member(keys, self.builder.wanted_keys, self.builder.wanted_bits))
+            wanted = self.builder.wanted
+            sel = np.array([r for r in sel.tolist() if bytes(
+                m[r, self.idf.start:self.idf.end]).strip() in wanted], dtype=np.int64)
+            if len(sel):
+                self.held.append((m[sel, :self.width], lines[sel], {
+                    j: patches[r] for j, r in enumerate(sel.tolist()) if r in patches}))
+            return
+        self._parse(m, lines, clean, patches)
+
+    def flush(self) -> None:
+        """Parse the rows a filtered load picked out."""
+        if self.held:
+            rows = np.concatenate([m for m, _, _ in self.held])
+            lines = np.concatenate([n for _, n, _ in self.held])
+            patches: dict[int, tuple[str, bytes]] = {}
+            at = 0
+            for m, _, own in self.held:
+                patches |= {at + j: p for j, p in own.items()}
+                at += len(m)
+            self.held.clear()
+            self._parse(rows, lines, False, patches)
+
+    def _parse(self, m: Array, lines: Array, clean: bool,
+               patches: dict[int, tuple[str, bytes]]) -> None:
         builder = self.builder
-        idf = self.by_name["fide_id"]
-        keys, id_present, id_bad = _digits(m[:, idf.start:idf.end], 18)
-        if builder.wanted is not None:
-            sel = np.flatnonzero(np.isin(keys, builder.wanted_keys) & ~id_bad)
-            ids = _strings(m[sel, idf.start:idf.end])
-            sel = sel[np.isin(ids, list(builder.wanted))] if len(sel) else sel
-            patches = {int(j): patches[int(r)] for j, r in enumerate(sel) if int(r) in patches}
-            m, lines, keys = m[sel], lines[sel], keys[sel]
-            id_present, id_bad = id_present[sel], id_bad[sel]
-        control = np.asarray((m < 32).any(axis=1))
+        numbers = _numbers(self.numbers, m)
+        keys, id_present, id_bad = numbers["fide_id"]
         checks: list[tuple[Array, _Field | None, str]] = [
-            (control, None, "control characters in the line"),
-            (id_bad | ~id_present, idf, "expected digits"),
-        ]
+            (id_bad | ~id_present, self.idf, "expected digits")]
+        if not clean:
+            checks.insert(0, (np.asarray((m[:, :self.width] < 32).any(axis=1)), None,
+                              "control characters in the line"))
         ints: dict[str, Array] = {}
         for field in self.fields:
             if field.name in INT_FIELDS:
-                values, present, bad = _digits(m[:, field.start:field.end], _MAX_DIGITS)
+                values, present, bad = numbers[field.name]
                 na = ~present | (values == 0) if field.name in _ZERO_IS_NA else ~present
-                ints[field.name] = np.where(na, -1, values).astype(np.int16)
+                values = values.view(np.int16)
+                values[na] = -1
+                ints[field.name] = values
                 checks.append((bad, field, f"expected a number of at most {_MAX_DIGITS} digits"))
         broken = np.zeros(len(m), dtype=bool)
         for mask, _, _ in checks:
             broken |= mask
-        for row in np.flatnonzero(broken):
-            _, bad_field, expected = next(c for c in checks if c[0][row])
-            if bad_field is not None:
-                text = bytes(m[row, bad_field.start:bad_field.end]).strip().decode("latin-1")
-                expected = f"{bad_field.token} column has {text!r}, {expected}"
-            builder.skip(int(lines[row]), expected)
-        keep = ~broken
-        block: dict[str, Array] = {"_key": keys[keep], "_line": lines[keep].astype(np.int32)}
-        n = int(keep.sum())
+        if broken.any():
+            for row in np.flatnonzero(broken):
+                builder.skip(int(lines[row]), self._reason(m[row], checks, int(row)))
+            keep = ~broken
+            m, lines, keys = m[keep], lines[keep], keys[keep]
+            ints = {name: values[keep] for name, values in ints.items()}
+            moved = np.cumsum(keep) - 1
+            patches = {int(moved[at]): p for at, p in patches.items() if keep[at]}
+        self._add(m, lines, keys, ints, patches)
+
+    def _reason(self, row: Array, checks: list[tuple[Array, _Field | None, str]],
+                at: int) -> str:
+        _, field, expected = next(c for c in checks if c[0][at])
+        if field is None:
+            return expected
+        text = bytes(row[field.start:field.end]).strip(_BLANKS).decode("latin-1")
+        if self.xml:
+            text = _decode(bytes(row[field.start:field.end]).strip(_BLANKS))
+            return f"<{field.token}> is {text!r}, {expected}"
+        return f"{field.token} column has {text!r}, {expected}"
+
+    def _add(self, m: Array, lines: Array, keys: Array, ints: dict[str, Array],
+             patches: dict[int, tuple[str, bytes]]) -> None:
+        n = len(m)
+        block: dict[str, Array] = {"_key": keys, "_line": lines}
         for name in STRING_FIELDS:
             spec = self.by_name.get(name)
-            block[name] = (_strings(m[keep, spec.start:spec.end]) if spec
-                           else np.zeros(n, "S1"))
+            if name == "name":
+                block[name], block["_name_len"] = (
+                    _compact(m[:, spec.start:spec.end]) if spec
+                    else (np.full(n, _SEPARATOR, np.uint8), np.ones(n, np.int32)))
+            elif spec is None:
+                block[name] = np.zeros(n, "S1")
+            else:  # copied into the column by the builder (an S array once patched)
+                raw = m[:, spec.start:spec.end]
+                block[name] = _column(m, spec) if patches or self.builder.fmt == "old" else raw
         for name in INT_FIELDS:
-            block[name] = ints[name][keep] if name in ints else np.full(n, -1, np.int16)
-        if patches:
-            rows = np.cumsum(keep) - 1
-            for at, (target, patch) in patches.items():
-                if keep[at]:
-                    col = block[target]
-                    if len(patch) > col.itemsize:
-                        col = block[target] = col.astype(f"S{len(patch)}")
-                    col[rows[at]] = patch
+            block[name] = ints[name] if name in ints else np.full(n, -1, np.int16)
+        for at, (target, patch) in patches.items():
+            if target == "name":
+                names = [bytes(r).strip(_BLANKS) for r in m[:, self.by_name["name"].start:
+                                                           self.by_name["name"].end]]
+                for at2, (target2, patch2) in patches.items():
+                    if target2 == "name":
+                        names[at2] = patch2
+                block["name"] = np.frombuffer(b"".join(v + b"\x01" for v in names), np.uint8)
+                block["_name_len"] = np.array([len(v) + 1 for v in names], dtype=np.int32)
+                continue
+            col = block[target]
+            if len(patch) > col.itemsize:
+                col = block[target] = col.astype(f"S{len(patch)}")
+            col[at] = patch
         if self.builder.fmt == "old":
             _old_titles_and_sex(block)
-        builder.add(block)
+        self.builder.add(block)
+
+
+class _NumberPlan:
+    """The numeric fields of a layout: their columns, read together as one transposed block."""
+
+    def __init__(self, fields: list[_Field]) -> None:
+        self.ranges = [(f.start, f.end) for f in fields]
+        self.spans: list[tuple[str, int, int, int]] = []
+        at = 0
+        for f in fields:
+            width = f.end - f.start
+            self.spans.append((f.name, at, at + width, 18 if f.name == "fide_id" else _MAX_DIGITS))
+            at += width
+
+
+def _numbers(plan: _NumberPlan, m: Array) -> dict[str, tuple[Array, Array, Array]]:
+    """Per field of ``plan``, per row of ``m``: (value, has digits, not one run of at most
+    its digits). Values of up to four digits are uint16, longer ones int64. The columns are
+    transposed first so that every step runs over whole rows; columns blank in every row
+    are skipped."""
+    block = np.empty((plan.spans[-1][2], len(m)), np.uint8)
+    for (start, end), (_, a, b, _) in zip(plan.ranges, plan.spans, strict=True):
+        block[a:b] = m[:, start:end].T
+    value = block - np.uint8(48)
+    digit = (value < 10).view(np.uint8)
+    blank = block == 32
+    clean = np.count_nonzero(digit) + np.count_nonzero(blank) == block.size
+    used = np.flatnonzero(~blank.all(axis=1)).tolist()
+    out: dict[str, tuple[Array, Array, Array]] = {}
+    for name, first, last, limit in plan.spans:
+        inside = [c for c in used if first <= c < last]
+        if not inside:
+            empty = np.zeros(len(m), np.uint16 if limit <= 4 else np.int64)
+            out[name] = (empty, np.zeros(len(m), bool), np.zeros(len(m), bool))
+            continue
+        a, b = inside[0], inside[-1] + 1
+        dig = digit[a:b]
+        count = dig.sum(axis=0, dtype=np.uint8)
+        runs = dig[0] + (dig[1:] > dig[:-1]).sum(axis=0, dtype=np.uint8)
+        bad = (runs > 1) | (count > limit)
+        if not clean:
+            bad |= ~(dig.view(bool) | blank[a:b]).all(axis=0)
+        if limit <= 4:  # exact up to four digits; more is flagged anyway
+            number = _horner(value[a:b], dig, np.uint16)
+        else:
+            for g in range(a, b, 9):  # nine digits fit the 32-bit steps
+                part = _horner(value[g:min(g + 9, b)], digit[g:min(g + 9, b)], np.uint32)
+                if g == a:
+                    number = part.astype(np.int64)
+                else:
+                    shift = digit[g:min(g + 9, b)].sum(axis=0, dtype=np.uint8)
+                    number = number * _POW10[shift] + part
+        out[name] = (number, count > 0, bad)
+    return out
+
+
+_POW10: Final = np.array([10 ** i for i in range(10)], dtype=np.int64)
+
+
+def _horner(value: Array, digit: Array, dtype: type[np.unsignedinteger[Any]]) -> Array:
+    """The number the digits down each column spell, blanks skipped."""
+    step = np.multiply(digit, 9, dtype=dtype)
+    step += 1
+    add = np.multiply(value, digit, dtype=dtype)
+    number: Array = add[0].copy()
+    for j in range(1, len(value)):
+        number *= step[j]
+        number += add[j]
+    return number
+
+
+def _member(keys: Array, wanted: Array, bits: Array) -> Array:
+    """Whether each key is in the sorted array ``wanted``; ``bits`` marks their low 20 bits."""
+    out = np.zeros(len(keys), dtype=bool)
+    if not len(wanted):
+        return out
+    maybe = np.flatnonzero(bits[keys & 0xFFFFF])
+    at = np.minimum(np.searchsorted(wanted, keys[maybe]), len(wanted) - 1)
+    out[maybe] = wanted[at] == keys[maybe]
+    return out
+
+
+def _column(m: Array, field: _Field) -> Array:
+    """A field of the rows of ``m`` as fixed-width ``S`` strings (blanks kept; stripped on use)."""
+    width = field.end - field.start
+    return np.array(m[:, field.start:field.end], order="C").view(f"S{width}").ravel()
 
 
 def _column_is(arr: Array, n: int, stride: int, col: int, byte: int) -> bool:
@@ -698,35 +1150,11 @@ def _column_is(arr: Array, n: int, stride: int, col: int, byte: int) -> bool:
     return n > 0 and bool((arr.reshape(n, stride)[:, col] == byte).all())
 
 
-def _digits(block: Array, max_digits: int) -> tuple[Array, Array, Array]:
-    """Per row of a fixed-width byte block: (value, has digits, not one run of ≤ max digits)."""
-    d = block - np.uint8(48)
-    isdig = d < 10
-    bad = ~(isdig | (block == 32)).all(axis=1)
-    runs = isdig[:, 0].astype(np.int16) + (isdig[:, 1:] & ~isdig[:, :-1]).sum(axis=1)
-    bad |= (runs > 1) | (isdig.sum(axis=1) > max_digits)
-    value = np.zeros(len(block), np.int64)
-    for j in range(block.shape[1]):
-        value = np.where(isdig[:, j], value * 10 + d[:, j], value)
-    return value, runs > 0, bad
-
-
-def _strings(block: Array) -> Array:
-    """The rows of a byte block as stripped ``S`` strings."""
-    width = block.shape[1]
-    if not len(block) or not width:
-        return np.zeros(len(block), "S1")
-    values = np.ascontiguousarray(block).view(f"S{width}").ravel()
-    stripped = np.strings.strip(values)
-    longest = int(np.strings.str_len(stripped).max()) if len(stripped) else 1
-    return stripped.astype(f"S{max(longest, 1)}")
-
-
 def _old_titles_and_sex(block: dict[str, Array]) -> None:
     """Pre-2012 list: TRF06 title letters → titles; sex from the ``w`` flag."""
-    title = block["title"].astype("S3")
+    raw = np.strings.strip(block["title"])
+    title = raw.astype("S3")
     w_title = np.zeros(len(title), "S3")
-    raw = block["title"]
     for code, (main, women) in _OLD_TITLES.items():
         hit = raw == code
         title[hit] = main
@@ -738,11 +1166,24 @@ def _old_titles_and_sex(block: dict[str, Array]) -> None:
 
 # ---------------------------------------------------------------------------- XML
 
+XML_BLOCK: Final = 4
+"""XML is read CHUNK_BYTES × this at a time."""
+_XML_START: Final = re.compile(rb"\s*>")
+_XML_END: Final = re.compile(rb"(?:\s|<!--.*?-->|<\?.*?\?>)*</playerslist\s*>"
+                             rb"(?:\s|<!--.*?-->|<\?.*?\?>)*", re.S)
+_XML_ENCODING: Final = re.compile(rb"""\A\s*<\?xml[^>]*encoding\s*=\s*["']([^"']*)""")
+_XML_NAME: Final = re.compile(rb"[A-Za-z_][\w.-]*")
+_XML_REFERENCE: Final = re.compile(r"&(#[0-9]+|#x[0-9A-Fa-f]+|lt|gt|amp|quot|apos);")
+_XML_ENTITIES: Final = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+_NUMERIC_TAGS: Final = frozenset(t for t, f in _XML_TAGS.items() if f in INT_FIELDS)
+_KEEP_BYTES: Final = np.array([(1 << 8 * k) - 1 for k in range(9)], dtype=np.uint64)
+_SPACES: Final = np.uint64(0x2020202020202020)
+_MAX_NUMBER_WIDTH: Final = 32
+
 
 def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
-    """Stream ``<player>`` records with lxml (no DTD, no entity expansion, no network)."""
-    from lxml import etree
-
+    """Read ``<player>`` records: regular blocks are cut with numpy at their tags; from the
+    first block that is not regular on, lxml parses the rest (no DTD, no entity expansion)."""
     if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
         raise InputError("entity declarations are not allowed (DOCTYPE/ENTITY found)",
                          source=builder.name)
@@ -750,7 +1191,290 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
     if root is None or root.group(1) != b"playerslist":
         found = f"<{root.group(1).decode('latin-1')}>" if root else "no element"
         raise UnknownFormat(f"XML root is {found}; expected <playerslist>", source=builder.name)
-    stream.unread(head)
+    tag_end = _XML_START.match(head, root.end())
+    encoding = _XML_ENCODING.match(head)
+    if tag_end is None or (encoding is not None
+                           and encoding.group(1).lower() not in (b"utf-8", b"us-ascii")):
+        _xml_with_lxml(b"", stream, builder, at=0, preamble=head)
+        builder.fmt = "xml-combined" if builder.fmt == "xml-combined" else "xml-single"
+        return
+    regions = _XmlRegions(builder)
+    if stream.total is not None:
+        builder.reserve(stream.total // 400 + 1)
+    pending = head[tag_end.end():]
+    line = 1 + head.count(b"\n", 0, tag_end.end())
+    eof = False
+    while True:
+        if not eof and len(pending) < CHUNK_BYTES * XML_BLOCK:
+            data = stream.read(CHUNK_BYTES * XML_BLOCK)
+            eof = not data
+            pending += data
+            continue
+        cut = pending.rfind(b"</player>") + len(b"</player>")
+        if cut < len(b"</player>"):  # no whole record in a block: not the regular layout
+            if not (eof and _XML_END.fullmatch(pending)):
+                _xml_with_lxml(pending, stream, builder, at=line)
+            break
+        data = pending if len(pending) >= cut + 16 else pending + b" " * 16
+        newlines = regions.parse(data, cut, line)
+        if newlines is None:
+            _xml_with_lxml(pending, stream, builder, at=line)
+            break
+        pending = pending[cut:]
+        line += newlines
+    if builder.fmt != "xml-combined":
+        builder.fmt = "xml-combined" if regions.combined else "xml-single"
+
+
+class _XmlRegions:
+    """Parses blocks of whole, regular ``<player>`` records with numpy (see :meth:`parse`)."""
+
+    def __init__(self, builder: _Builder) -> None:
+        self.builder = builder
+        self.combined = False
+
+    def parse(self, data: bytes, size: int, line: int) -> int | None:
+        """Parse the records in the first ``size`` bytes of ``data`` (at least 16 more follow),
+        the first on ``line``; the number of line ends read, or None, having read nothing,
+        unless all records are laid out byte for byte as the first, values aside: the same
+        plain elements (no comments, CDATA or attributes), the same blanks between them, and
+        values free of control characters and of references other than XML's own."""
+        arr = np.frombuffer(data, np.uint8, count=size)
+        opens = np.flatnonzero(arr == 60)
+        layout = _xml_layout(data, opens)
+        if layout is None:
+            return None
+        tags, children = layout
+        records = len(opens) // len(tags)
+        if not records or records * len(tags) != len(opens) or data[:opens[0]].strip():
+            return None
+        by_tag = opens.reshape(records, len(tags)).T.copy()  # one row per tag of the layout
+        closes = by_tag + np.array([len(t) + 1 for t in tags])[:, None]
+        spans = {tag: (closes[o] + 1, by_tag[c] if c is not None else closes[o] + 1)
+                 for tag, o, c in children}
+        layout_lines = _same_layout(data, arr, by_tag, closes, spans)
+        if layout_lines is None:
+            return None
+        first, step = layout_lines
+        spans = {tag: span for tag, span in spans.items() if tag in _XML_TAGS}
+        fixes = _xml_references(data, arr, spans) if data.find(b"&", 0, size) >= 0 else {}
+        if fixes is None:
+            return None
+        lines = (line + first + step * np.arange(records)).astype(np.int32)
+        for tag, _, _ in children:
+            if tag not in _XML_TAGS:
+                self._unknown(tag, int(lines[0]))
+            elif tag in ("rapid_rating", "blitz_rating"):
+                self.combined = True
+        words = _words(data)
+        if self.builder.wanted is not None:
+            spans, lines, fixes = _xml_prefilter(words, spans, lines, fixes, self.builder)
+        m, fields = _xml_matrix(words, spans, len(lines), fixes)
+        rows = _RowParser(fields, self.builder, xml=True)
+        rows.parse(m, lines, clean=True)
+        rows.flush()
+        return first + step * (records - 1) + data.count(b"\n", int(by_tag[0, -1]), size)
+
+    def _unknown(self, tag: str, line: int) -> None:
+        if tag not in self.builder.unknown_tags:
+            self.builder.unknown_tags.add(tag)
+            self.builder.warn(f"unknown element <{tag}> ignored", line)
+
+
+def _same_layout(data: bytes, arr: Array, opens: Array, closes: Array,
+                 spans: dict[str, tuple[Array, Array]]) -> tuple[int, int] | None:
+    """Whether every record, values left out, is the first record byte for byte, and so are
+    the blanks between records; and no value holds a control character and the text is
+    UTF-8.  Then (line ends before the first record, line ends from one record to the next),
+    else None.  Each stretch between two values is compared eight bytes at a time."""
+    records = opens.shape[1]
+    cuts = [opens[0]]  # stretches of layout: [cuts[2k], cuts[2k+1]) between the values
+    for start, end in sorted(spans.values(), key=lambda span: int(span[0][0])):
+        cuts += [start, end]
+    cuts.append(closes[-1] + 1)
+    if records > 1:  # the blanks after each record but the last
+        cuts += [closes[-1][:-1] + 1, opens[0][1:]]
+    text = b""
+    words = _words(data)
+    for a, b in zip(cuts[::2], cuts[1::2], strict=True):
+        width = int(b[0] - a[0])
+        piece = data[int(a[0]):int(b[0])]
+        if not ((b - a) == width).all():
+            return None
+        for at in range(0, width, 8):  # eight bytes at a time
+            got = words[a + at] if at else words[a]
+            if width - at < 8:
+                got &= _KEEP_BYTES[width - at]
+            if not (got == np.uint64(int.from_bytes(piece[at:at + 8], "little"))).all():
+                return None
+        text += piece
+    between = data[int(closes[-1][0]) + 1:int(opens[0][1])] if records > 1 else b""
+    one = text[:len(text) - len(between)]
+    lead = data[:int(opens[0][0])]
+    if between.strip():
+        return None
+
+    def controls(part: bytes) -> int:
+        return sum(b < 32 for b in part)
+
+    if np.count_nonzero(arr < 32) != (controls(lead) + controls(between) * (records - 1)
+                                      + controls(one) * records):
+        return None
+    if int(arr.max()) >= 128:
+        try:
+            data[:len(arr)].decode()
+        except UnicodeDecodeError:
+            return None
+    return lead.count(b"\n"), (one + between).count(b"\n")
+
+
+def _xml_layout(region: bytes, opens: Array
+                ) -> tuple[list[bytes], list[tuple[str, int, int | None]]] | None:
+    """The tags of the first record and its children (name, open tag, close tag or None for
+    ``<x/>``), or None when it is not ``<player>`` holding simple elements once each."""
+    tags: list[bytes] = []
+    for o in opens[:200].tolist():
+        close = region.find(b">", o)
+        if close < 0:
+            return None
+        tags.append(region[o + 1:close])
+        if tags[-1] == b"/player":
+            break
+    else:
+        return None
+    if tags[0] != b"player":
+        return None
+    children: list[tuple[str, int, int | None]] = []
+    i = 1
+    while i < len(tags) - 1:
+        tag = tags[i]
+        name = tag[:-1] if tag.endswith(b"/") else tag
+        if not _XML_NAME.fullmatch(name):
+            return None
+        if tag.endswith(b"/"):
+            children.append((name.decode(), i, None))
+            i += 1
+        elif tags[i + 1] == b"/" + tag:
+            children.append((name.decode(), i, i + 1))
+            i += 2
+        else:
+            return None
+    if len({c[0] for c in children}) != len(children):
+        return None
+    return tags, children
+
+
+def _words(data: bytes) -> Array:
+    """The 8 bytes starting at each position of ``data`` (but its last 8) as little-endian
+    words: a view, no copy."""
+    return np.ndarray((len(data) - 7,), "<u8", buffer=data, strides=(1,))
+
+
+def _xml_references(data: bytes, arr: Array, spans: dict[str, tuple[Array, Array]]
+                    ) -> dict[str, dict[int, bytes]] | None:
+    """Text values holding entity or character references, decoded (by element and row);
+    None when a reference is outside a text value or is not one XML predefines."""
+    found: list[int] = []
+    at = data.find(b"&", 0, len(arr))
+    while at >= 0 and len(found) < 4096:
+        found.append(at)
+        at = data.find(b"&", at + 1, len(arr))
+    amps = np.array(found, dtype=np.int64) if at < 0 else np.flatnonzero(arr == 38)
+    fixes: dict[str, dict[int, bytes]] = {}
+    inside = np.zeros(len(amps), dtype=bool)
+    for tag, (start, end) in spans.items():
+        if tag in _NUMERIC_TAGS or tag == "fideid":
+            continue
+        row = np.searchsorted(start, amps, side="right") - 1
+        hit = (row >= 0) & (amps < end[np.maximum(row, 0)])
+        inside |= hit
+        rows = np.array(sorted(set(row[hit].tolist())), dtype=np.int64)
+        own: dict[int, bytes] = {}
+        for r, a, b in zip(rows.tolist(), start[rows].tolist(), end[rows].tolist(), strict=True):
+            text = _xml_unescape(data[a:b].decode())
+            if text is None:
+                return None
+            own[r] = text.encode()
+        if own:
+            fixes[tag] = own
+    return fixes if inside.all() else None
+
+
+def _xml_unescape(text: str) -> str | None:
+    """Predefined entities and character references decoded; None if another ``&`` remains."""
+    def one(m: re.Match[str]) -> str:
+        ref = m.group(1)
+        if ref[0] != "#":
+            return _XML_ENTITIES[ref]
+        code = int(ref[2:], 16) if ref[1] == "x" else int(ref[1:])
+        return chr(code) if 0 < code <= 0x10FFFF else "\x00"
+    out = _XML_REFERENCE.sub(one, text)
+    return None if "&" in _XML_REFERENCE.sub("", text) or "\x00" in out else out
+
+
+def _xml_prefilter(words: Array, spans: dict[str, tuple[Array, Array]], lines: Array,
+                   fixes: dict[str, dict[int, bytes]], builder: _Builder
+                   ) -> tuple[dict[str, tuple[Array, Array]], Array, dict[str, dict[int, bytes]]]:
+    """Only the records whose id may be wanted (the row parser checks the text)."""
+    if "fideid" not in spans:
+        return spans, lines, fixes
+    m, fields = _xml_matrix(words, {"fideid": spans["fideid"]}, len(lines), {})
+    keys = _numbers(_NumberPlan([fields[0]]), m)["fide_id"][0]
+    sel = np.flatnonzero(_member(keys, builder.wanted_keys, builder.wanted_bits))
+    at = {int(r): i for i, r in enumerate(sel)}
+    kept = {tag: {at[r]: v for r, v in own.items() if r in at} for tag, own in fixes.items()}
+    return {t: (s[sel], e[sel]) for t, (s, e) in spans.items()}, lines[sel], kept
+
+
+def _xml_matrix(words: Array, spans: dict[str, tuple[Array, Array]], n: int,
+                fixes: dict[str, dict[int, bytes]]) -> tuple[Array, list[_Field]]:
+    """The records as fixed-width rows: each known element in a field as wide as its longest
+    value (in whole 8-byte words), values left-aligned and blank-padded."""
+    fields: list[_Field] = []
+    words_of: list[int] = []
+    at = 0
+    for tag, field in _XML_TAGS.items():
+        span = spans.get(tag)
+        longest = max(1, int((span[1] - span[0]).max()) if span is not None and n else 0)
+        if tag in _NUMERIC_TAGS or tag == "fideid":
+            longest = min(longest, _MAX_NUMBER_WIDTH)
+        fields.append(_Field(field, tag, at, at + longest))
+        words_of.append(-(-longest // 8))
+        at += 8 * words_of[-1]
+    out = np.empty((at // 8, n), np.uint64)  # filled a word-column at a time, then turned
+    for f, count in zip(fields, words_of, strict=True):
+        span = spans.get(f.token)
+        if span is None:
+            out[f.start // 8:f.start // 8 + count] = _SPACES
+            continue
+        start, end = span
+        length = end - start
+        for k in range(count):
+            keep = _KEEP_BYTES[np.clip(length - 8 * k, 0, 8)]
+            out[f.start // 8 + k] = (words[start + 8 * k] & keep) | (_SPACES & ~keep)
+    m = out.T.copy().view(np.uint8)
+    for f in fields:
+        own = fixes.get(f.token)
+        if own:
+            rows = np.fromiter(own, dtype=np.int64, count=len(own))
+            values = np.array(list(own.values()), dtype=f"S{f.end - f.start}")
+            block = _rows(values)
+            m[rows, f.start:f.end] = np.where(block == 0, 32, block)
+    return m, fields
+
+
+def _xml_with_lxml(data: bytes, stream: _Stream, builder: _Builder, *, at: int,
+                   preamble: bytes | None = None) -> None:
+    """Stream the rest with lxml: ``data`` (starting on line ``at``, inside the root), then
+    the stream; or, with ``preamble``, the whole document from its start."""
+    from lxml import etree
+
+    if preamble is not None:
+        stream.unread(preamble)
+        offset = 0
+    else:
+        stream.unread(b"<playerslist>" + data)
+        offset = at - 1
     batch = _XmlBatch(builder)
     wanted = builder.wanted
     try:
@@ -759,102 +1483,59 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
                                        huge_tree=False, load_dtd=False,
                                        chunk_size=1 << 20):
             if wanted is None or (elem.findtext("fideid") or "").strip().encode() in wanted:
-                batch.add(list(elem), elem.sourceline or 0)
+                batch.add(elem, (elem.sourceline or 0) + offset)
             elem.clear(keep_tail=False)
             while elem.getprevious() is not None:
                 del elem.getparent()[0]
-            if batch.size >= 50_000:
+            if len(batch.lines) >= 50_000:
                 batch.flush()
     except etree.XMLSyntaxError as exc:
         raise InputError(f"malformed XML: {exc.msg}", source=builder.name,
-                         line=exc.lineno) from None
+                         line=exc.lineno + offset if exc.lineno else None) from None
     batch.flush()
-    builder.fmt = "xml-combined" if batch.combined else "xml-single"
-
-
-_TAG: Final = operator.attrgetter("tag")
-_TEXT: Final = operator.attrgetter("text")
+    if batch.combined:
+        builder.fmt = "xml-combined"
 
 
 class _XmlBatch:
-    """``<player>`` records grouped by their child-tag layout, converted column-wise."""
+    """``<player>`` records from lxml, laid out as fixed-width rows for a :class:`_RowParser`."""
 
     def __init__(self, builder: _Builder) -> None:
         self.builder = builder
-        self.groups: dict[tuple[object, ...], tuple[list[list[str | None]], list[int]]] = {}
-        self.size = 0
+        self.values: dict[str, list[bytes]] = {tag: [] for tag in _XML_TAGS}
+        self.lines: list[int] = []
         self.combined = False
-        self.unknown: set[str] = set()
 
-    def add(self, children: list[Any], line: int) -> None:
-        tags = tuple(map(_TAG, children))
-        group = self.groups.get(tags)
-        if group is None:
-            group = self.groups[tags] = ([], [])
-            self._check_layout(tags, line)
-        group[0].append(list(map(_TEXT, children)))
-        group[1].append(line)
-        self.size += 1
-
-    def _check_layout(self, tags: tuple[object, ...], line: int) -> None:
-        for tag in tags:
+    def add(self, elem: Any, line: int) -> None:
+        seen: dict[str, bytes] = {}
+        for child in elem:
+            tag = child.tag
             if not isinstance(tag, str):
                 continue
-            if tag in ("rapid_rating", "blitz_rating"):
-                self.combined = True
-            if tag not in _XML_TAGS and tag not in self.unknown:
-                self.unknown.add(tag)
+            if tag in _XML_TAGS:
+                seen[tag] = (child.text or "").encode().strip(_BLANKS)
+                if tag in ("rapid_rating", "blitz_rating"):
+                    self.combined = True
+            elif tag not in self.builder.unknown_tags:
+                self.builder.unknown_tags.add(tag)
                 self.builder.warn(f"unknown element <{tag}> ignored", line)
+        for tag, values in self.values.items():
+            values.append(seen.get(tag, b""))
+        self.lines.append(line)
 
     def flush(self) -> None:
-        blocks = [self._convert(tags, rows, lines)
-                  for tags, (rows, lines) in self.groups.items()]
-        self.groups.clear()
-        self.size = 0
-        if len(blocks) > 1:  # records of mixed layouts: back into file order
-            block = {k: np.concatenate([b[k] for b in blocks]) for k in blocks[0]}
-            order = np.argsort(block["_line"], kind="stable")
-            blocks = [{k: v[order] for k, v in block.items()}]
-        for block in blocks:
-            self.builder.add(block)
-
-    def _convert(self, tags: tuple[object, ...], rows: list[list[str | None]],
-                 lines: list[int]) -> dict[str, Array]:
-        n = len(rows)
-        texts: dict[str, Array] = {}
-        for tag, column in zip(tags, zip(*rows, strict=True), strict=True):
-            if isinstance(tag, str) and tag in _XML_TAGS:
-                raw = np.array([v.encode() if v else b"" for v in column], dtype="S")
-                texts[tag] = np.strings.strip(raw) if n else np.zeros(0, "S1")
-        line_no = np.array(lines, dtype=np.int32)
-        fid = texts.get("fideid", np.zeros(n, "S1"))
-        id_len = np.strings.str_len(fid)
-        checks: list[tuple[Array, str]] = [
-            (~np.strings.isdigit(fid) | (id_len > 18), "fideid")]
-        block: dict[str, Array] = {"_line": line_no}
-        for tag, field in _XML_TAGS.items():
-            values = texts.get(tag)
-            if values is None:
-                block[field] = (np.zeros(n, "S1") if field in STRING_FIELDS
-                                else np.full(n, -1, np.int16))
-            elif field in STRING_FIELDS:
-                block[field] = values
-            else:
-                length = np.strings.str_len(values)
-                checks.append(((length > 0) & ~np.strings.isdigit(values)
-                               | (length > _MAX_DIGITS), tag))
-                number = np.where(checks[-1][0] | (length == 0), b"0", values).astype(np.int16)
-                na = (length == 0) | ((number == 0) & (field in _ZERO_IS_NA))
-                block[field] = np.where(na, -1, number).astype(np.int16)
-        bad = np.zeros(n, dtype=bool)
-        for mask, _ in checks:
-            bad |= mask
-        for row in np.flatnonzero(bad):
-            tag = next(t for mask, t in checks if mask[row])
-            text = _decode(bytes(texts[tag][row])) if tag in texts else ""
-            expected = ("digits" if tag == "fideid"
-                        else f"a number of at most {_MAX_DIGITS} digits")
-            self.builder.skip(int(line_no[row]), f"<{tag}> is {text!r}, expected {expected}")
-        keep = ~bad
-        block["_key"] = np.where(bad, b"0", fid).astype(np.int64)
-        return {k: v[keep] for k, v in block.items()}
+        n = len(self.lines)
+        if not n:
+            return
+        joined = b"".join(v for values in self.values.values() for v in values) + b" " * 16
+        offsets = np.cumsum([0, *(len(v) for values in self.values.values() for v in values)])
+        starts = offsets[:-1].reshape(len(_XML_TAGS), n)
+        ends = offsets[1:].reshape(len(_XML_TAGS), n)
+        spans = {tag: (starts[i], ends[i]) for i, tag in enumerate(_XML_TAGS)}
+        m, fields = _xml_matrix(_words(joined), spans, n, {})
+        rows = _RowParser(fields, self.builder, xml=True)
+        rows.parse(m, np.array(self.lines, dtype=np.int32), clean=True)
+        rows.flush()
+        for values in self.values.values():
+            values.clear()
+        self.lines.clear()

@@ -28,6 +28,7 @@ __all__ = [
     "System",
     "Tournament",
     "TournamentInfo",
+    "as_points",
 ]
 
 
@@ -110,6 +111,22 @@ class GameResult(StrEnum):
     PENDING = ""
 
 
+_POINTS: dict[object, Decimal] = {v: Decimal(str(v)) for v in (0, 0.5, 1)}
+"""0, ½ and 1 (equal numbers hash alike, so 1.0, 1 and Decimal('1.0') all find Decimal('1'))."""
+_WHOLE = Decimal(1)
+
+
+def as_points(value: Decimal | float | int | str | None) -> Decimal | None:
+    """Points as an exact Decimal (1.0 → Decimal('1'), '7.5' → Decimal('7.5'); None stays)."""
+    if value is None:
+        return None
+    found = _POINTS.get(value) if not isinstance(value, str) else None
+    if found is not None:
+        return found
+    exact = value if isinstance(value, Decimal) else Decimal(str(value))
+    return exact.quantize(_WHOLE) if exact == exact.to_integral_value() else exact.normalize()
+
+
 def _quick_init(cls: type[_T]) -> type[_T]:
     """Give a frozen, slotted dataclass an ``__init__`` that fills its slots directly.
 
@@ -126,7 +143,9 @@ def _quick_init(cls: type[_T]) -> type[_T]:
             params.append(f"{f.name}=_default_{f.name}")
         else:
             params.append(f.name)
-        body.append(f"    _set_{f.name}(self, {f.name})")
+        value = f"_as_points({f.name})" if f.name == "points" else f.name  # exact, always
+        body.append(f"    _set_{f.name}(self, {value})")
+    ns["_as_points"] = as_points
     exec(f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body), ns)
     init = ns["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -194,8 +213,8 @@ class Player:
     team: str = ""
     category: str = ""
     """The source's player category as printed (chess-results 'Typ': U18, S65, …)."""
-    points: float | None = None
-    """Points as printed by the source (None when it prints none)."""
+    points: Decimal | None = None
+    """Points as printed by the source, exact (None when it prints none)."""
     rank: int | None = None
     k: int | None = None
     """A K factor the source publishes (player card, ranking list)."""
@@ -223,8 +242,8 @@ class RoundResult:
     status: Status
     opponent_no: int | None = None
     colour: Colour = Colour.NONE
-    points: float | None = None
-    """0, 0.5 or 1 (None while pending)."""
+    points: Decimal | None = None
+    """0, 0.5 or 1, exact (None while pending or unknown)."""
     k: int | None = None
     """The K the source published for this game (player card)."""
     rating_change: Decimal | None = None

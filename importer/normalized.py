@@ -67,11 +67,9 @@ _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_yea
           "published_score", "published_expected", "birth_date", "round_dates"}
 
 
-def format_points(points: float | None) -> str:
-    """0 → '0', 0.5 → '0.5', 7.0 → '7' (empty for None)."""
-    if points is None:
-        return ""
-    return str(int(points)) if float(points).is_integer() else f"{points:g}"
+def format_points(points: Decimal | None) -> str:
+    """0 → '0', 0.5 → '0.5', 7 → '7' (empty for None)."""
+    return "" if points is None else str(points)
 
 
 def _iso(d: date | None) -> str:
@@ -232,7 +230,7 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         rating=p.opt("rating", int, "a rating"),
         national_rating=p.opt("national_rating", int, "a rating"),
         birth_year=p.opt("birth_year", int, "a year"), sex=p.text("sex"), club=p.text("club"),
-        points=p.opt("points", float, "points"), rank=p.opt("rank", int, "a rank"),
+        points=p.opt("points", Decimal, "points"), rank=p.opt("rank", int, "a rank"),
         national_id=p.text("national_id"), team=p.text("team"), k=p.opt("k", int, "a K factor"),
         rating_change=p.opt("rating_change", Decimal, "a number"), category=p.text("category"),
         rating_known=p.enum("rating_known", _flag, "true or false"),
@@ -246,7 +244,7 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         start_no=x.req("start_no", int, "a start number"), round=x.req("round", int, "a round"),
         opponent_no=x.opt("opponent_no", int, "a start number"),
         colour=x.enum("colour", Colour, "w, b or empty"),
-        points=x.opt("points", float, "0, 0.5 or 1"),
+        points=x.opt("points", Decimal, "0, 0.5 or 1"),
         status=x.req("status", Status, "a status such as played or bye"),
         k=x.opt("k", int, "a K factor"), rating_change=x.opt("rating_change", Decimal, "a number"),
     ) for x in _read(folder / "results.csv", RESULT_COLUMNS))

@@ -8,12 +8,14 @@ they disagree, and also makes a game of a side whose opponent no page shows (a p
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from decimal import Decimal
 
 from importer.model import Colour, Game, GameResult, RoundResult, Status
 
 __all__ = ["game_result", "games_from_results"]
 
-_PLAYED = {1.0: GameResult.WHITE_WIN, 0.5: GameResult.DRAW, 0.0: GameResult.BLACK_WIN}
+_PLAYED: dict[Decimal, GameResult] = {Decimal(1): GameResult.WHITE_WIN, Decimal("0.5"): GameResult.DRAW,
+                                     Decimal(0): GameResult.BLACK_WIN}
 _MIRROR = {Status.PLAYED: Status.PLAYED, Status.UNPLAYED: Status.UNPLAYED,
            Status.PENDING: Status.PENDING, Status.FORFEIT_WIN: Status.FORFEIT_LOSS,
            Status.FORFEIT_LOSS: Status.FORFEIT_WIN}
@@ -105,5 +107,5 @@ def _black_view(black: RoundResult) -> GameResult:
     if black.status is Status.FORFEIT_LOSS:
         return GameResult.WHITE_FORFEIT_WIN
     if black.status in (Status.PLAYED, Status.UNPLAYED) and black.points in _PLAYED:
-        return _PLAYED[1.0 - black.points]
+        return _PLAYED[1 - black.points]
     return GameResult.PENDING

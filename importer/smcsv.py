@@ -10,6 +10,7 @@ colour, so their :class:`Game` has the lower starting number as White.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from importer.chessresults.cells import parse_points, parse_rating
 from importer.chessresults.lang import header_key, round_column
@@ -28,11 +29,12 @@ __all__ = ["looks_like_smcsv", "parse_smcsv"]
 
 _COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "s": Colour.BLACK, "-": Colour.NONE,
             "": Colour.NONE}
-_PLAYED = {"1": (1.0, Status.PLAYED), "0": (0.0, Status.PLAYED), "x": (0.5, Status.PLAYED),
-           "½": (0.5, Status.PLAYED), "+": (1.0, Status.FORFEIT_WIN),
-           "-": (0.0, Status.FORFEIT_LOSS)}
-_NO_GAME = {"1": (1.0, Status.BYE), "x": (0.5, Status.HALF_BYE), "½": (0.5, Status.HALF_BYE),
-            "0": (0.0, Status.ABSENT), "": (0.0, Status.ABSENT), "-": (0.0, Status.ABSENT)}
+_ONE, _HALF, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
+_PLAYED = {"1": (_ONE, Status.PLAYED), "0": (_ZERO, Status.PLAYED), "x": (_HALF, Status.PLAYED),
+           "½": (_HALF, Status.PLAYED), "+": (_ONE, Status.FORFEIT_WIN),
+           "-": (_ZERO, Status.FORFEIT_LOSS)}
+_NO_GAME = {"1": (_ONE, Status.BYE), "x": (_HALF, Status.HALF_BYE), "½": (_HALF, Status.HALF_BYE),
+            "0": (_ZERO, Status.ABSENT), "": (_ZERO, Status.ABSENT), "-": (_ZERO, Status.ABSENT)}
 
 
 def _header(cells: list[str]) -> tuple[dict[str, int], dict[int, int]] | None:
@@ -125,13 +127,13 @@ def parse_smcsv(text: str, *, source: str = "") -> Tournament:
         results = by_row
         warn("opponents are numbered by ranking row (a ranking export)")
     games = games_from_results(results, warn=lambda m: warn(m, None))
-    totals: dict[int, float] = {}
+    totals: dict[int, Decimal] = {}
     for res in results:
-        totals[res.start_no] = totals.get(res.start_no, 0.0) + (res.points or 0.0)
+        totals[res.start_no] = totals.get(res.start_no, Decimal(0)) + (res.points or 0)
     for p in players:
-        if p.points is not None and abs(p.points - totals.get(p.start_no, 0.0)) > 1e-6:
+        if p.points is not None and p.points != totals.get(p.start_no, 0):
             warn(f"player {p.start_no}: printed points {p.points:g} but the rounds give "
-                 f"{totals.get(p.start_no, 0.0):g}")
+                 f"{totals.get(p.start_no, Decimal(0)):g}")
     info = TournamentInfo(name=name, source=source, rounds=max(rounds))
     return Tournament(info=info, players=tuple(sorted(players, key=lambda p: p.start_no)),
                       results=tuple(results), games=tuple(games), warnings=tuple(warnings))

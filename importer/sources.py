@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import requests
 
     from importer.chessresults import Page
-    from importer.http import FetchedPage
+    from importer.fetch import TournamentPage
 
 __all__ = ["from_pages", "load", "load_many", "load_url"]
 
@@ -194,13 +194,13 @@ def load_url(text: str, *, session: requests.Session | None = None, base_url: st
     return from_pages(fetched, source=text, focus=ref.snr)
 
 
-def from_pages(fetched: Sequence[FetchedPage], *, source: str,
+def from_pages(fetched: Sequence[TournamentPage], *, source: str,
                focus: int | None = None) -> Tournament:
-    """The tournament in the pages :func:`importer.fetch.fetch_tournament` fetched, with their
-    provenance; *focus* is the player of a player-card link."""
-    from importer.chessresults import build_tournament, parse_page
+    """The tournament in the pages :func:`importer.fetch.fetch_tournament` fetched (and parsed),
+    with their provenance; *focus* is the player of a player-card link."""
+    from importer.chessresults import build_tournament
 
-    pages = [parse_page(p.text, source=p.final_url or p.url) for p in fetched]
+    pages = [p.parsed() for p in fetched]  # each page parsed once, by the fetcher
     t = build_tournament(pages, source=source, focus=focus)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
                             fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)

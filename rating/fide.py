@@ -37,6 +37,7 @@ __all__ = [
     "performance",
     "period_k",
     "player_k",
+    "pooled_initial_rating",
 ]
 
 
@@ -237,6 +238,14 @@ class InitialRating:
     """Ru, rounded and capped at the maximum; None without games."""
     published: bool
     reason: str = ""
+    score_h: int = 0
+    """The points scored against the rated opponents, in hundredths."""
+    hypothetical: int = 0
+    """How many hypothetical opponents, each a draw, Ra and p include (R24: two)."""
+    hypothetical_rating: int = 0
+    """Their rating (R24: 1800)."""
+    min_games: int = 0
+    """The games against rated opponents a first rating needs (R24: five)."""
 
 
 def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> InitialRating:
@@ -245,17 +254,32 @@ def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> 
     R24: Ra = (Σ opponents + 2 × 1800) / (n + 2), p = (W + 1) / (n + 2) to the hundredth,
     Ru = round(Ra + dp), at most 2200; published from 5 games and if Ru ≥ 1400.
     """
-    n = len(opponents)
+    return pooled_initial_rating(len(opponents), sum(opponents), score_h, rules)
+
+
+def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideRules
+                          ) -> InitialRating:
+    """:func:`initial_rating` from a pool's totals: *n* games, their opponents' ratings summed,
+    the score in hundredths (a period's pool keeps only totals of earlier periods)."""
+    progress = f"{n} of {rules.initial_min_games} games against rated opponents"
+    extra = 2 if rules.initial_rule is InitialRule.R24 else 0
+
+    def result(games: int, ra: Fraction, p_h: int, dp: int, value: int | None, published: bool,
+               reason: str = "") -> InitialRating:
+        return InitialRating(games, ra, p_h, dp, value, published, reason, score_h=score_h,
+                             hypothetical=extra,
+                             hypothetical_rating=rules.hypothetical_opponent if extra else 0,
+                             min_games=rules.initial_min_games)
+
     if n == 0:
-        return InitialRating(0, Fraction(0), 0, 0, None, False, "no games against rated opponents")
+        return result(0, Fraction(0), 0, 0, None, False, progress)
     if rules.initial_rule is InitialRule.R24:
-        extra = 2
-        ra = Fraction(sum(opponents) + extra * rules.hypothetical_opponent, n + extra)
+        ra = Fraction(opponents_sum + extra * rules.hypothetical_opponent, n + extra)
         p_h = percent_h(score_h + 50 * extra, n + extra)
         dp = dp_for(p_h)
         value = round_half_up(ra + dp)
     else:
-        ra = Fraction(sum(opponents), n)
+        ra = Fraction(opponents_sum, n)
         p_h = percent_h(score_h, n)
         # R22 8.2: above 50 % add 20 per half point over 50 %; below, Ra + dp.
         half_points_over = Fraction(2 * score_h, 100) - n
@@ -264,8 +288,7 @@ def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> 
     if rules.initial_max is not None:
         value = min(value, rules.initial_max)
     if n < rules.initial_min_games:
-        return InitialRating(n, ra, p_h, dp, value, False,
-                             f"{n} of {rules.initial_min_games} games against rated opponents")
+        return result(n, ra, p_h, dp, value, False, progress)
     if value < rules.floor:
-        return InitialRating(n, ra, p_h, dp, value, False, f"below the {rules.floor} floor")
-    return InitialRating(n, ra, p_h, dp, value, True)
+        return result(n, ra, p_h, dp, value, False, f"below the {rules.floor} floor")
+    return result(n, ra, p_h, dp, value, True)

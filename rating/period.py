@@ -472,7 +472,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         code = codes[key]
         rated_on = [3 * code + li for li in range(3) if base[3 * code + li] >= 0]
         base[rated_on or [3 * code]] = corrections[key]
-        notes.append(f"{key}: base rating corrected to {corrections[key]}")
+        notes.append(f"{_who(people[code], key)}: base rating corrected to {corrections[key]}")
 
     # The long table: one row per player per played game (R24 5.1: forfeits, byes, games of
     # less than one move are never rated).
@@ -538,8 +538,8 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
                 continue
             base[c] = int(own[last[c]])
             reached[c] |= base[c] >= 2400
-            notes.append(f"{pkeys[c // 3]}: not on the previous list; the tournament rating "
-                         f"{base[c]} is the base ({LISTS[c % 3]})")
+            notes.append(f"{_who(people[c // 3], pkeys[c // 3])}: not on the previous list; the "
+                         f"tournament rating {base[c]} is the base ({LISTS[c % 3]})")
     has_games = np.bincount(pl, minlength=n_pl) > 0
     rules = RuleArrays.of([s.rules for s in specs]) if specs else RuleArrays.of([rules_for(period)])
     facts = _Facts(base=base, list_k=list_k, games_total=games_total, reached=reached,
@@ -576,7 +576,8 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
         drop = (first & zero).to_numpy() & ~earlier & (reason[unrated_rows] == POOLED)
         reason[unrated_rows[drop]] = DISREGARDED
         for c in np.unique(frame["pl"].to_numpy()[drop]):
-            notes.append(f"{pkeys[c // 3]}: zero score in the first event disregarded")
+            notes.append(f"{_who(people[c // 3], pkeys[c // 3])}: zero score in the first event "
+                         "disregarded")
     pooled = reason == POOLED
     n_now = np.bincount(pl[pooled], minlength=n_pl)
     s_now = np.bincount(pl[pooled], weights=opp[pooled], minlength=n_pl).astype(np.int64)
@@ -630,6 +631,11 @@ def _finish(pd: Any, specs: Sequence[PeriodTournament], pkeys: list[str], people
         start=specs[tour[i]].start, opponent_rating=int(opp[i]), score_h=int(score[i]),
         disregarded=bool(reason[i] == DISREGARDED)) for i in prow)
     return players, pool
+
+
+def _who(p: Player, key: str) -> str:
+    """A player in a note: 'Zorn, Zak (99200021)'."""
+    return f"{p.name} ({key})" if p.name else key
 
 
 def _rating(value: Any) -> int | None:

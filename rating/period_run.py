@@ -57,7 +57,8 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
 
     ``ratings_list`` is the previous FIDE list (base ratings, K, birth years, the inactive
     flag): FIDE's download as read by :func:`importer.fidelist.read_fide_list`, or standings
-    per (player key, list); with it, a player not on the list is unrated.  ``register`` adds
+    per (player key, list); with it, a player not on the list is unrated.  Without it, the
+    list stored in the register for the previous month is used (``fiderate list import``).  ``register`` adds
     what earlier periods computed (games played, the 2400 history, pooled games of unrated
     players) and is only read here.  Tournaments assigned to another month, or of another
     list than ``only_list``, are left out with a note.  ``corrections`` replace base ratings
@@ -86,6 +87,8 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         if src.month is not None:
             assigned.add(keys[-1])
     pkeys = {player_key(p)[0] for t in chosen for p in t.players}
+    if ratings_list is None and register is not None:
+        ratings_list = _register_list(register, period, pkeys, notes)
     imported = (dict(ratings_list) if isinstance(ratings_list, Mapping)
                 else standings(ratings_list, pkeys, month_add(period, -1), notes)
                 if ratings_list is not None else {})
@@ -102,6 +105,18 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
                          list_complete=ratings_list is not None, assigned=assigned,
                          k_default=k_default)
     return replace(result, notes=(*notes, *result.notes), previous=previous, imported=imported)
+
+
+def _register_list(register: Register, period: date, keys: set[str], notes: list[str]
+                   ) -> FideList | None:
+    """The FIDE list stored in the register for the previous month (or the newest before it),
+    unless the register computed a later list itself."""
+    fl = register.list_in_force(month_add(period, -1), keys)
+    computed = register.newest_period(before=period)
+    if fl is None or fl.list_date is None or (computed is not None and fl.list_date < computed):
+        return None
+    notes.append(f"ratings and K from the FIDE list of {fl.list_date:%Y-%m} in the register")
+    return fl
 
 
 def tournament_key(source: str, t: Tournament, taken: set[str]) -> str:

@@ -4,26 +4,34 @@ The only I/O in :mod:`rating`.  The schema is created and migrated here (``schem
 foreign keys are on, and a period is written in one transaction, so a failure leaves the
 register as it was.  Writing a period again replaces it (idempotent); writing a period older
 than the newest stored one needs ``replace=True``.
+
+FIDE's own monthly lists are stored too (``list_months``, ``list_players``: one row per
+player and month, keyed and ordered by month and id), so that a month is imported once and
+later commands look players up by id instead of reading the download again.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import date
+from itertools import repeat
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
+from importer.fidelist import FideList, ListEntry
 from importer.model import RatingList
 from rating.errors import RatingError
 from rating.period import POOL_MONTHS, month_add
 from rating.period_records import PeriodPlayer, PeriodResult, PeriodStatus, Pool, Standing
 
-__all__ = ["SCHEMA_VERSION", "Register", "default_store"]
+__all__ = ["SCHEMA_VERSION", "Register", "StoredList", "default_store"]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+T = TypeVar("T")
 
 _SCHEMA: Final = (
     """CREATE TABLE players (
@@ -56,7 +64,24 @@ _SCHEMA: Final = (
     "CREATE INDEX lists_key ON lists(key, list, period)",
     "CREATE INDEX pool_key ON pool(key, list, period)",
 )
-_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA}
+_LIST_KINDS: Final = ("standard", "rapid", "blitz")
+_RATED: Final = {kind: tuple(f"{p}_{what}" for what in ("rating", "games", "k"))
+                 for kind, p in zip(_LIST_KINDS, ("std", "rpd", "blz"), strict=True)}
+_PERSON: Final = ("name", "federation", "sex", "title", "w_title", "o_title", "foa_title",
+                  "flags", "birth_year")
+_LIST_COLUMNS: Final = ("fide_id", *_PERSON, *(c for kind in _LIST_KINDS for c in _RATED[kind]))
+"""The columns of ``list_players`` after ``month``, in order (ListEntry's field names)."""
+_FIDE_LISTS: Final = (
+    """CREATE TABLE list_months (
+        month TEXT NOT NULL, list TEXT NOT NULL CHECK (list IN ('standard', 'rapid', 'blitz')),
+        source TEXT NOT NULL, players INTEGER NOT NULL, PRIMARY KEY (month, list))""",
+    f"""CREATE TABLE list_players (
+        month TEXT NOT NULL, fide_id INTEGER NOT NULL,
+        {", ".join(f"{c} TEXT NOT NULL" for c in _PERSON if c != "birth_year")},
+        birth_year INTEGER, {", ".join(f"{c} INTEGER" for k in _LIST_KINDS for c in _RATED[k])},
+        PRIMARY KEY (month, fide_id)) WITHOUT ROWID""",
+)
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS}
 """Statements that bring the schema from version v − 1 to v."""
 
 
@@ -69,6 +94,20 @@ def default_store() -> Path:
 
 def _month(d: date) -> str:
     return f"{d:%Y-%m}"
+
+
+def _first(month: str) -> date:
+    return date.fromisoformat(month + "-01")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredList:
+    """A month's FIDE list in the register: the rating lists it holds and where it came from."""
+
+    month: date
+    lists: tuple[str, ...]
+    players: int
+    source: str
 
 
 class Register:
@@ -129,9 +168,10 @@ class Register:
 
     # ---------------------------------------------------------------- reading
 
-    def newest_period(self) -> date | None:
-        """The newest period computed into the register."""
-        row = self._db.execute("SELECT MAX(period) FROM periods").fetchone()
+    def newest_period(self, before: date | None = None) -> date | None:
+        """The newest period computed into the register (before *before*, when given)."""
+        row = self._db.execute("SELECT MAX(period) FROM periods WHERE period < ?",
+                               (_month(before) if before else "9999-99",)).fetchone()
         return None if row[0] is None else date.fromisoformat(row[0] + "-01")
 
     def check_period(self, period: date, *, replace: bool = False) -> None:
@@ -220,10 +260,109 @@ class Register:
     def table(self, name: str) -> list[tuple[Any, ...]]:
         """All rows of one table, sorted (for tests and inspection)."""
         if name not in {"players", "periods", "lists", "tournaments", "games", "pool",
-                        "schema_version"}:
+                        "schema_version", "list_months", "list_players"}:
             raise RatingError(f"no register table {name!r}")
         return sorted(self._db.execute(f"SELECT * FROM {name}").fetchall(),
                       key=lambda r: tuple("" if v is None else str(v) for v in r))
+
+    # ---------------------------------------------------------------- FIDE lists
+
+    def import_list(self, fide_list: FideList, month: date, *,
+                    on_progress: Callable[[int, int], None] | None = None) -> StoredList:
+        """Store a FIDE list as the list of *month*, in one transaction: each id once (its
+        first line).  Its rating lists replace the month's lists of the same kind; a
+        single-type list keeps the month's other kinds.  Importing again changes nothing."""
+        rows = fide_list.first_rows()
+        m, n, kinds = _month(month), len(rows), fide_list.lists
+        insert = (f"INSERT INTO list_players (month, {', '.join(_LIST_COLUMNS)}) "
+                  f"VALUES ({', '.join('?' * (len(_LIST_COLUMNS) + 1))})")
+        with self._transaction() as db:
+            held = {r[0] for r in db.execute("SELECT list FROM list_months WHERE month = ?", (m,))}
+            if held <= set(kinds):
+                db.execute("DELETE FROM list_players WHERE month = ?", (m,))
+            else:  # another kind of this month stays: update this kind's columns in place
+                own = [c for kind in kinds for c in _RATED[kind]]
+                db.execute(f"UPDATE list_players SET {', '.join(f'{c} = NULL' for c in own)} "
+                           "WHERE month = ?", (m,))
+                insert += (" ON CONFLICT (month, fide_id) DO UPDATE SET "
+                           + ", ".join(f"{c} = excluded.{c}" for c in (*_PERSON, *own)))
+            db.execute("PRAGMA cache_size = -65536")
+            step = 50_000
+            for a in range(0, n, step):  # a batch of plain values at a time
+                part = rows[a:a + step]
+                values = fide_list.columns(part)
+                columns = [fide_list.id_numbers(part), *(values[c] for c in _LIST_COLUMNS[1:])]
+                db.executemany(insert, zip(repeat(m), *columns, strict=False))
+                if on_progress is not None:
+                    on_progress(min(a + step, n), n)
+            db.execute(f"DELETE FROM list_months WHERE month = ? AND list IN "
+                       f"({', '.join('?' * len(kinds))})", (m, *kinds))
+            db.executemany("INSERT INTO list_months VALUES (?, ?, ?, ?)",
+                           [(m, kind, fide_list.source, n) for kind in kinds])
+        return StoredList(month=month, lists=kinds, players=n, source=fide_list.source)
+
+    def stored_lists(self) -> list[StoredList]:
+        """The FIDE lists stored, oldest month first."""
+        out: dict[str, StoredList] = {}
+        for m, kind, source, n in self._db.execute(
+                "SELECT month, list, source, players FROM list_months ORDER BY month, "
+                "CASE list WHEN 'standard' THEN 0 WHEN 'rapid' THEN 1 ELSE 2 END"):
+            old = out.get(m)
+            out[m] = StoredList(month=_first(m), lists=(*old.lists, kind) if old else (kind,),
+                                players=max(n, old.players if old else 0), source=source)
+        return list(out.values())
+
+    def list_entries(self, month: date, fide_ids: Iterable[str]) -> dict[str, ListEntry]:
+        """The entries of these players on the stored list of *month* (absent ids left out)."""
+        keys = sorted({int(i) for i in map(str.strip, fide_ids)
+                       if i.isascii() and i.isdigit() and len(i) <= 18 and str(int(i)) == i})
+        out: dict[str, ListEntry] = {}
+        names = ("fide_id", *_LIST_COLUMNS[1:])
+        for chunk in _chunks(keys):
+            for row in self._db.execute(
+                    f"SELECT {', '.join(names)} FROM list_players WHERE month = ? AND fide_id IN "
+                    f"({', '.join('?' * len(chunk))})", (_month(month), *chunk)):
+                entry = ListEntry(**dict(zip(names, (str(row[0]), *row[1:]), strict=True)))
+                out[entry.fide_id] = entry
+        return out
+
+    def list_history(self, fide_ids: Iterable[str]) -> dict[str, list[tuple[date, ListEntry]]]:
+        """Each player's entries on every stored list, oldest month first."""
+        ids = list(fide_ids)
+        out: dict[str, list[tuple[date, ListEntry]]] = {i: [] for i in ids}
+        for stored in self.stored_lists():
+            for fid, entry in self.list_entries(stored.month, ids).items():
+                out[fid].append((stored.month, entry))
+        return out
+
+    def list_in_force(self, on: date, fide_ids: Iterable[str]) -> FideList | None:
+        """These players on the FIDE lists in force on *on*: per rating list, the newest
+        stored month up to *on*'s; None when no list is stored by then."""
+        months: dict[str, str] = {}
+        for kind, m in self._db.execute(
+                "SELECT list, MAX(month) FROM list_months WHERE month <= ? GROUP BY list",
+                (_month(on),)):
+            months[kind] = m
+        if not months:
+            return None
+        ids = list(fide_ids)
+        newest = max(months.values())
+        by_month = {m: self.list_entries(_first(m), ids) for m in set(months.values())}
+        merged: dict[str, ListEntry] = {}
+        for fid in ids:
+            base = next((by_month[m][fid] for m in sorted(by_month, reverse=True)
+                         if fid in by_month[m]), None)
+            if base is None:
+                continue
+            fields: dict[str, Any] = {}
+            for kind in _LIST_KINDS:
+                own = by_month[months[kind]].get(fid) if kind in months else None
+                for c in _RATED[kind]:
+                    fields[c] = getattr(own, c) if own is not None else None
+            merged[fid] = replace(base, **fields)
+        kinds = tuple(k for k in _LIST_KINDS if k in months)
+        return FideList.of(merged.values(), lists=kinds, list_date=_first(newest),
+                           source=f"{self.path} (FIDE list {newest})")
 
     # ---------------------------------------------------------------- writing
 
@@ -290,7 +429,7 @@ def _list_row(period: str, p: PeriodPlayer, previous: Mapping[tuple[str, RatingL
             p.status.value)
 
 
-def _chunks(keys: list[str], size: int = 500) -> Iterator[list[str]]:
+def _chunks(keys: list[T], size: int = 500) -> Iterator[list[T]]:
     for i in range(0, len(keys), size):
         yield keys[i:i + size]
 

@@ -211,8 +211,9 @@ class FideSystem:
         return own + round_whole(change)  # R24 8.3.4
 
     def first_rating(self, opponents: Sequence[int], score_h: int) -> InitialRating | None:
-        """R24 7.1.4 and 8.2: shown from 5 games against rated opponents."""
-        return fide.initial_rating(opponents, score_h, self.rules) if len(opponents) >= 5 else None
+        """R24 7.1.4 and 8.2: published from 5 games against rated opponents; with fewer, the
+        workings so far and how many games are still needed."""
+        return fide.initial_rating(opponents, score_h, self.rules)
 
     def cap_mask(self, own: int, opponents: Sequence[int]) -> list[bool]:
         return fide.cap_mask(own, opponents, self.rules)

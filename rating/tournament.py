@@ -39,6 +39,7 @@ from rating.system import GameRating, RatingSystem
 __all__ = [
     "KLookup",
     "KSource",
+    "PlayerNote",
     "PlayerRating",
     "RoundLine",
     "RulesDate",
@@ -95,19 +96,27 @@ class RoundLine:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scenario:
-    """What a paired, unfinished game would bring: win − loss = K, draw halfway."""
+    """What a paired, unfinished game would bring: win − loss = K, draw halfway.
+
+    A game that will not be rated whatever its result (an opponent without a rating, a game
+    the rules exclude) is a scenario too, with ``rated`` false, its ``reason``, no K,
+    expectation or change, and the tournament's totals as they stand.
+    """
 
     round: int
     opponent_no: int
-    opponent_rating: int
-    k: int
-    expected: Decimal
-    win: Decimal
-    draw: Decimal
-    loss: Decimal
+    opponent_rating: int | None
+    k: int | None
+    expected: Decimal | None
+    win: Decimal | None
+    draw: Decimal | None
+    loss: Decimal | None
     total_if_win: Decimal
     total_if_draw: Decimal
     total_if_loss: Decimal
+    rated: bool = True
+    reason: str = ""
+    """Why the game will not be rated ('' when it will)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,6 +155,23 @@ class PlayerRating:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerNote:
+    """A note about one player: a sentence shared by every player it concerns, and what it
+    says about this one."""
+
+    start_no: int
+    text: str
+    """The same for each player concerned: 'K reduced so that K × rated games stays within 700'."""
+    detail: str = ""
+    """What it says about this player alone ('K 40 → 35'); '' when the text says it all."""
+
+    @property
+    def sentence(self) -> str:
+        """The note as the player's own page says it."""
+        return f"{self.text}: {self.detail}" if self.detail else self.text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentRating:
     """Every player's rating in one tournament under one rating system."""
 
@@ -163,6 +189,9 @@ class TournamentRating:
     rating_list: RatingList
     players: tuple[PlayerRating, ...]
     notes: tuple[str, ...] = ()
+    """Notes about the whole event."""
+    player_notes: tuple[PlayerNote, ...] = ()
+    """Notes about single players (each player's page shows only its own)."""
     default_k_players: tuple[int, ...] = field(default=())
     """Start numbers of the players with rated games whose K is the default (the caller
     warns about them, naming them)."""
@@ -197,14 +226,6 @@ def _player_k(system: RatingSystem, p: Player, rating: int | None, year: int,
     return system.player_k(facts, k_default)
 
 
-def _points(r: RoundResult) -> Decimal | None:
-    """Points as an exact Decimal without a spurious '.0' (1.0 → 1, 0.5 → 0.5)."""
-    if r.points is None:
-        return None
-    d = Decimal(str(r.points))
-    return d.to_integral_value() if d == d.to_integral_value() else d
-
-
 def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | None],
           scores: Sequence[Decimal], fides: Sequence[int | None]) -> tuple[list[GameRating], int]:
     """One player's played games through the system's ``rate``, and the K they are rated
@@ -231,7 +252,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
                and (p.start_no in hidden or r.opponent_no in hidden)}
     played = [r for r in rows if r.status is Status.PLAYED and r.round not in skipped]
     opp = [ratings.get(r.opponent_no) if r.opponent_no is not None else None for r in played]
-    scores = [_points(r) or Decimal(0) for r in played]
+    scores = [r.points or Decimal(0) for r in played]
     fides = [fide_ratings.get(r.opponent_no) if r.opponent_no is not None else None
              for r in played]
     rated, capped = _rate(system, own, k, opp, scores, fides)
@@ -249,7 +270,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
         line = RoundLine(round=r.round, status=r.status, opponent_no=r.opponent_no,
                          opponent_rating=(ratings.get(r.opponent_no)
                                           if r.opponent_no is not None else None),
-                         colour=r.colour, points=_points(r), rated=False,
+                         colour=r.colour, points=r.points, rated=False,
                          reason=skipped.get(r.round)
                          or NOT_PLAYED_REASONS.get(r.status, r.status.value),
                          cumulative=cumulative, published_change=r.rating_change)
@@ -270,8 +291,8 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
     vs_rated = [(o, s) for o, s in zip(opp, scores, strict=True) if o is not None]
     score_h = int(sum(s for _, s in vs_rated) * 100)
     performance = fide.performance([o for o, _ in vs_rated], score_h)
-    initial = (system.first_rating([o for o, _ in vs_rated], score_h) if own is None
-               else None)
+    initial = (system.first_rating([o for o, _ in vs_rated], score_h)
+               if own is None and p.start_no not in hidden else None)
     return PlayerRating(
         start_no=p.start_no, rating=own, k=k if own is not None else None, k_source=k_source,
         rounds=tuple(lines), rated_games=len(rated_lines),
@@ -291,7 +312,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
 def _total_points(p: Player, lines: Sequence[RoundLine]) -> Decimal | None:
     """The printed points; else the rounds' sum when every round is known; else None."""
     if p.points is not None:
-        return Decimal(str(p.points)).normalize()
+        return p.points
     if any(ln.status is Status.UNKNOWN for ln in lines):
         return None
     return sum((ln.points or Decimal(0) for ln in lines), Decimal(0))
@@ -312,8 +333,6 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
         if r.status is not Status.PENDING or r.opponent_no is None:
             continue
         o = ratings.get(r.opponent_no)
-        if o is None or system.not_rated_reason(own, o) is not None:
-            continue
         totals: list[Decimal] = []
         last: GameRating | None = None
         for s in _OUTCOMES:
@@ -323,7 +342,14 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
                                for g, gk in zip(games, [*card_ks, None], strict=True)
                                if g.rated and g.expected is not None), ZERO))
             last = games[-1]
-        if last is None or last.expected is None:
+        if last is None or not last.rated or last.expected is None:
+            reason = ("opponent not in the player list" if r.opponent_no not in ratings
+                      else (last.reason if last is not None and last.reason
+                            else system.not_rated_reason(own, o) or "not rated"))
+            out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
+                                k=None, expected=None, win=None, draw=None, loss=None,
+                                total_if_win=current, total_if_draw=current,
+                                total_if_loss=current, rated=False, reason=reason))
             continue
         win, draw, loss = (x - current for x in totals)
         out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
@@ -436,11 +462,9 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     players = tuple(_rate_player(chosen, p, rows[p.start_no], ratings, fide_ratings, start.year,
                                  k_lookup, k_default, hidden)
                     for p in sorted(t.players, key=lambda p: p.start_no))
-    reduced = [p for p in players if p.k_before_cap is not None]
-    if reduced:
-        names = {p.start_no: p.name for p in t.players}
-        notes.append("K reduced so that K × rated games stays within 700: " + "; ".join(
-            f"{names[p.start_no]} K {p.k_before_cap} → {p.k}" for p in reduced))
+    if chosen.national and not any(ratings.values()):
+        notes.append(f"no player has a national rating ({chosen.label}) in the source: every "
+                     f"player is without {chosen.label} and no game is rated")
     if note := chosen.list_note(rating_list):
         notes.append(note)
     defaults = tuple(p.start_no for p in players
@@ -449,4 +473,24 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                             on=start, rules_label=chosen.rules_label(),
                             date_source=basis.source,
                             rating_list=rating_list, players=players, notes=tuple(notes),
+                            player_notes=tuple(n for p in players for n in _k_notes(p)),
                             default_k_players=defaults)
+
+
+def _k_notes(pr: PlayerRating) -> list[PlayerNote]:
+    """Why a player's games use another K than the player's: K × n ≤ 700, or a K the system
+    gives some games (UKD's games against opponents without UKD)."""
+    out = []
+    if pr.k_before_cap is not None:
+        out.append(PlayerNote(start_no=pr.start_no, detail=f"K {pr.k_before_cap} → {pr.k}",
+                              text="K reduced so that K × rated games stays within 700"))
+    other: dict[tuple[str, int], list[int]] = {}
+    for ln in pr.rounds:
+        if ln.rated and ln.k is not None and pr.k is not None and ln.k != pr.k:
+            other.setdefault((ln.reason, ln.k), []).append(ln.round)
+    for (reason, k), rounds in other.items():
+        which = f"round{'s' if len(rounds) > 1 else ''} {', '.join(map(str, rounds))}"
+        out.append(PlayerNote(start_no=pr.start_no,
+                              text=reason or "the source gives another K for some games",
+                              detail=f"{which} at K {k} (the player's K is {pr.k})"))
+    return out

@@ -16,6 +16,7 @@ import click
 
 from reports.cmd_calc import calc
 from reports.cmd_import import import_
+from reports.cmd_list import list_
 from reports.cmd_period import period
 from reports.cmd_report import report
 from reports.cmd_serve import serve
@@ -35,13 +36,14 @@ def cli(ctx: click.Context, debug: bool) -> None:
       fiderate calc --rating 1500 --opponent 1600 --result win --category junior
       fiderate import fixtures/sample_open.trf --out out/
       fiderate report https://chess-results.com/tnr1452107.aspx --player 12
+      fiderate list import players_list.zip --month 2026-10
     """
     ctx.obj = {"debug": debug}
     if ctx.invoked_subcommand is None:  # bare `fiderate`: the help, not an error
         click.echo(ctx.get_help())
 
 
-for command in (calc, import_, report, period, serve):
+for command in (calc, import_, report, period, list_, serve):
     cli.add_command(command)
 
 

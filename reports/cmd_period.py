@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from datetime import date
     from pathlib import Path
 
-    from importer.fidelist import FideList
     from rating.period_records import PeriodResult
 
 __all__ = ["period"]
@@ -88,7 +87,8 @@ def _assigned(source: str, assign: dict[str, date]) -> date | None:
 @click.option("--period", "period_text", required=True, metavar="YYYY-MM",
               help="The list month, e.g. 2026-11 for the list of 1 November 2026.")
 @click.option("--ratings-list", type=click.Path(dir_okay=False),
-              help="The previous FIDE list (TXT/XML, zipped or not): base ratings and K.")
+              help="The previous FIDE list (TXT/XML, zipped or not): base ratings and K "
+                   "(default: the list stored in the register with 'fiderate list import').")
 @click.option("--list", "only_list", type=click.Choice(["standard", "rapid", "blitz"]),
               help="Rate only the tournaments of this list (default: all three, kept apart).")
 @click.option("--store", type=click.Path(dir_okay=False),
@@ -168,19 +168,9 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
                               "a game (nothing written, the register is unchanged)")
         result = with_fields(result, notes=(*notes, *result.notes))
         with atomic_dir(out, force=force) as folder:
-            write_period_files(result, folder, html_summary=not no_html)
-            _tournament_reports(result, folder, fide_list)
+            write_period_files(result, folder, html_summary=not no_html, ratings_list=fide_list)
             reg.write_period(result, replace=replace)
     _summary(result, Path(out), quiet=load.quiet)
-
-
-def _tournament_reports(result: PeriodResult, folder: Path, ratings_list: FideList | None) -> None:
-    """The per-tournament CSV/HTML reports (reports.report) into <out>/<tournament-id>/."""
-    from reports.report import write_report
-
-    for spec in result.tournaments:
-        write_report(spec.tournament, folder / spec.key, ratings_list=ratings_list,
-                     on=spec.start)
 
 
 def _summary(result: PeriodResult, out: Path, *, quiet: bool) -> None:

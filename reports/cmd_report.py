@@ -44,7 +44,10 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
               metavar="K",
               help="K for players whose K is not published, listed or derivable.")
 @click.option("--ratings-list", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
-              help="A FIDE rating list download: players' K is taken from it.")
+              help="A FIDE rating list download: players' K is taken from it (default: the "
+                   "list in force stored in the register, if any).")
+@click.option("--store", type=click.Path(dir_okay=False), metavar="DB",
+              help="The rating register (default: in the user data directory).")
 @click.option("--date", "on", callback=_iso_date, metavar="YYYY-MM-DD",
               help="The date whose rules apply when the source gives no event date "
                    "(default: its last update, else today).")
@@ -80,8 +83,15 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         check_output_folder(out, force=opts["force"])
     tournaments = load_sources(list(sources), load)
     t = tournaments[0]
+    ratings_list = opts["ratings_list"]
+    if ratings_list is None:
+        from reports.cmd_list import registered_list
+
+        on = t.info.start_date or opts["on"] or dt.date.today()  # noqa: DTZ011 - the user's today
+        stored = registered_list(opts["store"], on, {p.fide_id for p in t.players if p.fide_id})
+        ratings_list = stored if stored is not None and len(stored) else None
     built = build_report(t, system=opts["system"], k_default=opts["k_default"],
-                         ratings_list=opts["ratings_list"], on=opts["on"],
+                         ratings_list=ratings_list, on=opts["on"],
                          focus=opts["player"])
     if not load.quiet:
         for line in summary_lines(t, warnings=False):  # the report's notes carry them
@@ -90,8 +100,8 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         click.echo(render_text(built))  # the notes end the printed table
         return
     if not load.quiet:
-        for note in terminal_notes(built):
-            click.echo(f"note: {note}", err=True)
+        for line in terminal_notes(built):
+            click.echo(line, err=True)
     written = save_report(built, out, opts["formats"], force=opts["force"])
     if not load.quiet:
         where = (f"; open {os.path.join(out, 'index.html')} in a browser"

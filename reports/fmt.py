@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from decimal import Decimal
+from fractions import Fraction
 
-from rating.numbers import to_cent, to_decimal
+from rating.numbers import round_half_up, to_cent, to_decimal
 
-__all__ = ["change", "expected", "hundredths", "points", "signed", "text_table"]
+__all__ = ["average", "change", "expected", "hundredths", "points", "signed", "text_table"]
 
 
 def change(value: Decimal | None) -> str:
@@ -20,6 +21,11 @@ def change(value: Decimal | None) -> str:
 def hundredths(h: int) -> str:
     """Integer hundredths as a decimal: −320 → '-3.20', 5 → '0.05', 1000 → '10.00'."""
     return str(to_decimal(h))
+
+
+def average(value: Fraction) -> str:
+    """An exact non-negative average to the hundredth, .5 up: Fraction(13107, 7) → '1872.43'."""
+    return hundredths(round_half_up(value * 100))
 
 
 def signed(value: Decimal | int | None) -> str:

@@ -1,12 +1,17 @@
 """HTML reports: one Jinja2 environment (package templates, autoescape, StrictUndefined).
 
-The pages are self-contained (inline CSS, an inline sorting script, an inline SVG
-chart; nothing fetched) and deterministic (no timestamps), so golden files can pin
-them.  Player names are untrusted text: they only ever reach the page escaped.
+The pages are self-contained (inline CSS, an inline SVG chart, and one small script that
+only adds sorting: ``templates/sort.js``, allowed by its hash in the page's Content Security
+Policy, so a server can send the same policy without ``'unsafe-inline'`` for scripts) and
+deterministic (no timestamps), so golden files can pin them.  They read on a phone: tables
+scroll in their own box with the names pinned, or become one card per round.  Player names
+are untrusted text: they only ever reach the page escaped.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Container, Mapping
 from decimal import Decimal
 from functools import cache
@@ -19,10 +24,14 @@ from importer.model import DateSource, Status
 from reports import fmt
 
 if TYPE_CHECKING:
-    from rating.tournament import PlayerRating, RoundLine
+    from rating.fide import InitialRating
+    from rating.tournament import PlayerRating, RoundLine, Scenario
     from reports.report import Report
 
-__all__ = ["chart", "environment", "render_pages"]
+__all__ = ["SORT_SCRIPT", "chart", "environment", "render_pages"]
+
+SORT_SCRIPT = "sort.js"
+"""The one script of the pages (sorting), inlined and allowed by its hash."""
 
 _FORFEIT = {"forfeit_win": "+", "forfeit_loss": "−"}
 _COLOUR = {"w": "white", "b": "black", "": ""}
@@ -35,6 +44,9 @@ def environment() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.filters["blank"] = _blank  # numbers arrive formatted by reports.fmt
+    script = env.get_template(SORT_SCRIPT).render()  # as the pages include it
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    env.globals["script_src"] = f"'sha256-{digest}'"
     return env
 
 
@@ -55,11 +67,13 @@ def _sort_key(value: Decimal | int | None) -> str:
 _NOT_PLOTTED = frozenset({Status.PENDING, Status.UNKNOWN, Status.ABSENT})
 
 
-def chart(lines: tuple[RoundLine, ...], *, width: int = 640, height: int = 220
+def chart(lines: tuple[RoundLine, ...], *, width: int = 640, height: int = 240
           ) -> dict[str, Any] | None:
     """The cumulative-change line as SVG coordinates (None when nothing is rated).
 
     Only rounds with an outcome are plotted: pending, unknown and absent rounds are left out.
+    The drawing scales to the page's width (its viewBox); the margins leave room for labels
+    that a narrow screen draws larger.
     """
     if not any(ln.rated for ln in lines):
         return None
@@ -70,7 +84,7 @@ def chart(lines: tuple[RoundLine, ...], *, width: int = 640, height: int = 220
     lo, hi = min(values), max(values)
     if hi == lo:
         hi, lo = hi + 1, lo - 1
-    left, right, top, bottom = 56, 16, 16, 32
+    left, right, top, bottom = 84, 16, 16, 40
 
     def x(r: int) -> str:
         return f"{left + (width - left - right) * r / span_x:.1f}"
@@ -85,21 +99,84 @@ def chart(lines: tuple[RoundLine, ...], *, width: int = 640, height: int = 220
         "dots": [{"x": px, "y": py, "round": r, "label": fmt.signed(v)}
                  for px, py, r, v in points[1:]],
         "zero": y(Decimal(0)), "left": left, "right": width - right,
-        "bottom": height - bottom + 18,
+        "bottom": height - 8,
         "hi": {"y": y(hi), "label": fmt.signed(hi)}, "lo": {"y": y(lo), "label": fmt.signed(lo)},
     }
 
 
-def _player_row(report: Report, pr: PlayerRating, linked: bool) -> SimpleNamespace:
+_K_WORDS = {"card": "published per game by the source", "source": "published by the source",
+            "list": "from the rating list", "category": "from the player's category",
+            "default": "assumed: none published, listed or given by the category"}
+
+
+def _k_words(pr: PlayerRating) -> str:
+    """Where a player's K comes from, in words (and the reduction K × games ≤ 700)."""
+    words = _K_WORDS.get(pr.k_source.value, pr.k_source.value)
+    if pr.k_before_cap is not None:
+        words += (f"; {pr.k_before_cap} reduced so that K × rated games stays within 700")
+    return words
+
+
+def _signed_class(text: str) -> str:
+    return "pos" if text.startswith("+") else ("neg" if text.startswith("-") else "")
+
+
+def _stake(report: Report, pr: PlayerRating, live: int | None) -> list[SimpleNamespace]:
+    """The index's Win, Draw and Loss cells for the round in progress: what its game would
+    bring (empty when no round is in progress)."""
+    if live is None:
+        return []
+    s = next((s for s in pr.scenarios if s.round == live), None)
+    blank = SimpleNamespace(text="", sort="", title="", cls="")
+    if pr.rating is None:
+        return [SimpleNamespace(text="", sort="", title="a player without a rating: no change",
+                                cls=""), blank, blank]
+    if s is None:
+        line = next((ln for ln in pr.rounds if ln.round == live), None)
+        words = ("no game" if line is None else "result in" if line.status is Status.PLAYED
+                 else "not paired" if line.status is Status.ABSENT else line.reason)
+        return [SimpleNamespace(text=words, sort="", title="", cls="muted"), blank, blank]
+    if not s.rated:
+        return [SimpleNamespace(text="not rated", sort="", title=s.reason, cls="muted"),
+                blank, blank]
+    out = []
+    for word, change, total in (("win", s.win, s.total_if_win),
+                                ("draw", s.draw, s.total_if_draw),
+                                ("loss", s.loss, s.total_if_loss)):
+        text = fmt.signed(change)
+        new = _new_rating(pr.rating, total)
+        out.append(SimpleNamespace(text=text, sort=str(change), cls=_signed_class(text),
+                                   title=f"a {word}: new rating {new}"))
+    return out
+
+
+def _progress(initial: InitialRating) -> str:
+    """'3 of 5': a first rating's games so far, of those it needs (else why it is not given)."""
+    if initial.min_games and initial.games < initial.min_games:
+        return f"{initial.games} of {initial.min_games}"
+    return initial.reason
+
+
+def _new_rating(rating: int, total: Decimal) -> int:
+    from rating.numbers import round_whole
+
+    return rating + round_whole(total)
+
+
+def _player_row(report: Report, pr: PlayerRating, linked: bool,
+                live: int | None = None) -> SimpleNamespace:
     """One player's figures for the templates (attributes: Jinja reads them fastest), with
     the columns of the systems rated beside the main one."""
-    from reports.report import page_cells
+    from reports.report import page_cells, rounded_change
 
     p = report.player(pr.start_no)
+    rounded = rounded_change(pr)
+    initial = pr.initial
     return SimpleNamespace(**{
         "start_no": pr.start_no, "name": p.name, "title": p.title, "federation": p.federation,
         "href": _page(pr.start_no) if linked else "",
         "rating": pr.rating, "k": pr.k, "k_source": pr.k_source.value,
+        "k_words": _k_words(pr) if pr.k is not None else "",
         "points": fmt.points(pr.points), "points_sort": str(pr.points),
         "rated_games": pr.rated_games, "score": fmt.points(pr.score),
         "score_sort": str(pr.score),
@@ -107,8 +184,12 @@ def _player_row(report: Report, pr: PlayerRating, linked: bool) -> SimpleNamespa
         "expected_sort": str(pr.expected),
         "change": fmt.signed(pr.change) if pr.rating is not None else "",
         "change_sort": _sort_key(pr.change if pr.rating is not None else None),
+        "change_cls": _signed_class(fmt.signed(pr.change)),
+        "rounded": fmt.signed(rounded) if rounded is not None else "",
         "new_rating": pr.new_rating, "performance": pr.performance,
-        "initial": pr.initial.value if pr.initial is not None and pr.initial.published else None,
+        "initial": initial.value if initial is not None and initial.published else None,
+        "progress": _progress(initial) if initial is not None and not initial.published else "",
+        "stake": _stake(report, pr, live),
         "extra": [cell for b in report.beside
                   for cell in page_cells(b.system.player_columns, b.rating.player(pr.start_no))],
     })
@@ -126,12 +207,16 @@ def _headers(report: Report, rounds: bool) -> list[SimpleNamespace]:
 
 def _beside(report: Report, start_no: int) -> list[SimpleNamespace]:
     """A player's figures under each system rated beside the main one (their page's facts)."""
+    from reports.report import rounded_change
+
     out = []
     for b in report.beside:
         pr = b.rating.player(start_no)
         if pr is not None:
+            rounded = rounded_change(pr)
             out.append(SimpleNamespace(label=b.rating.label, rating=pr.rating, k=pr.k,
-                                       change=fmt.signed(pr.change), new_rating=pr.new_rating))
+                                       change=fmt.signed(pr.change), new_rating=pr.new_rating,
+                                       rounded="" if rounded is None else fmt.signed(rounded)))
     return out
 
 
@@ -165,7 +250,7 @@ def _round_rows(report: Report, pr: PlayerRating) -> list[SimpleNamespace]:
             "rated": ln.rated, "reason": ln.reason,
             "expected": fmt.expected(ln.expected), "k": ln.k,
             "change": fmt.signed(ln.change), "cumulative": fmt.signed(ln.cumulative),
-            "capped": ln.capped,
+            "change_cls": _signed_class(fmt.signed(ln.change)), "capped": ln.capped,
             "published": fmt.signed(ln.published_change),
             "extra": [cell for columns, lines in beside
                       for cell in page_cells(columns, lines.get(ln.round))],
@@ -173,8 +258,30 @@ def _round_rows(report: Report, pr: PlayerRating) -> list[SimpleNamespace]:
     return rows
 
 
+def _scenario(report: Report, pr: PlayerRating, s: Scenario) -> SimpleNamespace:
+    """A next-round box: this game's change, the tournament's and the new rating for each
+    result (or why the game will not be rated)."""
+    opp = report.player(s.opponent_no)
+    results = []
+    if s.rated and pr.rating is not None:
+        for word, change, total in (("Win", s.win, s.total_if_win),
+                                    ("Draw", s.draw, s.total_if_draw),
+                                    ("Loss", s.loss, s.total_if_loss)):
+            game, whole = fmt.signed(change), fmt.signed(total)
+            results.append(SimpleNamespace(word=word, game=game, game_cls=_signed_class(game),
+                                           total=whole, total_cls=_signed_class(whole),
+                                           new_rating=_new_rating(pr.rating, total)))
+    return SimpleNamespace(
+        round=s.round, opponent=opp.name, opponent_title=opp.title,
+        opponent_href=(_page(s.opponent_no) if report.focus is None
+                       and s.opponent_no in report.by_no else ""),
+        opponent_rating=s.opponent_rating, k=s.k, expected=fmt.expected(s.expected),
+        assumed=pr.k_source.value == "default", rated=s.rated, reason=s.reason,
+        results=results, change=fmt.signed(pr.change), new_rating=pr.new_rating)
+
+
 def _header(report: Report) -> dict[str, Any]:
-    from reports.report import rated_with
+    from reports.report import provisional, rated_with
 
     i = report.tournament.info
     dates = " – ".join(d.isoformat() for d in (i.start_date, i.end_date) if d is not None
@@ -186,7 +293,14 @@ def _header(report: Report) -> dict[str, Any]:
             "list": r.rating_list.value,
             "on": r.on.isoformat(), "time_control": i.time_control,
             "rating_calculation": i.rating_calculation, "source": i.source,
-            "rated": rated_with(report)}
+            "rated": rated_with(report), "provisional": provisional(report)}
+
+
+def _neighbours(shown: list[PlayerRating], index: int) -> tuple[int | None, int | None]:
+    """The players before and after one in the report's order, for the page's navigation."""
+    before = shown[index - 1].start_no if index > 0 else None
+    after = shown[index + 1].start_no if index + 1 < len(shown) else None
+    return before, after
 
 
 def render_pages(report: Report, *, only: Container[str] | None = None,
@@ -196,37 +310,50 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
     *only* limits the pages rendered to these file names; *site* is what ``fiderate serve``
     adds around the pages (links to its other pages, downloads, a polite reload), none in files.
     """
-    from reports.report import published_view
+    from reports.report import initial_workings, live_round, page_headers, published_view
 
     header = _header(report)
     shown = report.shown
+    live = live_round(report.tournament)
     has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
+    players = [_player_row(report, pr, linked=True, live=live) for pr in shown]
     files: dict[str, str] = {}
     if only is None or "index.html" in only:
         files["index.html"] = _template("index.html").render(
-            header=header, notes=report.notes, focus=report.focus,
-            players=[_player_row(report, pr, linked=True) for pr in shown],
-            extra_headers=_headers(report, rounds=False), published=published_view(report),
+            header=header, notes=report.notes, focus=report.focus, live=live,
+            players=players, extra_headers=_headers(report, rounds=False),
+            published=published_view(report),
+            beside_legend=[SimpleNamespace(label=b.rating.label,
+                                           headers=[t for t, _ in page_headers(b.system.player_columns)])
+                           for b in report.beside if page_headers(b.system.player_columns)],
+            marks={"assumed": any(p.k is not None and p.k_source == "default" for p in players),
+                   "first": any(p.initial is not None for p in players),
+                   "progress": any(p.progress for p in players)},
             site=site)
     page = _template("player.html")
     round_headers = _headers(report, rounds=True)
-    for pr in shown:
+    for index, pr in enumerate(shown):
         if only is not None and _page(pr.start_no) not in only:
             continue
         p = report.player(pr.start_no)
+        rounds = _round_rows(report, pr)
+        before, after = _neighbours(shown, index)
         files[_page(pr.start_no)] = page.render(
-            header=header, player=_player_row(report, pr, linked=False), fide_id=p.fide_id,
-            rounds=_round_rows(report, pr), chart=chart(pr.rounds),
-            scenarios=[{"round": s.round, "opponent": report.player(s.opponent_no).name,
-                        "opponent_rating": s.opponent_rating, "k": s.k,
-                        "expected": fmt.expected(s.expected), "win": fmt.signed(s.win),
-                        "draw": fmt.signed(s.draw), "loss": fmt.signed(s.loss),
-                        "total_if_win": fmt.signed(s.total_if_win),
-                        "total_if_draw": fmt.signed(s.total_if_draw),
-                        "total_if_loss": fmt.signed(s.total_if_loss)}
-                       for s in pr.scenarios],
-            initial=pr.initial, published_total=fmt.signed(pr.published_change),
+            header=header, player=players[index], fide_id=p.fide_id,
+            rounds=rounds, chart=chart(pr.rounds),
+            scenarios=[_scenario(report, pr, s) for s in pr.scenarios],
+            initial=pr.initial,
+            workings=initial_workings(pr.initial) if pr.initial is not None else [],
+            published_total=fmt.signed(pr.published_change),
             has_published=has_published, beside=_beside(report, pr.start_no),
             extra_headers=round_headers,
+            before=None if before is None else SimpleNamespace(
+                href=_page(before), name=report.player(before).name, no=before),
+            after=None if after is None else SimpleNamespace(
+                href=_page(after), name=report.player(after).name, no=after),
+            marks={"capped": any(r.capped for r in rounds),
+                   "forfeit": any(r.result in ("+", "−") for r in rounds),
+                   "pending": any(r.result == "…" for r in rounds),
+                   "unrated": any(not r.rated for r in rounds)},
             notes=report.notes_for(pr.start_no), site=site)
     return files

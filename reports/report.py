@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -33,9 +34,11 @@ from importer.atomic import atomic_dir
 from importer.csvio import render_csv
 from importer.model import DateSource, Player, Tournament
 from rating import systems
+from rating.fide import InitialRating
+from rating.numbers import round_half_up
 from rating.published import Comparison, PublishedCheck, compare_published
 from rating.system import Cell, Column, Form, RatingSystem
-from rating.tournament import PlayerRating, RoundLine, TournamentRating, rate_tournament
+from rating.tournament import PlayerNote, PlayerRating, RoundLine, TournamentRating, rate_tournament
 from reports import fmt
 from reports.errors import ReportError
 from reports.summary import live_round, rounds_with_results
@@ -55,21 +58,25 @@ __all__ = [
     "SCENARIO_COLUMNS",
     "TOURNAMENT_COLUMNS",
     "BesideRating",
+    "Note",
     "PageCell",
     "PublishedFigure",
     "PublishedView",
     "Report",
     "build_report",
+    "initial_workings",
     "live_round",
     "page_cells",
     "page_headers",
     "player_columns",
     "player_page_name",
+    "provisional",
     "published_view",
     "rated_with",
     "render_report",
     "resolve_player",
     "round_columns",
+    "rounded_change",
     "rounds_with_results",
     "save_report",
     "text_columns",
@@ -81,14 +88,15 @@ FORMATS = ("csv", "html")
 
 PLAYER_COLUMNS = ("start_no", "name", "fide_id", "rating", "k", "rated_games", "score",
                   "expected", "change", "new_rating", "performance", "title", "federation",
-                  "points", "k_source", "initial_rating", "published_change", "change_agrees")
+                  "points", "k_source", "initial_rating", "published_change", "change_agrees",
+                  "rounded_change")
 ROUND_COLUMNS = ("start_no", "round", "opponent_no", "opponent_name", "opponent_rating",
                  "colour", "points", "rated", "reason", "expected", "change",
                  "cumulative_change", "k", "status", "capped", "published_change")
 SCENARIO_COLUMNS = ("start_no", "name", "round", "opponent_no", "opponent_name",
                     "opponent_rating", "k", "expected", "win", "draw", "loss", "total_if_win",
                     "total_if_draw", "total_if_loss", "rating", "new_rating_if_win",
-                    "new_rating_if_draw", "new_rating_if_loss")
+                    "new_rating_if_draw", "new_rating_if_loss", "rated", "reason")
 TOURNAMENT_COLUMNS = ("id", "name", "system", "rules", "rules_date", "date_source", "rating_list",
                       "rounds", "rounds_with_results", "live")
 _TEXT = frozenset({"name", "fide_id", "title", "federation", "opponent_name", "colour",
@@ -106,6 +114,17 @@ class BesideRating:
     rating: TournamentRating
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A note as the pages and the terminal show it: a sentence, then one line per item."""
+
+    text: str
+    items: tuple[str, ...] = ()
+    """The players it concerns, one per line, each with what it says about them."""
+    players: frozenset[int] = frozenset()
+    """Their start numbers (their own pages say it their way); empty: about the whole event."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Report:
     """A rated tournament, ready to render: the tournament, its rating, and the ratings
@@ -118,21 +137,22 @@ class Report:
     :func:`rating.systems.beside`), each adding its columns."""
     focus: int | None = None
     """The start number of the one player the report is about (None: every player)."""
-    notes: tuple[str, ...] = ()
-    """Notes on the whole report (rules chosen, assumed K, the source's warnings)."""
-    k_default: int = 20
+    notes: tuple[Note, ...] = ()
+    """The notes of the whole report: about the event (rules chosen, the source's warnings),
+    then those about players, each listing the players concerned (assumed K …)."""
+    player_notes: tuple[PlayerNote, ...] = ()
+    """The notes about single players, for their own pages."""
     k_note: str = ""
-    """The assumed-K note naming the players concerned (also the last of ``notes``)."""
+    """The text of the assumed-K note (the terminal adds the option that changes it)."""
     by_no: dict[int, Player] = field(default_factory=dict, compare=False)
     """The tournament's players by start number."""
     published: PublishedCheck | None = None
     """Our rating change and performance against the figures the source publishes."""
 
-    def notes_for(self, start_no: int) -> list[str]:
-        """The notes for one player's page: the general ones, and their own assumed K."""
-        own = [f"K {self.k_default} assumed: no K published, on a rating list or given by "
-               "the player's category"] if start_no in self.rating.default_k_players else []
-        return [n for n in self.notes if n != self.k_note] + own
+    def notes_for(self, start_no: int) -> list[Note]:
+        """The notes for one player's page: those about the event, and the player's own."""
+        return [*(n for n in self.notes if not n.players),
+                *(Note(n.sentence) for n in self.player_notes if n.start_no == start_no)]
 
     @property
     def shown(self) -> list[PlayerRating]:
@@ -193,6 +213,8 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
 
     if isinstance(ratings_list, FideList):
         loaded = ratings_list
+        if loaded.format == "register" and loaded.list_date is not None:
+            notes.append(f"K from the FIDE list of {loaded.list_date:%Y-%m} in the register")
     else:
         loaded = read_fide_list(ratings_list, fide_ids={p.fide_id for p in t.players if p.fide_id})
         notes += list_warnings(loaded.warnings)
@@ -255,21 +277,46 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     beside = tuple(BesideRating(s, rate_tournament(t, s, k_default=k_default, on=on, today=today))
                    for s in systems.beside(t.info, settings) if s.name != rating.system)
     notes += rating.notes
-    notes += t.warnings
-    concerned = set(rating.default_k_players) if focus_no is None else (
-        {focus_no} & set(rating.default_k_players))
-    k_note = ""
-    if concerned:
-        by_no = t.players_by_no()
-        names = [f"No. {n} {by_no[n].name}" for n in sorted(concerned)]
-        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-        k_note = (f"K {k_default} assumed (no K published, on a rating list or given by the "
-                  f"category) for: {'; '.join(names[:10])}{more}")
-        notes.append(k_note)
+    about: list[PlayerNote] = list(rating.player_notes)
+    for w in t.warnings:
+        concerned = _concerns(w, t)
+        if not concerned:
+            notes.append(w)
+        about += [PlayerNote(start_no=n, text=w) for n in concerned]
+    k_note = f"K {k_default} assumed (no K published, listed or given by the category)"
+    about += [PlayerNote(start_no=n, text=k_note) for n in rating.default_k_players]
+    if focus_no is not None:
+        about = [n for n in about if n.start_no == focus_no]
     published = compare_published(t, rating, only=None if focus_no is None else {focus_no})
-    return Report(tournament=t, rating=rating, beside=beside, focus=focus_no, notes=tuple(notes),
-                  k_default=k_default, k_note=k_note,
+    return Report(tournament=t, rating=rating, beside=beside, focus=focus_no,
+                  notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
+                  player_notes=tuple(about), k_note=k_note,
                   by_no=t.players_by_no(), published=published)
+
+
+_CONCERNS = re.compile(r"(?:^|: )(?:round \d+: )?(?:asymmetric pairing: )?players? (?:card )?(\d+)"
+                       r"(?:(?: and|,? has opponent| \([^)]*\) vs) (\d+))?")
+"""How the importers' warnings name the players they are about ('round 3: players 5 and 7 …',
+'player 12 (Doe, Jo): printed points …'); an aggregate ('e.g. player 3') concerns the event."""
+
+
+def _concerns(warning: str, t: Tournament) -> list[int]:
+    """The start numbers of the players a source warning is about (none: the event)."""
+    m = _CONCERNS.search(warning)
+    found = [int(g) for g in m.groups() if g] if m else []
+    return [n for n in dict.fromkeys(found) if t.player(n) is not None]
+
+
+def _listed(about: Sequence[PlayerNote], t: Tournament) -> list[Note]:
+    """Notes about players gathered by text, each player concerned on a line of its own."""
+    by_text: dict[str, list[PlayerNote]] = {}
+    for n in about:
+        by_text.setdefault(n.text, []).append(n)
+    by_no = t.players_by_no()
+    return [Note(text, tuple(f"No. {n.start_no} {by_no[n.start_no].name}"
+                             + (f": {n.detail}" if n.detail else "") for n in group),
+                 frozenset(n.start_no for n in group))
+            for text, group in by_text.items()]
 
 
 # ------------------------------------------------------------------------------ rows
@@ -345,6 +392,7 @@ def player_rows(report: Report) -> list[dict[str, object]]:
                                else None),
             "published_change": _num(pr.published_change),
             "change_agrees": _agrees(report, pr.start_no),
+            "rounded_change": rounded_change(pr),
         }
         for b in report.beside:
             row.update(_csv_cells(b.system.player_columns, b.rating.player(pr.start_no)))
@@ -522,7 +570,8 @@ def page_cells(columns: Iterable[Column[T]], row: T | None) -> list[PageCell]:
 
 
 def scenario_rows(report: Report) -> list[dict[str, object]]:
-    """scenarios.csv: one row per paired, unfinished rated game of a shown player."""
+    """scenarios.csv: one row per paired, unfinished game of a shown rated player; a game that
+    will not be rated whatever its result has ``rated`` false, its reason and no change."""
     out: list[dict[str, object]] = []
     for pr in report.shown:
         p = report.player(pr.start_no)
@@ -542,8 +591,58 @@ def scenario_rows(report: Report) -> list[dict[str, object]]:
                 "new_rating_if_win": rating + _round(s.total_if_win),
                 "new_rating_if_draw": rating + _round(s.total_if_draw),
                 "new_rating_if_loss": rating + _round(s.total_if_loss),
+                "rated": s.rated, "reason": s.reason,
             })
     return out
+
+
+def rounded_change(pr: PlayerRating) -> int | None:
+    """The change as the new rating takes it: new rating − rating (FIDE: the exact total
+    rounded once, half away from zero); None when the player has no rating or new rating."""
+    if pr.rating is None or pr.new_rating is None:
+        return None
+    return pr.new_rating - pr.rating
+
+
+def provisional(report: Report) -> str:
+    """'Provisional — round 9 in progress' while a paired round has games without results
+    ('' otherwise)."""
+    live = live_round(report.tournament)
+    return "" if live is None else f"Provisional — round {live} in progress"
+
+
+def initial_workings(initial: InitialRating) -> list[tuple[str, str]]:
+    """A first rating's workings as (what, how) lines for people: the average of the
+    opponents (with the hypothetical draws the rules add), the score, dp, the result and the
+    games counted."""
+    n, h, hr = initial.games, initial.hypothetical, initial.hypothetical_rating
+    counted = (f"{n} of {initial.min_games} games against rated opponents"
+               if n < initial.min_games else f"{n} games against rated opponents"
+               + (f" ({initial.min_games} needed)" if initial.min_games else ""))
+    if n == 0:
+        return [("Games counted", counted)]
+    total = int(initial.average * (n + h)) - h * hr
+    score = fmt.points(Decimal(initial.score_h) / 100)
+    if h:
+        draws = "one hypothetical draw" if h == 1 else f"{h} hypothetical draws"
+        ra = (f"({total} + {h} × {hr}) ÷ {n + h} = {fmt.average(initial.average)}: "
+              f"{n} opponents and {draws} against {hr}")
+        p = (f"({score} + {fmt.points(Decimal(h) / 2)} for the {draws}) ÷ {n + h} = "
+             f"{fmt.hundredths(initial.p_h)}")
+    else:
+        ra = f"{total} ÷ {n} = {fmt.average(initial.average)}: the opponents' average"
+        p = f"{score} ÷ {n} = {fmt.hundredths(initial.p_h)}"
+    lines = [("Games counted", counted), ("Average rating (Ra)", ra), ("Score (p)", p),
+             ("Rating difference (dp)", fmt.signed(initial.dp)
+              + (": 20 for each half point above 50 %" if not h and initial.p_h > 50 else
+                 ": from p, by the conversion table"))]
+    if initial.value is not None:
+        exact = initial.average + initial.dp
+        value = f"{fmt.average(exact)} → {initial.value}"
+        if round_half_up(exact) > initial.value:
+            value += " (the most a first rating can be)"
+        lines.append(("Ra + dp", value))
+    return lines
 
 
 def _round(change: Decimal) -> int:

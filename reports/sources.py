@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
     from importer.model import Tournament
 
-__all__ = ["LoadOptions", "Progress", "load_sources", "progress", "source_options"]
+__all__ = ["LoadOptions", "Progress", "load_sources", "progress", "progress_bar",
+           "source_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,24 +65,42 @@ class LoadOptions:
 
 
 class Progress:
-    """Reports each file read or page fetched on stderr, or nothing (quiet, or not a terminal)."""
+    """Counts each file read or page fetched on a progress bar on stderr, or shows nothing
+    (quiet, or stderr is not a terminal)."""
 
     def __init__(self, label: str, enabled: bool) -> None:
         self.label, self.enabled, self.count = label, enabled, 0
+        self._bar: Any = None
 
     def __call__(self, what: str) -> None:
         self.count += 1
         if self.enabled:
-            click.echo(f"\r\x1b[K{self.label} {self.count}: {what}", nl=False, err=True)
+            if self._bar is None:
+                self._bar = progress_bar(self.label, unit=" source")
+            self._bar.set_postfix_str(what[-60:], refresh=False)
+            self._bar.update(1)
 
     def close(self) -> None:
-        if self.enabled and self.count:
-            click.echo("\r\x1b[K", nl=False, err=True)
+        if self._bar is not None:
+            self._bar.close()
+
+
+PROGRESS_DELAY = 1.0
+"""Seconds of work before a progress bar shows (quick work shows none)."""
+
+
+def progress_bar(label: str, *, total: int | None = None, unit: str = "it",
+                 scale: bool = False) -> Any:
+    """A tqdm bar on stderr, shown once the work has taken PROGRESS_DELAY; it clears itself."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=label, unit=unit, unit_scale=scale, delay=PROGRESS_DELAY,
+                leave=False, file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
 
 
 @contextmanager
 def progress(label: str, *, quiet: bool) -> Iterator[Progress]:
-    """A one-line progress display on stderr; off when quiet or stderr is not a terminal."""
+    """A progress bar counting sources on stderr; off when quiet or stderr is not a terminal."""
     bar = Progress(label, enabled=not quiet and sys.stderr.isatty())
     try:
         yield bar

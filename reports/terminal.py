@@ -6,8 +6,21 @@ ones, as on the pages.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+from rating.numbers import round_whole
+from rating.tournament import PlayerRating
 from reports import fmt
-from reports.report import Report, page_cells, page_headers, published_view, rated_with
+from reports.report import (
+    Report,
+    initial_workings,
+    page_cells,
+    page_headers,
+    provisional,
+    published_view,
+    rated_with,
+    rounded_change,
+)
 
 __all__ = ["render_players", "render_published", "render_rounds", "render_text", "terminal_notes"]
 
@@ -16,7 +29,9 @@ def _title(report: Report) -> list[str]:
     i = report.tournament.info
     r = report.rating
     system = r.rules if r.rules.startswith(r.label) else f"{r.label} {r.rules}"
-    return [f"{i.name or 'Tournament'}: {system}, {r.rating_list.value}", rated_with(report), ""]
+    live = provisional(report)
+    return [f"{i.name or 'Tournament'}: {system}, {r.rating_list.value}", rated_with(report),
+            *([f"{live}: the changes count the finished games only"] if live else []), ""]
 
 
 def render_rounds(report: Report, start_no: int) -> str:
@@ -49,21 +64,43 @@ def render_rounds(report: Report, start_no: int) -> str:
     note = 8 + len(extra)
     lines += fmt.text_table(rows, left={1, note} | {8 + i for i, (_, numeric) in enumerate(extra)
                                                     if not numeric})
-    lines += ["", f"Rated games {pr.rated_games}, score {fmt.points(pr.score)}, expected "
-              f"{fmt.change(pr.expected)}"]
+    lines.append("")
+    if pr.rating is None:
+        lines.append("No rated games: without a rating, no game changes one")
+    else:
+        lines.append(f"Rated games {pr.rated_games}, score {fmt.points(pr.score)}, expected "
+                     f"{fmt.change(pr.expected)}")
     if pr.rating is not None:
-        lines.append(f"Change {fmt.signed(pr.change)} → new rating {pr.new_rating}")
+        lines.append(f"Change {fmt.signed(pr.change)} → {fmt.signed(rounded_change(pr))} → "
+                     f"new rating {pr.new_rating}")
     lines += _beside_lines(report, start_no)
     if pr.performance is not None:
         lines.append(f"Performance {pr.performance}")
     if pr.initial is not None:
         lines.append(f"First rating {pr.initial.value}" if pr.initial.published
-                     else f"No initial rating yet: {pr.initial.reason}")
+                     else f"No first rating yet: {pr.initial.reason}")
+        lines += [f"  {what}: {how}" for what, how in initial_workings(pr.initial)]
     for s in pr.scenarios:
-        lines.append(f"Round {s.round} v {report.player(s.opponent_no).name} "
-                     f"({s.opponent_rating}): win {fmt.signed(s.win)}, draw "
-                     f"{fmt.signed(s.draw)}, loss {fmt.signed(s.loss)}")
+        opp = report.player(s.opponent_no).name
+        if not s.rated or pr.rating is None:
+            lines.append(f"Round {s.round} v {opp}: not rated ({s.reason}), the change stays "
+                         f"{fmt.signed(pr.change)}")
+            continue
+        mine = pr.rating
+        outcomes = ", ".join(
+            f"{word} {fmt.signed(change)} → {new_rating(mine, total)}"
+            for word, change, total in (("win", s.win, s.total_if_win),
+                                        ("draw", s.draw, s.total_if_draw),
+                                        ("loss", s.loss, s.total_if_loss)))
+        assumed = " assumed" if pr.k_source.value == "default" else ""
+        lines.append(f"Round {s.round} v {opp} ({s.opponent_rating}), K {s.k}{assumed}: "
+                     f"{outcomes}")
     return "\n".join(lines)
+
+
+def new_rating(rating: int, total: Decimal) -> int:
+    """The new rating a tournament total would give (rounded once, half away from zero)."""
+    return rating + round_whole(total)
 
 
 def _beside_lines(report: Report, start_no: int) -> list[str]:
@@ -75,7 +112,8 @@ def _beside_lines(report: Report, start_no: int) -> list[str]:
         if pr is None or pr.rating is None:
             out.append(f"{label}: none")
             continue
-        new = "" if pr.new_rating is None else f" → new {label} {pr.new_rating}"
+        new = ("" if pr.new_rating is None
+               else f" → {fmt.signed(rounded_change(pr))} → new {label} {pr.new_rating}")
         out.append(f"{label} {pr.rating}, K {pr.k}: change {fmt.signed(pr.change)}{new}")
     return out
 
@@ -92,11 +130,25 @@ def render_players(report: Report) -> str:
         rows.append((str(pr.start_no), p.name, "" if pr.rating is None else str(pr.rating),
                      "" if pr.k is None else str(pr.k), fmt.points(pr.points),
                      str(pr.rated_games), fmt.points(pr.score), fmt.change(pr.expected),
-                     fmt.signed(pr.change) if pr.rating is not None else "",
-                     "" if pr.new_rating is None else str(pr.new_rating),
+                     (f"{fmt.signed(pr.change)} → {fmt.signed(rounded_change(pr))}"
+                      if pr.rating is not None else ""),
+                     _new_cell(pr),
                      "" if pr.performance is None else str(pr.performance), *cells))
     left = {1} | {11 + i for i, (_, numeric) in enumerate(extra) if not numeric}
     return "\n".join(fmt.text_table(rows, left=left))
+
+
+def _new_cell(pr: PlayerRating) -> str:
+    """The new rating; for a player without one, a first rating ('1604 first') or the games
+    it still needs ('3 of 5')."""
+    if pr.new_rating is not None:
+        return str(pr.new_rating)
+    i = pr.initial
+    if i is None:
+        return ""
+    if i.published:
+        return f"{i.value} first"
+    return f"{i.games} of {i.min_games}" if i.games < i.min_games else ""
 
 
 def render_published(report: Report) -> list[str]:
@@ -114,18 +166,27 @@ def render_published(report: Report) -> list[str]:
     return lines
 
 
-K_HINT = " (give --k, or --ratings-list for the list's K)"
+K_HINT = "; give --k, or --ratings-list for the list's K"
+_ITEMS = 10
+"""Players listed under a note in the terminal; the pages list them all."""
 
 
 def terminal_notes(report: Report) -> list[str]:
-    """The report's notes, with the option that changes an assumed K (terminals only)."""
-    return [n + K_HINT if n == report.k_note else n for n in report.notes]
+    """The report's notes as terminal lines ('note: …', then one line per player concerned),
+    with the option that changes an assumed K (terminals only)."""
+    lines = []
+    for n in report.notes:
+        lines.append(f"note: {n.text}{K_HINT if n.text == report.k_note else ''}")
+        lines += [f"  {item}" for item in n.items[:_ITEMS]]
+        if len(n.items) > _ITEMS:
+            lines.append(f"  … and {len(n.items) - _ITEMS} more")
+    return lines
 
 
 def render_text(report: Report) -> str:
     """What ``fiderate report`` prints without --out: the focus player, else everyone."""
     body = (render_rounds(report, report.focus) if report.focus is not None
             else render_players(report))
-    notes = [f"note: {n}" for n in terminal_notes(report)]
+    notes = terminal_notes(report)
     return "\n".join([*_title(report), body, *render_published(report),
                       *([""] if notes else []), *notes])

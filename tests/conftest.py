@@ -27,6 +27,12 @@ def realdata() -> Path:
     return REALDATA
 
 
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands that default to the user's register (platformdirs) get an empty data folder."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     """The project's own small fixtures."""

@@ -1,7 +1,10 @@
-"""The HTML report in a real headless Chromium: tables, sorting, hostile names, a screenshot.
+"""The HTML report in a real headless Chromium: tables, sorting, hostile names, and the pages on
+a phone (390 px) and a desktop (1280 px): no sideways scrolling, the named columns on screen,
+chart text legible, a visible focus ring, the live banner, the workings.
 
 Uses the system Chromium (Debian package ``chromium``) through Playwright; no browser is
-ever downloaded.  Skipped only when /usr/bin/chromium is absent.
+ever downloaded.  Skipped only when /usr/bin/chromium is absent.  One browser for the
+module, one page per viewport width, reused from test to test.
 """
 
 from __future__ import annotations
@@ -18,6 +21,13 @@ pytestmark = pytest.mark.browser
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE, DESKTOP = 390, 1280
+CR = "chess-results"
+BRITISH_LIVE = ("british2026_champ_crosstable.html",
+                "en_swiss_pairings_art2_rd8_forfeit_british2026.html",
+                "british2026_champ_r9.html")
+"""The British Championship after round 7, round 8's results and round 9 in progress."""
+CARD = "ru_player_details_art9_2020.html"
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +44,37 @@ def browser():
             b.close()
 
 
+class Seen:
+    """What a reused page reported since the last :meth:`clear`: dialogs, requests, errors."""
+
+    def __init__(self, page) -> None:
+        self.dialogs: list[str] = []
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+
+    def clear(self) -> None:
+        self.dialogs.clear()
+        self.requests.clear()
+        self.errors.clear()
+
+
+@pytest.fixture(scope="module")
+def pages(browser):
+    """One page per viewport width, reused: {390: page, 1280: page}; each page's
+    :class:`Seen` is its ``seen`` attribute."""
+    opened = {}
+    for width in (PHONE, DESKTOP):
+        page = browser.new_page(viewport={"width": width, "height": 844})
+        page.seen = Seen(page)
+        opened[width] = page
+    yield opened
+    for page in opened.values():
+        page.close()
+
+
 def _small():
     """test_report.small(): loaded by path (tests are not a package, import mode importlib)."""
     spec = importlib.util.spec_from_file_location("_report_tests",
@@ -43,21 +84,48 @@ def _small():
     return module.small()
 
 
-@pytest.fixture
-def report_dir(tmp_path):
-    out = tmp_path / "report"
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("small") / "report"
     write_report(_small(), out)
     return out
 
 
-def _open(browser, path: Path):
-    page = browser.new_page()
-    dialogs: list[str] = []
-    requests: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.on("request", lambda r: requests.append(r.url))
+@pytest.fixture(scope="module")
+def british(realdata, tmp_path_factory):
+    import importer
+
+    t = importer.load_many([str(realdata / CR / n) for n in BRITISH_LIVE])
+    out = tmp_path_factory.mktemp("british") / "report"
+    write_report(t, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def sample(fixtures_dir, tmp_path_factory):
+    import importer
+
+    out = tmp_path_factory.mktemp("sample") / "report"
+    write_report(importer.load(fixtures_dir / "sample_open.trf"), out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def card(realdata, tmp_path_factory):
+    from datetime import date
+
+    import importer
+
+    out = tmp_path_factory.mktemp("card") / "report"
+    write_report(importer.load(realdata / CR / CARD), out, on=date(2020, 1, 5))
+    return out
+
+
+def _open(pages, path: Path, width: int = DESKTOP):
+    page = pages[width]
+    page.seen.clear()
     page.goto(path.as_uri())
-    return page, dialogs, requests
+    return page, page.seen
 
 
 def _column(page, table: str, col: int) -> list[str]:
@@ -65,40 +133,45 @@ def _column(page, table: str, col: int) -> list[str]:
         f"#{table} tbody tr", f"rows => rows.map(r => r.cells[{col}].textContent.trim())")
 
 
-def test_index_table_sorting_and_hostile_names(browser, report_dir, tmp_path):
-    page, dialogs, requests = _open(browser, report_dir / "index.html")
+def _index_of(page, table: str, header: str) -> int:
+    heads = page.eval_on_selector_all(f"#{table} thead th",
+                                      "ths => ths.map(th => th.textContent.trim())")
+    return heads.index(header)
+
+
+def test_index_table_sorting_and_hostile_names(pages, report_dir):
+    page, seen = _open(pages, report_dir / "index.html")
     assert page.title() == "Test <Open> & Co"
     names = _column(page, "players", 1)
     assert names == ["IM Alpha, Anna", "<img src=x onerror=alert(1)>",
                      "<script>alert(1)</script>", '=HYPERLINK("http://x")', "Newcomer, Nia",
                      "Default, Dan"]
-    assert _column(page, "players", 9) == ["-1.70", "-5.00", "+29.20", "-2.20", "", "-4.00"]
+    col = _index_of(page, "players", "Change")
+    assert _column(page, "players", col) == ["-1.70 → -2", "-5.00 → -5", "+29.20 → +29",
+                                             "-2.20 → -2", "", "-4.00 → -4"]
     # The hostile names are text: no image element, no injected script ran, no dialog.
     assert page.locator("img").count() == 0
     assert page.locator("script").count() == 1  # the sorting script only
-    assert dialogs == []
+    assert seen.dialogs == [] and seen.errors == []  # a script the policy refused is an error
 
-    change = page.locator("#players thead th").nth(9)
+    change = page.locator("#players thead th").nth(col)
     change.click()
     assert change.get_attribute("aria-sort") == "ascending"
-    assert _column(page, "players", 9) == ["-5.00", "-4.00", "-2.20", "-1.70", "+29.20", ""]
+    assert _column(page, "players", col) == ["-5.00 → -5", "-4.00 → -4", "-2.20 → -2",
+                                             "-1.70 → -2", "+29.20 → +29", ""]
     change.click()
     assert change.get_attribute("aria-sort") == "descending"
-    assert _column(page, "players", 9)[:2] == ["+29.20", "-1.70"]
+    assert _column(page, "players", col)[:2] == ["+29.20 → +29", "-1.70 → -2"]
     page.locator("#players thead th").nth(1).click()
     assert _column(page, "players", 1)[0] == "<img src=x onerror=alert(1)>"
-    page.locator("#players thead th").nth(3).click()  # rating, unrated last
-    assert _column(page, "players", 3) == ["1850", "1990", "2000", "2210", "2405", ""]
-
-    shot = tmp_path / "index.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 1000
-    assert all(u.startswith("file://") for u in requests)
-    page.close()
+    rating = _index_of(page, "players", "Rating")
+    page.locator("#players thead th").nth(rating).click()  # rating, unrated last
+    assert _column(page, "players", rating) == ["1850", "1990", "2000", "2210", "2405", ""]
+    assert all(u.startswith("file://") for u in seen.requests)
 
 
-def test_player_page_round_table_chart_and_scenarios(browser, report_dir, tmp_path):
-    page, dialogs, requests = _open(browser, report_dir / "player-1.html")
+def test_player_page_round_table_chart_and_scenarios(pages, report_dir):
+    page, seen = _open(pages, report_dir / "player-1.html")
     assert page.locator("h1").text_content() == "IM Alpha, Anna"
     rounds = page.eval_on_selector_all(
         "#rounds tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent.trim()))")
@@ -112,11 +185,158 @@ def test_player_page_round_table_chart_and_scenarios(browser, report_dir, tmp_pa
     assert page.locator("svg circle").count() == 3  # the pending round 4 is not plotted
     box = page.locator(".scenario").text_content()
     assert "+0.80" in box and "-4.20" in box and "-9.20" in box
-    assert page.locator("img").count() == 0 and dialogs == []
-    page.screenshot(path=str(tmp_path / "player-1.png"), full_page=True)
-    assert all(u.startswith("file://") for u in requests)
-    page.close()
-    hostile, dialogs, _ = _open(browser, report_dir / "player-3.html")
+    # the resulting ratings: 2405 + round(-1.70 + 0.80) = 2404, -1.70 - 9.20 → 2394
+    assert [c.strip() for c in page.locator(".scenario tbody td:last-child").all_text_contents()
+            ] == ["2404", "2399", "2394"]
+    assert page.locator("#workings").text_content().startswith("-1.70 → -2 → 2403")
+    assert page.locator("img").count() == 0 and seen.dialogs == []
+    assert all(u.startswith("file://") for u in seen.requests)
+    hostile, seen = _open(pages, report_dir / "player-3.html")
     assert hostile.locator("h1").text_content() == "<script>alert(1)</script>"
-    assert hostile.locator("script").count() == 0 and dialogs == []
-    hostile.close()
+    assert hostile.locator("script").count() == 0 and seen.dialogs == []
+    # 3 plays the unrated 5 next: a box with the reason, no win/draw/loss
+    box = hostile.locator(".scenario").text_content()
+    assert "opponent unrated" in box and "Win" not in box
+
+
+# --- phone and desktop ---
+
+def _layout(page) -> dict:
+    """What a reader sees: sideways scroll, the chart's smallest text on screen, the banner."""
+    return page.evaluate("""() => {
+        const svg = document.querySelector("svg.chart");
+        let chart = null;
+        if (svg) {
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            chart = Math.min(...Array.from(svg.querySelectorAll("text"),
+                t => parseFloat(getComputedStyle(t).fontSize) * scale));
+        }
+        const live = document.querySelector(".live");
+        return {scroll: document.documentElement.scrollWidth, width: innerWidth, chart: chart,
+                live: live ? live.textContent : null};
+    }""")
+
+
+def _site_pages(british, sample, card):
+    return [british / "index.html", british / "player-1.html", british / "player-19.html",
+            sample / "index.html", sample / "player-3.html", sample / "player-24.html",
+            card / "index.html", card / "player-8.html"]
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_pages_fit_the_screen(pages, british, sample, card, width):
+    page = pages[width]
+    for path in _site_pages(british, sample, card):
+        page.goto(path.as_uri())
+        seen = _layout(page)
+        where = f"{path.parent.parent.name}/{path.name} at {width} px"
+        assert seen["scroll"] <= seen["width"], f"{where} scrolls sideways"
+        if seen["chart"] is not None:
+            assert seen["chart"] >= 10, f"{where}: chart text {seen['chart']:.1f} px"
+        if path.is_relative_to(british):
+            assert seen["live"] is not None and "Provisional — round 9 in progress" in seen["live"]
+        else:
+            assert seen["live"] is None, where
+    page.goto((british / "player-1.html").as_uri())
+    assert _layout(page)["chart"] is not None  # the chart was there to measure
+
+
+def test_index_keeps_name_change_and_new_on_a_phone(pages, british, sample, tmp_path):
+    page = pages[PHONE]
+    for path in (british / "index.html", sample / "index.html"):
+        page.goto(path.as_uri())
+        heads = page.eval_on_selector_all("#players thead th", """ths => ths.map(th => {
+            const r = th.getBoundingClientRect();
+            return [th.textContent.trim(), r.left, r.right]; })""")
+        shown = {name: (left, right) for name, left, right in heads}
+        for name in ("Name", "Change", "New"):
+            left, right = shown[name]
+            assert left >= 0 and right <= PHONE, f"{path}: {name} at {left:.0f}–{right:.0f}"
+        # the cells too: the first row's change and new rating are on screen
+        cells = page.eval_on_selector(
+            "#players tbody tr", "r => Array.from(r.cells, c => c.getBoundingClientRect().right)")
+        assert cells[_index_of(page, "players", "New")] <= PHONE
+        # the name stays pinned while the table scrolls in its box
+        box = page.locator("#players-table")
+        box.evaluate("b => { b.scrollLeft = 400; }")
+        assert box.evaluate("b => b.scrollLeft") > 0
+        left = page.eval_on_selector("#players tbody th.name", "c => c.getBoundingClientRect().left")
+        assert left == pytest.approx(box.evaluate("b => b.getBoundingClientRect().left"), abs=1)
+    page.goto((british / "index.html").as_uri())
+    page.screenshot(path=str(tmp_path / "british-index-390.png"))
+
+
+def test_focus_ring_on_a_sort_button(pages, british):
+    page = pages[DESKTOP]
+    page.goto((british / "index.html").as_uri())
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('th') !== null"):
+            break
+    ring = page.evaluate("""() => {
+        const b = document.activeElement, s = getComputedStyle(b);
+        return {tag: b.tagName, outline: s.outlineStyle, width: parseFloat(s.outlineWidth),
+                shadow: s.boxShadow};
+    }""")
+    assert ring["tag"] == "BUTTON"
+    assert (ring["outline"] != "none" and ring["width"] >= 2) or ring["shadow"] != "none"
+
+
+def test_landmarks_captions_and_skip_link(pages, british):
+    page = pages[PHONE]
+    for name in ("index.html", "player-1.html"):
+        page.goto((british / name).as_uri())
+        assert page.locator("main#main").count() == 1 and page.locator("nav").count() == 1
+        assert page.locator("table caption").count() >= 1
+        page.keyboard.press("Tab")
+        skip = page.evaluate("[document.activeElement.className, "
+                             "document.activeElement.getAttribute('href'), "
+                             "document.activeElement.getBoundingClientRect().top]")
+        assert skip[:2] == ["skip", "#main"] and skip[2] >= 0  # shown when focused
+
+
+def test_live_index_shows_each_players_stake(pages, british):
+    page = pages[DESKTOP]
+    page.goto((british / "index.html").as_uri())
+    win, draw, loss = (_index_of(page, "players", h) for h in ("Win", "Draw", "Loss"))
+    first = page.eval_on_selector("#players tbody tr",
+                                  "r => Array.from(r.cells, c => c.textContent.trim())")
+    assert (first[win], first[draw], first[loss]) == ("+2.90", "-2.10", "-7.10")
+    assert page.eval_on_selector("#players tbody tr", f"r => r.cells[{win}].title") == (
+        "a win: new rating 2598")
+
+
+def test_player_page_shows_the_workings(pages, british, card, sample):
+    page = pages[PHONE]
+    page.goto((british / "player-1.html").as_uri())
+    assert page.locator("#workings").text_content().startswith("-1.80 → -2 → 2595")
+    box = page.locator(".scenario").text_content()
+    assert "2598" in box and "2593" in box and "2588" in box  # the resulting ratings
+    assert page.locator(".scenario td.pos").count() == 2  # coloured like the tables
+    # a first rating under the rules of 2020: the opponents' average, 20 per half point above
+    page.goto((card / "player-8.html").as_uri())
+    first = page.locator("#first-rating").text_content()
+    assert "8 games against rated opponents (5 needed)" in first
+    assert "÷ 8 = 1163.38: the opponents' average" in first and "+140" in first
+    # and under today's: two hypothetical 1800 draws in Ra and p
+    page.goto((sample / "player-24.html").as_uri())
+    first = page.locator("#first-rating").text_content()
+    assert "(8969 + 2 × 1800) ÷ 7 = 1795.57" in first and "1745.57 → 1746" in first
+
+
+def test_pages_work_without_javascript(browser, british):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": PHONE,
+                                                                        "height": 844})
+    page = context.new_page()
+    page.goto((british / "index.html").as_uri())
+    assert page.locator("#players tbody tr").count() == 108
+    assert page.locator("#players thead button").count() == 0  # no dead sort buttons
+    assert page.locator(".if-script").is_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE
+    context.close()
+
+
+def test_no_option_text_in_any_page(british, sample, card, report_dir):
+    for folder in (british, sample, card, report_dir):
+        for path in folder.glob("*.html"):
+            assert "--" not in path.read_text(encoding="utf-8"), path.name

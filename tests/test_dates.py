@@ -378,7 +378,7 @@ def test_no_date_one_plain_warning() -> None:
                         "(FIDE 2025-10); an event before October 2025 would use other "
                         "rating-difference cap rules",)
     report = build_report(bare)
-    dated = [n for n in report.notes if "date" in n]
+    dated = [n.text for n in report.notes if "date" in n.text]
     assert len(dated) == 1 and dated[0].startswith(
         f"the source gives no date: rated with the rules in force today "
         f"({rules_for(date.today()).label})")

@@ -16,7 +16,7 @@ import requests
 import responses
 from responses import matchers
 
-from importer.errors import FetchError, NoSuchTournament
+from importer.errors import FetchError, InputError, NoSuchTournament
 from importer.fetch import PageFacts, fetch_tournament, gate_form, page_facts
 from importer.http import FINISHED_EXPIRY, LIVE_EXPIRY, make_session
 from importer.urls import Ref
@@ -264,8 +264,13 @@ def test_page_facts_on_real_pages(pages: Path) -> None:
     assert old.has_gate
     assert old.finished(datetime.now(UTC).date())
     assert page_facts("") == page_facts("\x00 not html")
-    odd = "<table><tr><td>Date</td><td>2026/13/45 to 31.12.2026</td></tr></table>"
-    assert str(page_facts(odd).end_date) == "2026-12-31"
+    row = "<table><tr><td>Date</td><td>2026/13/45 to 31.12.2026</td></tr></table>"
+    assert page_facts(row) == PageFacts()  # no chess-results page: the reader states nothing
+    odd = ("<html><body><!-- https://chess-results.com/tnr1.aspx?lan=1&art=0 -->"
+           f'<div class="defaultDialog"><h2>Odd Open</h2>{row}</div></body></html>')
+    assert str(page_facts(odd).end_date) == "2026-12-31"  # 2026/13/45 is no date
+    german = facts("de_team_roundrobin_all_details_art20_tmm2026.html")  # 'Datum' read too
+    assert german.end_date is not None and german.finished(german.end_date.replace(year=9999))
     assert gate_form(body(pages, "british2026_champ_crosstable.html").decode("utf-8"), CR) is None
 
 
@@ -286,3 +291,92 @@ def test_cached_reimport_of_an_old_tournament_makes_no_request(
     lifetimes = [(r.expires - now).total_seconds() for r in session.cache.responses.values()]
     assert len(lifetimes) == 3
     assert all(FINISHED_EXPIRY - 120 < s <= FINISHED_EXPIRY for s in lifetimes)
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """Count every HTML parse, every document load and every page read, by page source."""
+    import lxml.etree
+
+    import importer.chessresults.parse as parse_module
+    import importer.fetch as fetch_module
+
+    seen: dict[str, list[str]] = {"html": [], "load": [], "read": []}
+    real_fromstring = lxml.etree.fromstring
+    real_load, real_read = parse_module.load_document, parse_module.parse_document
+
+    def fromstring(*args, **kwargs):
+        seen["html"].append("")
+        return real_fromstring(*args, **kwargs)
+
+    def load(text: str, *, source: str = ""):
+        seen["load"].append(source)
+        return real_load(text, source=source)
+
+    def read(doc):
+        seen["read"].append(doc.source)
+        return real_read(doc)
+
+    monkeypatch.setattr(lxml.etree, "fromstring", fromstring)
+    for module in (parse_module, fetch_module):
+        monkeypatch.setattr(module, "load_document", load)
+        monkeypatch.setattr(module, "parse_document", read)
+    return seen
+
+
+def test_each_fetched_page_is_parsed_once(mock: responses.RequestsMock, plain: requests.Session,
+                                          pages: Path, counted: dict[str, list[str]]) -> None:
+    import importer
+
+    serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
+    serve(mock, "1452107", 5, body(pages, "en_swiss_crosstable_art5_final_british2026.html"))
+    serve(mock, "1452107", 2, body(pages, "british2026_champ_r9.html"), rd=9)
+    t = importer.load(f"{CR}/tnr1452107.aspx", session=plain)
+    urls = [p.final_url for p in t.provenance]
+    assert len(urls) == 3 and len(set(urls)) == 3
+    assert counted["load"] == urls  # one load per fetched page, in plan order
+    assert counted["read"] == urls  # one read per fetched page, none again for the import
+    assert len(counted["html"]) == 3  # one lxml parse per page: no sniffing parse beside it
+    assert len(t.players) == 108
+
+
+def test_the_fetched_pages_carry_their_parse(mock: responses.RequestsMock,
+                                             plain: requests.Session, pages: Path,
+                                             counted: dict[str, list[str]]) -> None:
+    serve(mock, "1471902", 0, body(pages, "ussa2026_roundrobin_startingrank.html"))
+    serve(mock, "1471902", 5, body(pages, "en_roundrobin_crosstable_art5_ussa2026.html"))
+    serve(mock, "1471902", 2, body(pages, "en_roundrobin_pairings_art2_allrounds_ussa2026.html"))
+    got = fetch_tournament(Ref("1471902"), plain)
+    assert [p.parsed().kind for p in got] == ["starting_rank", "crosstable_rr", "pairings_rr"]
+    assert all(p.error is None for p in got)
+    assert counted["read"] == [p.final_url for p in got]
+
+
+def test_a_gated_page_is_loaded_once_and_not_read(mock: responses.RequestsMock,
+                                                  plain: requests.Session, pages: Path,
+                                                  counted: dict[str, list[str]]) -> None:
+    gated = body(pages, "en_swiss_crosstable_art5_oldtournament_gated_halfbyes_frome2026.html")
+    serve(mock, "1393521", 0, gated)
+    mock.post(f"{CR}/tnr1393521.aspx", body=body(pages, "british2026_champ_crosstable.html"))
+    serve(mock, "1393521", 5, gated)
+    got = fetch_tournament(Ref("1393521"), plain)
+    assert len(counted["load"]) == 3  # the gated page, the postback's answer, the crosstable
+    assert len(counted["html"]) == 3  # the gate form is read from the same parse
+    assert counted["read"] == [p.final_url for p in got]  # the gated page is replaced unread
+
+
+def test_an_unreadable_page_carries_its_error(mock: responses.RequestsMock,
+                                              plain: requests.Session, pages: Path) -> None:
+    import importer
+
+    serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
+    serve(mock, "1452107", 5, "\x00\x01 garbage, not a page")
+    got = fetch_tournament(Ref("1452107"), plain)
+    assert got[0].error is None and got[0].page is not None
+    assert got[1].page is None and isinstance(got[1].error, InputError)
+    with pytest.raises(InputError, match="binary data"):
+        got[1].parsed()
+    serve(mock, "1452107", 0, body(pages, "en_swiss_startingrank_art0_british2026.html"))
+    serve(mock, "1452107", 5, "\x00\x01 garbage, not a page")
+    with pytest.raises(InputError, match=r"tnr1452107\.aspx\?.*art=5.*: binary data"):
+        importer.load(f"{CR}/tnr1452107.aspx", session=plain)

@@ -74,3 +74,13 @@ def test_import_and_period_replace_their_folders_too(run_cli, fixtures_dir, tmp_
     assert run_cli("import", str(fixtures_dir / "sample_open.trf"), "-o", str(out)).code == 0
     assert listing(out) == {"tournament.csv", "players.csv", "results.csv", "games.csv",
                             ".fiderate"}
+
+
+def test_period_takes_o_too_and_replaces_its_folder(run_cli, fixtures_dir, tmp_path):
+    period = fixtures_dir / "period"
+    args = [str(p) for p in sorted(period.glob("*.trf"))]
+    common = ["--period", "2025-12", "--store", str(tmp_path / "r.sqlite")]
+    assert run_cli("period", *args, *common, "-o", str(tmp_path / "p")).code == 0
+    first = listing(tmp_path / "p")
+    again = run_cli("period", args[0], *common, "--replace", "-o", str(tmp_path / "p"))
+    assert again.code == 0 and listing(tmp_path / "p") < first

@@ -158,12 +158,12 @@ def test_a_registered_system_adds_its_column_to_every_output(tenths):
         ("3", "1", ""), ("3", "2", "")]
 
     index = files["index.html"]
-    assert '<button type="button">Tenths change</button>' in index
+    assert '<th scope="col" class="num">Tenths change</th>' in index
     assert '<td class="num" data-sort="19.200">+19.20</td>' in index
     page = files["player-1.html"]
     assert '<th scope="col" class="num">Tenths change</th>' in page
-    assert '<td class="num">+19.20</td>' in page
-    assert "<dt>Tenths</dt><dd>1500 K 30, change +19.20 → 1519</dd>" in page
+    assert '<td class="num c-more" data-label="Tenths change">+19.20</td>' in page
+    assert "<dt>Tenths</dt><dd>1500, K 30: change +19.20 → +19 → 1519</dd>" in page
     assert "Tenths change" in render_text(report)
 
 

@@ -81,7 +81,7 @@ def test_russian_card_rated_by_its_last_update(realdata: Path, tmp_path: Path) -
     assert (r["rules"], r["rules_date"], r["date_source"], r["rounds"], r["live"]) == (
         "FIDE 2014-07", "2020-01-08", "last update", "8", "false")
     built = build_report(t)
-    assert [n for n in built.notes if "last update" in n] == [
+    assert [n.text for n in built.notes if "last update" in n.text] == [
         "the source gives no event date, only its last update (2020-01-08): the event started "
         "on or before that day and is rated with the rules in force then (FIDE 2014-07); an "
         "event before July 2014 would use other K rules"]

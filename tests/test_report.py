@@ -28,11 +28,13 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from rating.numbers import round_whole
 from reports.errors import ReportError
 from reports.report import (
     PLAYER_COLUMNS,
     ROUND_COLUMNS,
     SCENARIO_COLUMNS,
+    Note,
     build_report,
     render_report,
     resolve_player,
@@ -134,7 +136,19 @@ def test_scenarios_csv_consistency():
     rows = read(files["scenarios.csv"])
     assert tuple(rows[0]) == SCENARIO_COLUMNS
     players = {r["start_no"]: r for r in read(files["rating_players.csv"])}
-    assert {r["start_no"] for r in rows} == {"1", "2", "4", "6"}  # 5 is unrated; 3 plays 5
+    assert {r["start_no"] for r in rows} == {"1", "2", "3", "4", "6"}  # 5 is unrated
+    players = {r["start_no"]: r for r in read(files["rating_players.csv"])}
+    # 3 plays the unrated 5: a row with its reason, no change, the totals as they stand
+    (three,) = [r for r in rows if r["start_no"] == "3"]
+    assert (three["rated"], three["reason"], three["opponent_rating"], three["k"]) == (
+        "false", "opponent unrated", "", "")
+    assert (three["win"], three["draw"], three["loss"], three["expected"]) == ("", "", "", "")
+    assert {three[f"total_if_{x}"] for x in ("win", "draw", "loss")} == {players["3"]["change"]}
+    assert {three[f"new_rating_if_{x}"] for x in ("win", "draw", "loss")} == {
+        players["3"]["new_rating"]}
+    rows = [r for r in rows if r["rated"] == "true"]
+    assert {r["start_no"] for r in rows} == {"1", "2", "4", "6"} and all(
+        r["reason"] == "" for r in rows)
     for r in rows:
         win, draw, loss = (Decimal(r[c]) for c in ("win", "draw", "loss"))
         assert win - loss == int(r["k"])
@@ -142,6 +156,8 @@ def test_scenarios_csv_consistency():
         total = Decimal(players[r["start_no"]]["change"])
         assert Decimal(r["total_if_win"]) == total + win
         assert Decimal(r["total_if_loss"]) == total + loss
+        rating = int(players[r["start_no"]]["rating"])
+        assert int(r["new_rating_if_win"]) == rating + round_whole(Decimal(r["total_if_win"]))
 
 
 def test_no_scenarios_file_when_nothing_is_pending():
@@ -261,8 +277,8 @@ def test_start_date_missing_uses_on():
     t = Tournament(info=TournamentInfo(name="No date"), players=t.players, results=t.results)
     report = build_report(t, on=date(2024, 6, 1))
     assert report.rating.rules.startswith("FIDE 2024-03")
-    assert any("gives no event date" in n for n in report.notes)
-    assert any("rated as standard" in n for n in report.notes)
+    assert any("gives no event date" in n.text for n in report.notes)
+    assert any("rated as standard" in n.text for n in report.notes)
 
 
 UKD_PLAYER_COLUMNS = ("national_rating", "ukd_k", "ukd_rated_games", "ukd_score",
@@ -301,16 +317,16 @@ def test_no_ukd_beside_ukd_or_off_the_standard_list():
                        players=tur_small().players, results=tur_small().results)
     assert build_report(rapid).beside == ()
     asked = build_report(rapid, system="ukd")
-    assert "UKD is the standard-time rating: this event was rated as asked, but TSF may not " \
-           "rate it" in asked.notes
+    assert Note("UKD is the standard-time rating: this event was rated as asked, but TSF may "
+                "not rate it") in asked.notes
 
 
-def test_default_k_warning_names_the_players():
+def test_default_k_warning_lists_the_players_one_per_line():
     notes = build_report(small(), k_default=15).notes
-    assert [n for n in notes if "assumed" in n] == [
-        "K 15 assumed (no K published, on a rating list or given by the category) for: "
-        "No. 6 Default, Dan"]
-    assert not [n for n in build_report(small(), focus=1).notes if "assumed" in n]
+    assert [n for n in notes if "assumed" in n.text] == [
+        Note("K 15 assumed (no K published, listed or given by the category)",
+             ("No. 6 Default, Dan",), frozenset({6}))]
+    assert not [n for n in build_report(small(), focus=1).notes if "assumed" in n.text]
 
 
 _STATUSES = list(Status)
@@ -353,4 +369,5 @@ def test_a_later_rating_list_is_flagged(realdata, tmp_path):
     later = tmp_path / "standard_nov26frl.txt"  # the November 2026 list, after the start
     later.write_bytes((realdata / "fide-list" / "players_list_foa_excerpt.txt").read_bytes())
     notes = build_report(small(), ratings_list=later).notes
-    assert any("dated 2026-11-01, after the tournament's start (2026-10-02)" in n for n in notes)
+    assert any("dated 2026-11-01, after the tournament's start (2026-10-02)" in n.text
+               for n in notes)

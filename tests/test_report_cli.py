@@ -76,7 +76,9 @@ def test_report_prints_a_table_without_out(run_cli, sample):
     assert res.code == 0, res
     assert f"17. Dumitrescu, Radu — {pr.rating}, K {pr.k} ({pr.k_source.value})" in res.stdout
     sign = "+" if pr.change > 0 else ""
-    assert f"Change {sign}{pr.change:.2f} → new rating {pr.new_rating}" in res.stdout
+    rounded = pr.new_rating - pr.rating
+    assert (f"Change {sign}{pr.change:.2f} → {'+' if rounded > 0 else ''}{rounded} → new rating "
+            f"{pr.new_rating}") in res.stdout
     assert len([ln for ln in res.stdout.splitlines() if ln[:3].strip().isdigit()]) == len(
         pr.rounds)
     everyone = run_cli("report", str(sample))
@@ -182,7 +184,7 @@ def test_british_live_round_scenarios(realdata, tmp_path):
 def test_british_player_terminal_table(run_cli, realdata):
     res = run_cli("report", str(realdata / "chess-results" / BRITISH), "--player", "1")
     assert res.code == 0, res
-    assert "Change -4.90 → new rating 2592" in res.stdout
+    assert "Change -4.90 → -5 → new rating 2592" in res.stdout
 
 
 def test_player_card_focus_and_published_performance(run_cli, realdata):

@@ -34,6 +34,12 @@ def test_the_period_page_is_fiderate_period_and_stores_nothing(tmp_path, run_cli
         assert "late_november: the source gives no time control; rated as standard" in r.text
         served = {name: requests.get(r.url + name, timeout=10)
                   for name in ("period_players.csv", "period_games.csv")}
+        links = re.findall(r'href="([\w.-]+/index\.html)"', r.text)
+        assert len(links) == len(EVENTS)
+        for link in links:  # each tournament's report, as `fiderate period` writes it beside
+            page = requests.get(r.url + link, timeout=10)
+            assert page.status_code == 200 and "<h1>" in page.text
+        assert requests.get(r.url + "../../etc/passwd", timeout=10).status_code == 404
         assert server.uploads_left() == []
         assert not list(server.data.rglob("*.sqlite"))  # no register anywhere
     res = run_cli("period", *(str(PERIOD / e) for e in EVENTS), "--period", "2025-12",

@@ -130,6 +130,21 @@ def test_scenarios_for_a_pending_game():
     assert s.win - s.loss == s.k and s.draw * 2 == s.win + s.loss
 
 
+def test_a_pending_game_that_will_not_be_rated_is_a_scenario_with_its_reason():
+    players = [Player(start_no=1, name="A", rating=1500, birth_year=1990),
+               Player(start_no=2, name="B"), Player(start_no=3, name="C", rating=1400)]
+    t = make(players, {1: [(3, 1, P), (2, None, Status.PENDING)],
+                       3: [(1, 0, P), (9, None, Status.PENDING)]})
+    tr = rate_tournament(t)
+    pr = tr.player(1)
+    (s,) = pr.scenarios
+    assert (s.rated, s.reason, s.opponent_rating, s.k, s.win, s.draw, s.loss) == (
+        False, "opponent unrated", None, None, None, None, None)
+    assert s.total_if_win == s.total_if_draw == s.total_if_loss == pr.change
+    (gone,) = tr.player(3).scenarios
+    assert (gone.rated, gone.reason) == (False, "opponent not in the player list")
+
+
 @given(own=st.integers(1000, 2800), opp=st.integers(1000, 2800),
        others=st.lists(st.integers(1000, 2800), max_size=4),
        start=st.sampled_from([date(2023, 5, 1), date(2024, 5, 1), date(2026, 1, 1)]))
@@ -177,7 +192,12 @@ def test_unrated_player_gets_performance_and_initial_rating():
 def test_no_initial_rating_below_five_games():
     players = [Player(start_no=1, name="New"), Player(start_no=2, name="O", rating=1800)]
     pr = rate_tournament(make(players, {1: [(2, 1, P)]})).player(1)
-    assert pr.initial is None and pr.performance == 2600
+    assert pr.performance == 2600
+    # the workings so far, not published: (1800 + 2 × 1800) / 3 = 1800, p (1 + 1) / 3 = .67
+    i = pr.initial
+    assert i is not None and not i.published and i.reason == "1 of 5 games against rated opponents"
+    assert (i.games, i.average, i.p_h, i.score_h, i.hypothetical, i.hypothetical_rating,
+            i.min_games) == (1, 1800, 67, 100, 2, 1800, 5)
 
 
 def test_once_per_tournament_cap_2022():
@@ -276,7 +296,9 @@ def test_fide_k_is_reduced_so_that_k_times_n_stays_within_700():
     pr = tr.player(1)
     assert (pr.k, pr.k_before_cap, pr.k_source) == (35, 40, KSource.CATEGORY)
     assert {ln.k for ln in pr.rounds} == {35} and pr.change == D("350.00")
-    assert "K reduced so that K × rated games stays within 700: Marathon K 40 → 35" in tr.notes
+    assert [n.sentence for n in tr.player_notes] == [
+        "K reduced so that K × rated games stays within 700: K 40 → 35"]
+    assert tr.player_notes[0].start_no == 1 and tr.notes == ()
 
 
 def test_no_k_cap_for_elo_and_ukd_or_a_card_k():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import date, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -482,9 +483,9 @@ def tournaments(draw: st.DrawFn) -> Tournament:
             results.append(RoundResult(start_no=b, round=rnd, status=br[0], points=br[1],
                                        opponent_no=w, colour=Colour.BLACK))
             games.append(Game(round=rnd, white_no=w, black_no=b, result=res))
-    totals: dict[int, float] = {}
+    totals: dict[int, Decimal] = {}
     for r in results:
-        totals[r.start_no] = totals.get(r.start_no, 0.0) + (r.points or 0.0)
+        totals[r.start_no] = totals.get(r.start_no, Decimal(0)) + (r.points or 0)
     teams = [draw(S_TEAM) for _ in range(n)]
     players = []
     for no in range(1, n + 1):
@@ -500,7 +501,7 @@ def tournaments(draw: st.DrawFn) -> Tournament:
             rating=draw(S_RATING),
             national_rating=draw(S_RATING),
             **_birth(draw(S_BIRTH), draw(st.booleans())),
-            points=totals.get(no, 0.0) if draw(st.booleans()) else None,
+            points=totals.get(no, Decimal(0)) if draw(st.booleans()) else None,
             rank=draw(st.one_of(st.none(), st.integers(1, n))),
             team=teams[no - 1]))
     time_control, rating_list = draw(st.sampled_from([

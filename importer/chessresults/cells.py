@@ -1,4 +1,4 @@
-"""The round-cell grammar of chess-results crosstables and small number helpers (spec §8.3, §17).
+"""The round-cell grammar of chess-results crosstables and small number helpers.
 
 A Swiss crosstable cell is ``<opponent><colour><result>`` (`` 54b1``, `` 29w½``, ``  9w+``,
 `` 23b-``, `` 13b`` pending), or a bye/absence without opponent (``-1``, ``-½``, ``-0``).
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from importer.errors import InputError
-from importer.model import Colour, Status
+from importer.model import Colour, Status, as_points
 
 __all__ = ["Cell", "clean", "parse_int", "parse_points", "parse_rating", "parse_round_cell"]
 
@@ -21,7 +22,7 @@ _HALF = ("½", "&frac12;", "1/2", "0,5", "0.5")
 _CELL = re.compile(
     r"(?:(?P<opp>\d+)\s*(?P<colour>[wbs])\s*(?P<res>1|0|½|\+|-)?|(?P<bare>1|0|½|\+|-))")
 _BYE = re.compile(r"-\s*(?P<bye>1|0|½)")
-_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "s": Colour.BLACK}  # s = schwarz (spec §5.2)
+_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "s": Colour.BLACK}  # s = schwarz (German UI)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,7 @@ class Cell:
 
     opponent_no: int | None
     colour: Colour
-    points: float | None
+    points: Decimal | None
     status: Status
 
 
@@ -54,11 +55,12 @@ def _half(text: str) -> str:
     return text
 
 
+_ONE, _HALF_POINT, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
 _RESULT = {
-    "1": (1.0, Status.PLAYED), "0": (0.0, Status.PLAYED), "½": (0.5, Status.PLAYED),
-    "+": (1.0, Status.FORFEIT_WIN), "-": (0.0, Status.FORFEIT_LOSS),
+    "1": (_ONE, Status.PLAYED), "0": (_ZERO, Status.PLAYED), "½": (_HALF_POINT, Status.PLAYED),
+    "+": (_ONE, Status.FORFEIT_WIN), "-": (_ZERO, Status.FORFEIT_LOSS),
 }
-_BYES = {"1": (1.0, Status.BYE), "½": (0.5, Status.HALF_BYE), "0": (0.0, Status.ABSENT)}
+_BYES = {"1": (_ONE, Status.BYE), "½": (_HALF_POINT, Status.HALF_BYE), "0": (_ZERO, Status.ABSENT)}
 
 
 @lru_cache(maxsize=8192)
@@ -92,25 +94,25 @@ def parse_round_cell(cell: str) -> Cell:
     return Cell(opp, colour, points, status)
 
 
-def parse_points(text: str) -> float | None:
-    """A printed score: ``5,5`` (decimal comma), ``5.5``, ``4½``, ``7x`` → float; '' → None."""
+def parse_points(text: str) -> Decimal | None:
+    """A printed score: ``5,5`` (decimal comma), ``5.5``, ``4½``, ``7x`` → Decimal; '' → None."""
     if text.isdigit() and text.isascii():  # the hot path
-        return float(text)
+        return Decimal(text)
     t = clean(text).replace(",", ".")
     if not t:
         return None
-    half = 0.0
+    half = _ZERO
     if t.endswith(("½", "x")):
-        half, t = 0.5, t[:-1].strip()
+        half, t = _HALF_POINT, t[:-1].strip()
         if not t:
             return half
     try:
-        value = float(t)
-    except ValueError:
+        value = Decimal(t)
+    except InvalidOperation:
         raise InputError(f"bad points value {text!r}: expected e.g. '5', '5,5' or '4½'") from None
-    if value != value or value in (float("inf"), float("-inf")) or value < 0:
+    if not value.is_finite() or value < 0:
         raise InputError(f"bad points value {text!r}: expected a non-negative number")
-    return value + half
+    return as_points(value + half)
 
 
 def parse_int(text: str) -> int | None:

@@ -1,5 +1,5 @@
 """Dates and rounds as chess-results prints them: the ``turdet=YES`` details block's key/value
-rows (spec §15), and the dates printed elsewhere: round captions ('Round 2 on 2026/08/10 at
+rows, and the dates printed elsewhere: round captions ('Round 2 on 2026/08/10 at
 10:00', '1. Runde am 26.09.2026'), a tournament name ('… 10 August 2026', '20260808-10') and
 the 'Last update 10.06.2019 14:17' line.
 

@@ -1,4 +1,4 @@
-"""Header words and labels per UI language (spec §5.2, §13.1, §15; ukd.md §4.4) → canonical keys.
+"""Header words and labels per UI language (the ``lan=`` parameter) → canonical keys.
 
 Lookups are case-insensitive and ignore surrounding spaces, ``&nbsp;`` and trailing dots.
 Each word also names its language, so a page's language can be guessed from its headers.
@@ -36,7 +36,7 @@ def _table(rows: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, str]]:
     return out
 
 
-# Column headers of the CRs1 tables (spec §5.2; tr from ukd.md §4.4, pt from the xlsx export and
+# Column headers of the CRs1 tables (tr from Turkish pages, pt from the xlsx export and
 # a pt ranking list).  The ranking-list words of es, de, fr, it, ru and tr are the UI's usual
 # abbreviations, not all seen on a saved page: the ranking parser checks the columns they name
 # by their values, and finds the columns of an unknown language the same way.
@@ -91,7 +91,7 @@ _HEADERS = _table({
     "rating_average": ("de:EloDS", "en:Rtg-Ø", "en:RtgØ"),  # the opponents' (or team's) average
 })
 
-# Key/value labels of the tournament-details block (spec §15).
+# Key/value labels of the tournament-details block (turdet=YES).
 _DETAILS = _table({
     "organizer": ("en:Organizer(s)", "de:Veranstalter"),
     "federation": ("en:Federation", "de:Föderation", "pt:Federação", "ru:Федерация"),
@@ -107,7 +107,7 @@ _DETAILS = _table({
     "program": ("en:Pairing program", "de:Auslosungsprogramm"),
 })
 
-# Key/value labels of the player card (spec §13.1; ukd.md §4.3).
+# Key/value labels of the player card (art=9).
 _CARD = _table({
     "name": ("en:Name", "ru:Имя", "tr:İsim", "de:Name"),
     "title": ("en:Title", "de:Titel"),
@@ -136,9 +136,9 @@ _CARD = _table({
 })
 
 BYE_WORDS = frozenset({"bye", "spielfrei", "bay", "свободен"})
-"""The black-side name of a pairing-allocated bye row (spec §10.1)."""
+"""The black-side name of a pairing-allocated bye row on a pairings page (art=2)."""
 NOT_PAIRED_WORDS = frozenset({"not paired", "nicht ausgelost", "не спарен", "eşlenmedi"})
-"""The black-side name of a not-paired row (spec §10.1)."""
+"""The black-side name of a not-paired row on a pairings page (art=2)."""
 
 _ROUND_COL = re.compile(r"(\d+)\s*\.?\s*(?:rd|runde|тур|tur|kierros)?", re.IGNORECASE)
 _TIEBREAK = re.compile(r"(?:tb|wtg|доп|desp|des|dép|dep|spar)\s*\.?\s*(\d+)", re.IGNORECASE)

@@ -1,4 +1,4 @@
-"""Several pages of one tournament → one :class:`Tournament` (spec §9, §18), with checks.
+"""Several pages of one tournament → one :class:`Tournament`, with checks.
 
 The crosstable is the base for results; pairings pages add boards, colours and the rounds
 the crosstable does not have (or has only as pending); the starting rank adds ids, ratings
@@ -11,9 +11,10 @@ import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date
+from decimal import Decimal
 from operator import attrgetter, itemgetter
 
-from importer.chessresults.pages import Page
+from importer.chessresults.page import Page, PageKind
 from importer.chessresults.records import mirror, mirrored_status
 from importer.errors import InputError
 from importer.model import (
@@ -30,14 +31,21 @@ from importer.pairings import games_from_results
 
 __all__ = ["build_tournament"]
 
-# Lower is more authoritative (spec §9).
-_PLAYER_PRIORITY = {"starting_rank": 0, "player_list": 0, "team_all_details": 1,
-                    "crosstable_start": 2, "crosstable_rank": 2, "crosstable_rr": 2, "ranking": 2,
-                    "player_card": 3, "pairings": 4, "pairings_rr": 4,
-                    "team_board_pairings": 4, "notpaired": 5, "no_data": 6, "team_pairings": 6}
-_RESULT_PRIORITY = {"crosstable_start": 0, "crosstable_rank": 0, "crosstable_rr": 0,
-                    "pairings": 1, "pairings_rr": 1, "team_board_pairings": 1,
-                    "team_all_details": 1, "player_card": 2, "notpaired": 3}
+# Lower is more authoritative: the lists name players best, then the crosstables, the card, the
+# pairings; for results the crosstable, then the pairings, the card, the not-paired grid.
+_PLAYER_PRIORITY = {
+    PageKind.STARTING_RANK: 0, PageKind.PLAYER_LIST: 0, PageKind.TEAM_ALL_DETAILS: 1,
+    PageKind.CROSSTABLE_START: 2, PageKind.CROSSTABLE_RANK: 2, PageKind.CROSSTABLE_RR: 2,
+    PageKind.RANKING: 2, PageKind.PLAYER_CARD: 3, PageKind.PAIRINGS: 4, PageKind.PAIRINGS_RR: 4,
+    PageKind.TEAM_BOARD_PAIRINGS: 4, PageKind.NOTPAIRED: 5, PageKind.NO_DATA: 6,
+    PageKind.TEAM_PAIRINGS: 6}
+_RESULT_PRIORITY = {
+    PageKind.CROSSTABLE_START: 0, PageKind.CROSSTABLE_RANK: 0, PageKind.CROSSTABLE_RR: 0,
+    PageKind.PAIRINGS: 1, PageKind.PAIRINGS_RR: 1, PageKind.TEAM_BOARD_PAIRINGS: 1,
+    PageKind.TEAM_ALL_DETAILS: 1, PageKind.PLAYER_CARD: 2, PageKind.NOTPAIRED: 3}
+_STARTING_LISTS = frozenset({PageKind.STARTING_RANK, PageKind.PLAYER_LIST,
+                             PageKind.CROSSTABLE_START})
+"""Pages whose players carry their starting numbers: they map a ranking crosstable's ranks."""
 _ROUND = attrgetter("round")
 _PLAYER_FIELDS = [f.name for f in dataclasses.fields(Player) if f.name != "start_no"]
 _INFO_FIELDS = [f.name for f in dataclasses.fields(TournamentInfo)]
@@ -75,7 +83,7 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
 
 
 def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[str]) -> Page:
-    """A gated art=4 page: map rank numbers to starting numbers by name and rating (§8.1)."""
+    """A gated art=4 page: map rank numbers to starting numbers by name and rating."""
     def key(p: Player) -> tuple[str, int | None]:
         return " ".join(p.name.replace(",", " ").casefold().split()), p.rating
 
@@ -154,7 +162,7 @@ def _merge_info(pages: Sequence[Page], source: str,
     kinds = {p.kind for p in pages}
     if any(p.is_team_event for p in pages):
         fields["system"] = System.TEAM
-    elif kinds & {"crosstable_rr", "pairings_rr"}:
+    elif kinds & {PageKind.CROSSTABLE_RR, PageKind.PAIRINGS_RR}:
         fields["system"] = System.ROUND_ROBIN
     else:
         fields["system"] = next((p.info.system for p in pages if p.info.system is not
@@ -167,11 +175,11 @@ def _merge_info(pages: Sequence[Page], source: str,
 def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[int, int],
                                                                         RoundResult]:
     """Per (player, round): a finished result beats a pending one; then page priority."""
-    have_rr_pairings = any(p.kind == "pairings_rr" for p in pages)
+    have_rr_pairings = any(p.kind is PageKind.PAIRINGS_RR for p in pages)
     results: dict[tuple[int, int], RoundResult] = {}
     prios: dict[tuple[int, int], int] = {}
     for page in pages:
-        if page.kind == "crosstable_rr" and have_rr_pairings:
+        if page.kind is PageKind.CROSSTABLE_RR and have_rr_pairings:
             continue  # its rounds are only assumed (Berger); the matrix is checked below
         prio = _RESULT_PRIORITY.get(page.kind, 4)
         if not results:
@@ -187,7 +195,7 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
             rank = (r.status is Status.PENDING, prio)
             old_rank = (old.status is Status.PENDING, prios[key])
             if r.opponent_no is None and old.opponent_no is not None and (
-                    r.status is Status.FORFEIT_LOSS):  # art=40 '0F' names no opponent (§11)
+                    r.status is Status.FORFEIT_LOSS):  # art=40 '0F' names no opponent
                 r = dataclasses.replace(r, opponent_no=old.opponent_no, colour=old.colour)
             if not rank[0] and not old_rank[0] and max(prio, old_rank[1]) < 3 and (
                     (old.status, old.opponent_no, old.points)
@@ -200,21 +208,22 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
             if better.colour is Colour.NONE and better.opponent_no == worse.opponent_no:
                 better = dataclasses.replace(better, colour=worse.colour)
             results[key], prios[key] = better, min(rank, old_rank)[1]
-    if any(p.kind == "notpaired" for p in pages):
+    if any(p.kind is PageKind.NOTPAIRED for p in pages):
         for (no, rd), r in list(results.items()):  # the winner of an art=40 forfeit
             other = results.get((r.opponent_no, rd)) if r.opponent_no is not None else None
             if r.status is Status.FORFEIT_LOSS and other is not None and (
                     other.status is Status.PENDING and other.opponent_no == no):
                 results[(other.start_no, rd)] = dataclasses.replace(
-                    other, status=Status.FORFEIT_WIN, points=1.0)
+                    other, status=Status.FORFEIT_WIN, points=Decimal(1))
     return results
 
 
 def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
                 warnings: list[str]) -> None:
-    """Keep the card's published K and rtg+/- on the chosen results (fide-rules §4.4)."""
+    """Keep the card's published K and rtg+/- on the chosen results (the figures chess-results
+    printed for each game, to compare with the calculated ones)."""
     for page in pages:
-        if page.kind != "player_card":
+        if page.kind is not PageKind.PLAYER_CARD:
             continue
         for r in page.results:
             if r.k is None and r.rating_change is None:
@@ -230,8 +239,8 @@ def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResul
 
 
 def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
-                 warnings: list[str]) -> list[RoundResult]:
-    """Both sides of every pairing agree (spec §8.3); an unknown opponent is an error.
+                 warnings: list[str], source: str = "") -> list[RoundResult]:
+    """Both sides of every pairing agree; an unknown opponent is an error.
     Returns the results whose other side no page shows."""
     one_sided = []
     for (no, rd), r in results.items():
@@ -240,7 +249,7 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
             continue
         if opp not in numbers:
             raise InputError(f"player {no}, round {rd}: opponent {opp} is not in the "
-                             "tournament: broken or truncated page")
+                             "tournament: broken or truncated page", source=source)
         other = results.get((opp, rd))
         if other is None:
             one_sided.append(r)
@@ -254,7 +263,7 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
             warnings.append(f"round {rd}: players {no} and {opp} both have colour "
                             f"{r.colour.value}")
         elif (r.points is not None and other.points is not None and r.status is Status.PLAYED
-              and r.points + other.points != 1.0) or (
+              and r.points + other.points != 1) or (
                 Status.PENDING not in (r.status, other.status)
                 and other.status is not mirrored_status(r.status)
                 and not _double_forfeit(r, other)):
@@ -272,7 +281,7 @@ def _double_forfeit(a: RoundResult, b: RoundResult) -> bool:
 def _check_rr(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
               warnings: list[str]) -> None:
     """The round-robin matrix against the rounds of the all-rounds pairings page."""
-    if not any(p.kind == "pairings_rr" for p in pages):
+    if not any(p.kind is PageKind.PAIRINGS_RR for p in pages):
         return
     by_pair = {(r.start_no, r.opponent_no): r for r in results.values() if r.opponent_no}
     for page in pages:
@@ -343,20 +352,11 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
                      focus: int | None = None) -> Tournament:
     """Merge pages of one tournament into a Tournament.
 
-    InputError for pages of different tournaments (tnr), for an opponent number that is in
-    no page (a broken or truncated page) and for pages that cannot be combined; the
-    recoverable disagreements become ``Tournament.warnings``.
+    InputError for no pages, for pages of different tournaments (tnr), for an opponent
+    number that is in no page (a broken or truncated page) and for a ranking crosstable
+    without player links that no starting list maps; the recoverable disagreements become
+    ``Tournament.warnings``.  Any other exception is a bug, raised as itself.
     """
-    try:
-        return _build(pages, source, focus)
-    except InputError:
-        raise
-    except (ValueError, IndexError, KeyError, TypeError, AttributeError) as e:
-        raise InputError(f"pages that cannot be combined ({type(e).__name__}: {e})",
-                         source=source) from None
-
-
-def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
     if not pages:
         raise InputError("no chess-results pages to build a tournament from", source=source)
     tnrs = sorted({p.tnr for p in pages if p.tnr})
@@ -367,8 +367,8 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
     fixed = []
     for page in pages:
         if page.by_rank:
-            starts = {pl.start_no: pl for p in pages if p.kind in (
-                "starting_rank", "player_list", "crosstable_start") for pl in p.players}
+            starts = {pl.start_no: pl for p in pages if p.kind in _STARTING_LISTS
+                      for pl in p.players}
             if not starts:
                 raise InputError("ranking crosstable without player links: add the starting "
                                  "rank or the art=5 crosstable to map ranks to starting numbers",
@@ -384,27 +384,27 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
     results = _choose_results(pages, warnings)
     _apply_card(pages, results, warnings)
     numbers = set(players)
-    one_sided = _check_pairs(results, numbers, warnings)
+    one_sided = _check_pairs(results, numbers, warnings, source)
     _check_rr(pages, results, warnings)
     for r in one_sided:  # the other side of a game only one page shows
         m = mirror(r)
         if m is not None:
             results[(m.start_no, m.round)] = m
-    byes = [r.points for p in pages if p.kind.startswith("pairings") for r in p.results
-            if r.status is Status.BYE and r.points is not None]
-    bye_value = Counter(byes).most_common(1)[0][0] if byes else 1.0
+    byes = [r.points for p in pages if p.kind in (PageKind.PAIRINGS, PageKind.PAIRINGS_RR)
+            for r in p.results if r.status is Status.BYE and r.points is not None]
+    bye_value = Counter(byes).most_common(1)[0][0] if byes else Decimal(1)
     last = max(map(itemgetter(1), results), default=0)
     unknown: dict[int, list[int]] = {}
     for no, p in list(players.items()):
         upto = through.get(no, last)
-        total = 0.0
+        total = Decimal(0)
         for rd in range(1, last + 1):
             have = results.get((no, rd))
             if have is None:  # no page shows this round for this player
                 unknown.setdefault(no, []).append(rd)
                 have = results[(no, rd)] = RoundResult(start_no=no, round=rd,
                                                        status=Status.UNKNOWN)
-            elif have.status is Status.BYE and have.points in (None, 1.0) and (
+            elif have.status is Status.BYE and have.points in (None, 1) and (
                     have.points != bye_value):  # -1 is printed whatever the event awards
                 have = results[(no, rd)] = dataclasses.replace(have, points=bye_value)
             if rd <= upto and have.points:
@@ -413,7 +413,7 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
             continue  # printed points (or none) stay as printed: the rounds are incomplete
         if p.points is None:
             players[no] = dataclasses.replace(p, points=total)
-        elif last and abs(p.points - total) > 1e-9:  # no results (a ranking alone): no check
+        elif last and p.points != total:  # no results (a ranking alone): no check
             warnings.append(f"player {no} ({p.name}): printed points {p.points:g}, the rounds "
                             f"sum to {total:g}")
     if unknown:
@@ -428,7 +428,7 @@ def _build(pages: Sequence[Page], source: str, focus: int | None) -> Tournament:
     if info.rounds is not None and info.rounds < last:
         warnings.append(f"the pages say {info.rounds} rounds but show {last}")
         info = dataclasses.replace(info, rounds=last)
-    card = next((p.snr for p in pages if p.kind == "player_card"), None)
+    card = next((p.snr for p in pages if p.kind is PageKind.PLAYER_CARD), None)
     return Tournament(info=info, players=tuple(players.values()), results=ordered,
                       games=tuple(games_from_results(ordered, boards=boards)),
                       focus=focus if focus is not None else card,

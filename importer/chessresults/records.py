@@ -16,13 +16,14 @@ _GAME_RESULTS = {
     "+--": GameResult.WHITE_FORFEIT_WIN, "--+": GameResult.BLACK_FORFEIT_WIN,
     "---": GameResult.DOUBLE_FORFEIT, "": GameResult.PENDING,
 }
-_SIDES: dict[GameResult, tuple[tuple[Status, float | None], tuple[Status, float | None]]] = {
-    GameResult.WHITE_WIN: ((Status.PLAYED, 1.0), (Status.PLAYED, 0.0)),
-    GameResult.BLACK_WIN: ((Status.PLAYED, 0.0), (Status.PLAYED, 1.0)),
-    GameResult.DRAW: ((Status.PLAYED, 0.5), (Status.PLAYED, 0.5)),
-    GameResult.WHITE_FORFEIT_WIN: ((Status.FORFEIT_WIN, 1.0), (Status.FORFEIT_LOSS, 0.0)),
-    GameResult.BLACK_FORFEIT_WIN: ((Status.FORFEIT_LOSS, 0.0), (Status.FORFEIT_WIN, 1.0)),
-    GameResult.DOUBLE_FORFEIT: ((Status.FORFEIT_LOSS, 0.0), (Status.FORFEIT_LOSS, 0.0)),
+_ONE, _HALF, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
+_SIDES: dict[GameResult, tuple[tuple[Status, Decimal | None], tuple[Status, Decimal | None]]] = {
+    GameResult.WHITE_WIN: ((Status.PLAYED, _ONE), (Status.PLAYED, _ZERO)),
+    GameResult.BLACK_WIN: ((Status.PLAYED, _ZERO), (Status.PLAYED, _ONE)),
+    GameResult.DRAW: ((Status.PLAYED, _HALF), (Status.PLAYED, _HALF)),
+    GameResult.WHITE_FORFEIT_WIN: ((Status.FORFEIT_WIN, _ONE), (Status.FORFEIT_LOSS, _ZERO)),
+    GameResult.BLACK_FORFEIT_WIN: ((Status.FORFEIT_LOSS, _ZERO), (Status.FORFEIT_WIN, _ONE)),
+    GameResult.DOUBLE_FORFEIT: ((Status.FORFEIT_LOSS, _ZERO), (Status.FORFEIT_LOSS, _ZERO)),
     GameResult.PENDING: ((Status.PENDING, None), (Status.PENDING, None)),
 }
 _MIRROR = {Status.PLAYED: Status.PLAYED, Status.PENDING: Status.PENDING,
@@ -32,7 +33,7 @@ _OPPOSITE = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE
 
 
 def parse_game_result(text: str) -> GameResult:
-    """A pairings result cell (spec §10.1): '1 - 0', '½ - ½', '+ - -', '- - +', '- - -', ''."""
+    """A pairings result cell (art=2): '1 - 0', '½ - ½', '+ - -', '- - +', '- - -', ''."""
     key = "".join(clean(text).replace("&frac12;", "½").replace(":", "-").split())
     key = key.replace("0,5", "½").replace("0.5", "½").replace("1/2", "½")
     try:
@@ -42,7 +43,7 @@ def parse_game_result(text: str) -> GameResult:
                          "'+ - -', '- - +', '- - -' or an empty (pending) cell") from None
 
 
-def sides(result: GameResult) -> tuple[tuple[Status, float | None], tuple[Status, float | None]]:
+def sides(result: GameResult) -> tuple[tuple[Status, Decimal | None], tuple[Status, Decimal | None]]:
     """(status, points) of White and of Black for a game result."""
     return _SIDES[result]
 
@@ -52,13 +53,13 @@ def mirror(r: RoundResult) -> RoundResult | None:
     if r.opponent_no is None or r.status not in _MIRROR:
         return None
     status = _MIRROR[r.status]
-    points: float | None
+    points: Decimal | None
     if r.points is None:
         points = None
     elif r.status is Status.PLAYED:
-        points = 1.0 - r.points
+        points = 1 - r.points
     else:
-        points = 1.0 if status is Status.FORFEIT_WIN else 0.0
+        points = Decimal(1 if status is Status.FORFEIT_WIN else 0)
     return RoundResult(start_no=r.opponent_no, round=r.round, status=status,
                        opponent_no=r.start_no, colour=_OPPOSITE[r.colour], points=points)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date
+from decimal import Decimal
 
 from importer.errors import InputError
 from importer.model import (
@@ -39,6 +40,7 @@ from importer.model import (
     System,
     Tournament,
     TournamentInfo,
+    as_points,
 )
 from importer.pairings import games_from_results
 from importer.trf.dates import RATE_WORDS, classify_time_control, encoded_time_control, parse_date
@@ -190,8 +192,8 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
     return Player(start_no=start_no, name=" ".join(line[14:47].split()),
                   title=_title(line[10:13]), sex=_SEX.get(line[9], ""),
                   federation=line[53:56].strip(), fide_id=fide_id, national_id=national_id,
-                  rating=rating, birth_year=birth_year, birth_date=birth_date, points=points,
-                  rank=rank)
+                  rating=rating, birth_year=birth_year, birth_date=birth_date,
+                  points=as_points(points), rank=rank)
 
 
 def _read_001(st: _State, line: str, lineno: int) -> None:
@@ -293,15 +295,16 @@ def _rounds_value(st: _State, rest: str, lineno: int) -> int | None:
     return None
 
 
-_PLAYED = {"1": (1.0, Status.PLAYED), "0": (0.0, Status.PLAYED), "=": (0.5, Status.PLAYED),
-           "W": (1.0, Status.UNPLAYED), "L": (0.0, Status.UNPLAYED),
-           "D": (0.5, Status.UNPLAYED), "+": (1.0, Status.FORFEIT_WIN),
-           "-": (0.0, Status.FORFEIT_LOSS)}
-_NO_GAME = {"H": (0.5, Status.HALF_BYE), "F": (1.0, Status.BYE), "U": (1.0, Status.BYE),
-            "Z": (0.0, Status.ABSENT), "-": (0.0, Status.ABSENT), " ": (0.0, Status.ABSENT),
-            "+": (1.0, Status.BYE), "1": (1.0, Status.BYE), "W": (1.0, Status.BYE),
-            "=": (0.5, Status.HALF_BYE), "D": (0.5, Status.HALF_BYE),
-            "0": (0.0, Status.ABSENT), "L": (0.0, Status.ABSENT)}
+_ONE, _HALF, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
+_PLAYED = {"1": (_ONE, Status.PLAYED), "0": (_ZERO, Status.PLAYED), "=": (_HALF, Status.PLAYED),
+           "W": (_ONE, Status.UNPLAYED), "L": (_ZERO, Status.UNPLAYED),
+           "D": (_HALF, Status.UNPLAYED), "+": (_ONE, Status.FORFEIT_WIN),
+           "-": (_ZERO, Status.FORFEIT_LOSS)}
+_NO_GAME = {"H": (_HALF, Status.HALF_BYE), "F": (_ONE, Status.BYE), "U": (_ONE, Status.BYE),
+            "Z": (_ZERO, Status.ABSENT), "-": (_ZERO, Status.ABSENT), " ": (_ZERO, Status.ABSENT),
+            "+": (_ONE, Status.BYE), "1": (_ONE, Status.BYE), "W": (_ONE, Status.BYE),
+            "=": (_HALF, Status.HALF_BYE), "D": (_HALF, Status.HALF_BYE),
+            "0": (_ZERO, Status.ABSENT), "L": (_ZERO, Status.ABSENT)}
 _COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK}
 
 
@@ -352,9 +355,9 @@ def _classify(st: _State, row: _Row, r: int, rnd: _Round, last_round: int) -> Ro
 
 def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundResult]:
     """Give blank results the value the points column needs (spec A9 item 9)."""
-    printed = row.player.points
-    if printed is None:
+    if row.player.points is None:
         return results
+    printed = float(row.player.points)  # the file's own point system (XXS) is in floats
     blanks = [i for i, (res, rnd) in enumerate(zip(results, _padded(row, len(results)),
                                                    strict=True))
               if res.status is Status.ABSENT and rnd.code == " "]
@@ -379,7 +382,7 @@ def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundR
     out = list(results)
     changed = []
     for j, i in enumerate(blanks[:fulls + halves]):
-        status, pts = (Status.BYE, 1.0) if j < fulls else (Status.HALF_BYE, 0.5)
+        status, pts = (Status.BYE, _ONE) if j < fulls else (Status.HALF_BYE, _HALF)
         out[i] = RoundResult(start_no=no, round=i + 1, status=status, points=pts)
         changed.append(f"round {i + 1} → {'bye' if j < fulls else 'half-point bye'}")
     st.warn(f"player {no}: blank result read from the points column ({printed:g}): "

@@ -27,7 +27,7 @@ def _block(r: RoundResult | None) -> str:
     if r.status is Status.PENDING:
         code = " "
     elif r.status in (Status.PLAYED, Status.UNPLAYED):
-        code = _CODE.get((r.status, r.points or 0.0), "0")
+        code = _CODE.get((r.status, float(r.points or 0)), "0")
     else:
         code = {Status.FORFEIT_WIN: "+", Status.FORFEIT_LOSS: "-", Status.HALF_BYE: "H",
                 Status.BYE: "U", Status.ABSENT: "Z"}[r.status]

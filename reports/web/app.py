@@ -10,7 +10,7 @@ Routes::
     GET  /report/{key}/report.zip        the report folder, as ``fiderate report --out`` writes it
     GET  /calc                           the calculator
     GET  /period, POST /period           the rating period form → 303 to /period/{key}/
-    GET  /period/{key}/, …/{file}.csv    the period page and its CSV files
+    GET  /period/{key}/, …/{file}        the period page, its CSV files and its tournaments' reports
     GET  /api/report, POST /api/report   a report as JSON
     GET  /api/calc                       the calculator as JSON (``fiderate calc --json``)
     GET  /api/openapi.json               the API described
@@ -147,7 +147,7 @@ def create_app(config: Config | None = None) -> Starlette:
         Route("/period", pages.period_form, methods=["GET"]),
         Route("/period", pages.period_post, methods=["POST"]),
         Route("/period/{key}/", pages.period_view, methods=["GET"]),
-        Route("/period/{key}/{name}", pages.period_view, methods=["GET"]),
+        Route("/period/{key}/{name:path}", pages.period_view, methods=["GET"]),
         Route("/api/report", api.api_report_get, methods=["GET"]),
         Route("/api/report", api.api_report_post, methods=["POST"]),
         Route("/api/calc", api.api_calc, methods=["GET"]),

@@ -163,8 +163,8 @@ def _rows(rows: list[dict[str, object]], text: frozenset[str]) -> list[dict[str,
 
 def report_json(report: Report) -> dict[str, Any]:
     """The tournament, the rules used, every shown player with their rounds and scenarios,
-    the comparison with the source's published figures, the notes and the source's warnings;
-    the numbers as in the CSV files."""
+    the comparison with the source's published figures, the notes (each with the players it
+    lists) and the source's warnings; the numbers as in the CSV files."""
     from dataclasses import asdict
 
     from importer.model import DateSource
@@ -207,6 +207,6 @@ def report_json(report: Report) -> dict[str, Any]:
                   "summary": rated_with(report)},
         "players": players,
         "published": asdict(published) if published is not None else None,
-        "notes": list(report.notes),
+        "notes": [{"text": n.text, "items": list(n.items)} for n in report.notes],
         "warnings": list(t.warnings),
     }

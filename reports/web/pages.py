@@ -36,8 +36,10 @@ CALC_FORM = {"rating": "", "opponent": "", "result": "win", "opponent_k": "", "g
 def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page of the report's templates."""
     from reports.html import environment
+    from reports.web.security import script_sources
 
     context.setdefault("site", site_context())
+    context.setdefault("script_src", script_sources())  # the form's own script too
     html = environment().get_template(template).render(**context)
     return HTMLResponse(html, status_code=status)
 
@@ -173,8 +175,10 @@ def calc_page(request: Request) -> Response:
             raise
         return render("calc.html", status, form=form, calc=None, notes=[],
                       site=site_context(error=for_people(line)))
+    from reports.report import Note
+
     return render("calc.html", form=form, calc=_calc_view(out),
-                  notes=[for_people(n) for n in out["notes"]])
+                  notes=[Note(for_people(n)) for n in out["notes"]])
 
 
 def _signed(value: float) -> str:
@@ -277,7 +281,8 @@ def _month(text: str) -> Any:
 
 
 def period_view(request: Request) -> Response:
-    """GET /period/{key}/ and /period/{key}/{name}: the period page or one of its CSV files."""
+    """GET /period/{key}/ and /period/{key}/{name}: the period page, one of its CSV files, or
+    a page of a tournament's report (``<tournament>/index.html``)."""
     texts = _periods(request).kept.get(request.path_params["key"])
     if texts is None:
         raise Problem("this rating period is no longer kept (it is kept for an hour): "

@@ -1,9 +1,11 @@
 """The security headers of every answer, and the Content-Security-Policy they carry.
 
 The pages' scripts and styles are inline (the static report must open from a folder with
-nothing beside it), so the policy allows exactly those: the SHA-256 of each ``<script>`` and
-``<style>`` element of the templates, computed from the templates themselves (never from a
-page, which holds user text).  No other script runs: no ``unsafe-inline``, nothing fetched.
+nothing beside it): each script is a template of its own (``sort.js``, ``drop.js``) included
+inside a ``<script>`` element, each style a ``<style>`` element of a template.  The policy
+allows exactly those, by the SHA-256 of their text, computed from the templates themselves
+(never from a page, which holds user text): no ``unsafe-inline``, nothing loaded from
+elsewhere.  The report's own pages carry the same script hashes in their ``<meta>`` policy.
 """
 
 from __future__ import annotations
@@ -17,40 +19,49 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["SecurityHeaders", "content_security_policy", "inline_hashes"]
+__all__ = ["SecurityHeaders", "content_security_policy", "script_sources", "style_sources"]
 
-_ELEMENT = re.compile(r"<(script|style)>(.*?)</\1>", re.DOTALL)
+_STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 
 
-def inline_hashes() -> dict[str, list[str]]:
-    """The CSP hash sources of the templates' inline scripts and styles, by element name.
+def _source(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
 
-    An element holding template code (``{{``, ``{%``) has no fixed text and gets no hash:
-    it would be blocked, and a test says so.
+
+@cache
+def script_sources() -> str:
+    """The hash sources of every script the pages inline (each ``*.js`` template, rendered as
+    the pages include it)."""
+    from reports.html import environment
+
+    env = environment()
+    return " ".join(_source(env.get_template(name).render())
+                    for name in sorted(env.list_templates(extensions=["js"])))
+
+
+@cache
+def style_sources() -> str:
+    """The hash sources of every ``<style>`` element of the templates.
+
+    An element holding template code (``{{``, ``{%``) has no fixed text and gets no hash: it
+    would be blocked, and a test says so.
     """
     from reports.html import environment
 
     env = environment()
-    found: dict[str, list[str]] = {"script": [], "style": []}
+    found: list[str] = []
     for name in sorted(env.list_templates(extensions=["html"])):
         source = env.loader.get_source(env, name)[0] if env.loader else ""
-        for kind, body in _ELEMENT.findall(source):
-            if "{{" in body or "{%" in body:
-                continue
-            digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
-            token = f"'sha256-{digest}'"
-            if token not in found[kind]:
-                found[kind].append(token)
-    return found
+        found += [_source(body) for body in _STYLE.findall(source)
+                  if "{{" not in body and "{%" not in body]
+    return " ".join(dict.fromkeys(found))
 
 
 @cache
 def content_security_policy() -> str:
     """The policy: nothing loads but the templates' own scripts and styles and inline images."""
-    hashes = inline_hashes()
-    scripts, styles = (" ".join(hashes[kind]) or "'none'" for kind in ("script", "style"))
-    return (f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src data:; "
-            "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+    return (f"default-src 'none'; script-src {script_sources()}; style-src {style_sources()}; "
+            "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
 
 class SecurityHeaders:

@@ -24,7 +24,7 @@ from reports.web.problems import Problem
 if TYPE_CHECKING:
     import requests
 
-    from importer.http import FetchedPage
+    from importer.fetch import TournamentPage
     from importer.urls import Ref
     from reports.web.jobs import Runner
     from reports.web.kept import Kept, Want
@@ -124,7 +124,7 @@ class Fetcher:
         self.config = config
         self._session: requests.Session | None = None
         self._lock = threading.Lock()
-        self._flight: SingleFlight[tuple[str, int | None], list[FetchedPage]] = SingleFlight()
+        self._flight: SingleFlight[tuple[str, int | None], list[TournamentPage]] = SingleFlight()
 
     def session(self) -> requests.Session:
         """The session, made on first use."""
@@ -147,7 +147,7 @@ class Fetcher:
             raise Problem(f"{shown}: not a chess-results link or tournament number")
         return ref
 
-    def fetch(self, ref: Ref) -> list[FetchedPage]:
+    def fetch(self, ref: Ref) -> list[TournamentPage]:
         """The pages of one tournament (at most three requests; none when cached)."""
         from importer.fetch import fetch_tournament
 

@@ -23,7 +23,7 @@ from reports.web.keys import ReportOptions
 from reports.web.uploads import Upload
 
 if TYPE_CHECKING:
-    from importer.http import FetchedPage
+    from importer.fetch import TournamentPage
     from importer.model import Tournament
 
 __all__ = ["MAX_PLAYERS", "READERS", "PeriodRequest", "period_files", "report_from_files",
@@ -72,7 +72,7 @@ def report_from_files(files: Sequence[Upload], options: ReportOptions, want: Wan
     return _kept(t, options, link=False, want=want)
 
 
-def report_from_pages(pages: Sequence[FetchedPage], source: str, card: int | None,
+def report_from_pages(pages: Sequence[TournamentPage], source: str, card: int | None,
                       options: ReportOptions, want: Want) -> Kept:
     """The report of the pages fetched for a chess-results link (*card*: the player of a
     player-card link)."""
@@ -92,8 +92,9 @@ class PeriodRequest:
 
 def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: PeriodRequest,
                  site: Mapping[str, Any]) -> dict[str, str]:
-    """``fiderate period`` for uploaded files: period_players.csv, period_games.csv and
-    period.html; the register is written only when the request names one."""
+    """``fiderate period`` for uploaded files: its files by relative path (period_players.csv,
+    period_games.csv, period.html and each tournament's report); the register is written only
+    when the request names one."""
     from contextlib import nullcontext
 
     from importer.model import RatingList
@@ -122,4 +123,4 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
         result = replace(result, notes=(*notes, *result.notes))
         if reg is not None:
             reg.write_period(result)
-    return render_period_files(result, site=site)
+    return render_period_files(result, ratings_list=fide_list, site=site)

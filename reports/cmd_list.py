@@ -1,0 +1,188 @@
+"""``fiderate list``: keep FIDE's monthly rating lists in the register and look players up.
+
+``list import FILE`` reads a download once (TXT or XML, zipped or not) and stores it as a
+month's list; ``list show FIDEID…`` prints players' entries across the stored months.
+``report`` and ``period`` use the stored list in force when no ``--ratings-list`` is given.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from datetime import date
+
+    from importer.fidelist import FideList, ListEntry
+
+__all__ = ["list_", "registered_list"]
+
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+_NAME_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{2})(?!\d)")
+_STORE_HELP = "The rating register (SQLite; default: in the user data directory)."
+
+
+def _month(text: str) -> date:
+    from datetime import date
+
+    m = _MONTH.match(text.strip())
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        raise click.BadParameter(f"{text!r}: expected a list month YYYY-MM", param_hint="--month")
+    return date(int(m.group(1)), int(m.group(2)), 1)
+
+
+def _month_in_name(path: str) -> date | None:
+    """A ``YYYY-MM`` in the file name (e.g. players_list_2026-10.zip)."""
+    from datetime import date
+    from pathlib import Path
+
+    found = [m for m in _NAME_MONTH.finditer(Path(path).name) if 1 <= int(m.group(2)) <= 12]
+    return date(int(found[-1].group(1)), int(found[-1].group(2)), 1) if found else None
+
+
+def _store(store: str | None) -> Any:
+    from pathlib import Path
+
+    from rating.register import default_store
+
+    return Path(store) if store else default_store()
+
+
+def registered_list(store: str | None, on: date, fide_ids: Iterable[str]) -> FideList | None:
+    """These players on the register's FIDE lists in force on *on*; None when the register
+    does not exist or holds no list by then."""
+    from rating.register import Register
+
+    path = _store(store)
+    if not path.exists():
+        return None
+    with Register(path) as reg:
+        return reg.list_in_force(on, fide_ids)
+
+
+@click.group("list", context_settings={"help_option_names": ["-h", "--help"]})
+def list_() -> None:
+    """FIDE rating lists in the register: import a month's download, show players.
+
+    \b
+    The monthly routine: import the new list once, then run the period.
+      fiderate list import players_list.zip --month 2026-10
+      fiderate period *.trf --period 2026-11 --out out/
+      fiderate list show 1503014
+    """
+
+
+@list_.command("import", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--store", type=click.Path(dir_okay=False), help=_STORE_HELP)
+@click.option("--month", "month_text", metavar="YYYY-MM",
+              help="The list's month (default: from the file's name or header).")
+@click.option("--list", "kind", type=click.Choice(["standard", "rapid", "blitz"]),
+              help="Which list a single-type download is (default: from the file name).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
+def import_list(file: str, store: str | None, month_text: str | None, kind: str | None,
+                quiet: bool) -> None:
+    """Store a FIDE rating list download (TXT or XML, zipped or not) as a month's list.
+
+    Importing the same month again replaces it; a failed import leaves the register as it
+    was.  A single-type list (standard, rapid or blitz) keeps the month's other lists.
+    """
+    import sys
+
+    from importer.fidelist import read_fide_list
+    from rating.register import Register
+    from reports.errors import ReportError
+    from reports.report import list_warnings
+    from reports.sources import progress_bar
+
+    month = _month(month_text) if month_text else None
+    show = not quiet and sys.stderr.isatty()
+    bar = progress_bar("reading", unit="B", scale=True) if show else None
+
+    def advance(done: int, total: int | None) -> None:
+        if bar is not None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+    try:
+        fide_list = read_fide_list(file, kind=kind, on_progress=advance)
+    finally:
+        if bar is not None:
+            bar.close()
+    found = fide_list.list_date or _month_in_name(file)
+    if month is None and found is None:
+        raise ReportError(f"{file}: neither its name nor its header tells the list's month; "
+                          "give --month YYYY-MM")
+    notes = list_warnings(fide_list.warnings)
+    if month is not None and found is not None and found != month:
+        notes.append(f"{file}: the list of {found:%Y-%m}, stored as {month:%Y-%m} (--month)")
+    month = month or found
+    assert month is not None
+    path = _store(store)
+    bar = progress_bar("storing", total=len(fide_list), unit=" players", scale=True) \
+        if show else None
+
+    def stored(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(done - bar.n)
+
+    try:
+        with Register(path) as reg:
+            result = reg.import_list(fide_list, month, on_progress=stored)
+    finally:
+        if bar is not None:
+            bar.close()
+    click.echo(f"stored the {month:%Y-%m} FIDE list ({', '.join(result.lists)}): "
+               f"{result.players} players from {file} → {path}")
+    if not quiet:
+        for note in notes:
+            click.echo(f"note: {note}", err=True)
+
+
+@list_.command("show", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("fide_ids", nargs=-1, required=True, metavar="FIDEID...")
+@click.option("--store", type=click.Path(dir_okay=False), help=_STORE_HELP)
+def show_list(fide_ids: tuple[str, ...], store: str | None) -> None:
+    """Print players' entries on every stored FIDE list, oldest month first."""
+    from rating.register import Register
+    from reports.errors import ReportError
+
+    bad = [i for i in fide_ids if not (i.strip().isascii() and i.strip().isdigit())]
+    if bad:
+        raise ReportError(f"{bad[0]!r}: expected a FIDE id (digits only)")
+    path = _store(store)
+    if not path.exists():
+        raise ReportError(f"{path}: no register yet; store a list with 'fiderate list import FILE'")
+    with Register(path) as reg:
+        if not reg.stored_lists():
+            raise ReportError(f"{path}: no FIDE list stored; store one with "
+                              "'fiderate list import FILE'")
+        history = reg.list_history(i.strip() for i in fide_ids)
+    blocks = [_player_lines(fid, history[fid]) for fid in dict.fromkeys(i.strip() for i in fide_ids)]
+    click.echo("\n\n".join("\n".join(lines) for lines in blocks))
+
+
+def _player_lines(fide_id: str, entries: list[tuple[date, ListEntry]]) -> list[str]:
+    """One player's heading and a table of their entries by month."""
+    from reports.fmt import text_table
+
+    if not entries:
+        return [f"{fide_id}: on no stored list"]
+    last = entries[-1][1]
+    about = ", ".join(x for x in (last.federation, last.title or last.w_title,
+                                  str(last.birth_year or "")) if x)
+    rows = [["month", "standard", "games", "K", "rapid", "games", "K", "blitz", "games", "K",
+             "flags"]]
+    for month, e in entries:
+        rows.append([f"{month:%Y-%m}", *(_cell(v) for v in (
+            e.std_rating, e.std_games, e.std_k, e.rpd_rating, e.rpd_games, e.rpd_k,
+            e.blz_rating, e.blz_games, e.blz_k)), e.flags])
+    return [f"{fide_id} {last.name}" + (f" ({about})" if about else ""),
+            *text_table(rows, left=(0, 10))]
+
+
+def _cell(value: int | None) -> str:
+    return "-" if value is None else str(value)
