@@ -117,9 +117,10 @@ _WHOLE = Decimal(1)
 
 
 def as_points(value: Decimal | float | int | str | None) -> Decimal | None:
-    """Points as an exact Decimal (1.0 → Decimal('1'), '7.5' → Decimal('7.5'); None stays)."""
-    if value is None:
-        return None
+    """Points as an exact Decimal (1.0 → Decimal('1'), '7.5' → Decimal('7.5'); a Decimal and
+    None stay as they are)."""
+    if value is None or type(value) is Decimal:  # the hot path: parsers give Decimals
+        return value
     found = _POINTS.get(value) if not isinstance(value, str) else None
     if found is not None:
         return found

@@ -16,6 +16,9 @@ tables, on every output; nothing here names a system.
 
 Numbers are formatted once, in :mod:`reports.fmt`; text cells go through
 :mod:`importer.csvio` (spreadsheet formulas neutralised).
+
+(Over 600 lines: the report's record, its notes and the rows of its four CSV files are kept
+together so that the CSV, HTML and terminal views read one set of figures.)
 """
 
 from __future__ import annotations

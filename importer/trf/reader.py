@@ -284,7 +284,7 @@ def _read_line(st: _State, line: str, lineno: int) -> None:
           and code not in NOT_NRS and re.fullmatch(r" [ \d]{3}\d", line[3:8])):
         p = _player_fields(st, line, lineno, nrs=True)
         st.nrs.append((p.start_no, p.rating, p.fide_id))
-    # anything else: unknown records, comments, rulers and legends are ignored (spec A2)
+    # anything else: unknown records, comments, rulers and legends are ignored
 
 
 def _rounds_value(st: _State, rest: str, lineno: int) -> int | None:
@@ -309,7 +309,7 @@ _COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK}
 
 
 def _event_points(pts: dict[str, float], rnd: _Round, status: Status) -> float:
-    """The points one round scores under the event's point system (spec A5, A7)."""
+    """The points one round scores under the event's point system (TRF XXS and 162 point systems)."""
     side = "B" if rnd.colour == "b" else "W"
     if status is Status.PLAYED or status is Status.UNPLAYED:
         outcome = {"1": "W", "W": "W", "=": "D", "D": "D"}.get(rnd.code, "L")
@@ -354,7 +354,7 @@ def _classify(st: _State, row: _Row, r: int, rnd: _Round, last_round: int) -> Ro
 
 
 def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundResult]:
-    """Give blank results the value the points column needs (spec A9 item 9)."""
+    """Give blank results the value the points column needs."""
     if row.player.points is None:
         return results
     printed = float(row.player.points)  # the file's own point system (XXS) is in floats
