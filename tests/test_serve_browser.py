@@ -86,7 +86,7 @@ def test_paste_a_tournament_number(page, server):
     assert page.locator("h1").text_content() == "Fiderate Published Open 2026"
     assert page.eval_on_selector("nav.site", "e => getComputedStyle(e).display") == "flex"
     assert page.eval_on_selector("body", "e => getComputedStyle(e).maxWidth") == "1152px"
-    assert fits(page, "nav.site") and fits(page, ".downloads a:last-child")
+    assert fits(page, "nav.site") and fits(page, ".site-downloads a:last-child")
     headers = page.eval_on_selector_all("#players thead th",
                                         "ths => ths.map(t => t.textContent.trim())")
     col = headers.index("Change")

@@ -48,7 +48,7 @@ def upload(server, *paths: Path, **fields: str) -> requests.Response:
 
 
 def error_line(html: str) -> str:
-    found = re.findall(r'<p class="error" role="alert">(.*?)</p>', html, re.DOTALL)
+    found = re.findall(r'<p class="site-error" role="alert">(.*?)</p>', html, re.DOTALL)
     assert len(found) == 1, html
     return found[0]
 
@@ -151,7 +151,7 @@ def test_a_live_tournament_says_so_and_reloads_politely(server, site):
     r = requests.post(server.url + "report", data={"source": LIVE_TNR}, timeout=30)
     assert r.status_code == 200
     assert '<meta http-equiv="refresh" content="300">' in r.text
-    assert "Round 4 is in progress: this page reloads itself every 5 minutes." in r.text
+    assert "This page reloads itself every 5 minutes while round 4 is in progress." in r.text
     assert "round 4 in progress" in r.text  # the report's own line
     count = site.count(f"/tnr{LIVE_TNR}.aspx")
     assert count <= 3

@@ -24,7 +24,7 @@ def server(tmp_path_factory):
 
 
 def error_line(html: str) -> str:
-    (line,) = re.findall(r'<p class="error" role="alert">(.*?)</p>', html, re.DOTALL)
+    (line,) = re.findall(r'<p class="site-error" role="alert">(.*?)</p>', html, re.DOTALL)
     return line
 
 

@@ -115,8 +115,8 @@ class Kept:
         if self.live is None or not self.link:
             return site_context(downloads=downloads)
         return site_context(refresh=RELOAD_SECONDS, downloads=downloads,
-                            live=f"Round {self.live} is in progress: this page reloads itself "
-                                 f"every {RELOAD_SECONDS // 60} minutes.")
+                            live=f"This page reloads itself every {RELOAD_SECONDS // 60} "
+                                 f"minutes while round {self.live} is in progress.")
 
     def files(self) -> dict[str, str]:
         """Every file of ``fiderate report --out``, as text, by name."""
