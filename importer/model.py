@@ -16,6 +16,9 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 __all__ = [
+    "FULL_POINT",
+    "HALF_POINT",
+    "NO_POINT",
     "Colour",
     "DateSource",
     "Game",
@@ -111,7 +114,9 @@ class GameResult(StrEnum):
     PENDING = ""
 
 
-_POINTS: dict[object, Decimal] = {v: Decimal(str(v)) for v in (0, 0.5, 1)}
+FULL_POINT, HALF_POINT, NO_POINT = Decimal(1), Decimal("0.5"), Decimal(0)
+"""The points of a win, a draw and a loss (one set of constants for every reader)."""
+_POINTS: dict[object, Decimal] = {1: FULL_POINT, 0.5: HALF_POINT, 0: NO_POINT}
 """0, ½ and 1 (equal numbers hash alike, so 1.0, 1 and Decimal('1.0') all find Decimal('1'))."""
 _WHOLE = Decimal(1)
 

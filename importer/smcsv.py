@@ -15,6 +15,9 @@ from decimal import Decimal
 from importer.chessresults.cells import parse_points, parse_rating
 from importer.chessresults.lang import header_key, round_column
 from importer.errors import InputError
+from importer.model import FULL_POINT as _ONE
+from importer.model import HALF_POINT as _HALF
+from importer.model import NO_POINT as _ZERO
 from importer.model import (
     Colour,
     Player,
@@ -29,7 +32,6 @@ __all__ = ["looks_like_smcsv", "parse_smcsv"]
 
 _COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "s": Colour.BLACK, "-": Colour.NONE,
             "": Colour.NONE}
-_ONE, _HALF, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
 _PLAYED = {"1": (_ONE, Status.PLAYED), "0": (_ZERO, Status.PLAYED), "x": (_HALF, Status.PLAYED),
            "½": (_HALF, Status.PLAYED), "+": (_ONE, Status.FORFEIT_WIN),
            "-": (_ZERO, Status.FORFEIT_LOSS)}

@@ -14,6 +14,9 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from importer.errors import InputError
+from importer.model import FULL_POINT as _ONE
+from importer.model import HALF_POINT as _HALF_POINT
+from importer.model import NO_POINT as _ZERO
 from importer.model import Colour, Status, as_points
 
 __all__ = ["Cell", "clean", "parse_int", "parse_points", "parse_rating", "parse_round_cell"]
@@ -55,7 +58,6 @@ def _half(text: str) -> str:
     return text
 
 
-_ONE, _HALF_POINT, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
 _RESULT = {
     "1": (_ONE, Status.PLAYED), "0": (_ZERO, Status.PLAYED), "½": (_HALF_POINT, Status.PLAYED),
     "+": (_ONE, Status.FORFEIT_WIN), "-": (_ZERO, Status.FORFEIT_LOSS),

@@ -30,11 +30,13 @@ from importer.chessresults.table import (
     table_rows,
 )
 from importer.errors import InputError
+from importer.model import FULL_POINT as _ONE
+from importer.model import HALF_POINT as _HALF
+from importer.model import NO_POINT as _ZERO
 from importer.model import Colour, Player, RoundResult, Status
 
 __all__ = ["read_player_card"]
 
-_ONE, _HALF, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
 _NO_OPPONENT = {_ONE: Status.BYE, _HALF: Status.HALF_BYE}
 _CARD_RESULTS: dict[str, tuple[Status, Decimal | None]] = {
     "1": (Status.PLAYED, _ONE), "0": (Status.PLAYED, _ZERO), "½": (Status.PLAYED, _HALF),

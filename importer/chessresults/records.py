@@ -6,6 +6,9 @@ from decimal import Decimal, InvalidOperation
 
 from importer.chessresults.cells import clean
 from importer.errors import InputError
+from importer.model import FULL_POINT as _ONE
+from importer.model import HALF_POINT as _HALF
+from importer.model import NO_POINT as _ZERO
 from importer.model import Colour, GameResult, RoundResult, Status
 
 __all__ = ["mirror", "mirrored_status", "parse_decimal", "parse_game_result",
@@ -16,7 +19,6 @@ _GAME_RESULTS = {
     "+--": GameResult.WHITE_FORFEIT_WIN, "--+": GameResult.BLACK_FORFEIT_WIN,
     "---": GameResult.DOUBLE_FORFEIT, "": GameResult.PENDING,
 }
-_ONE, _HALF, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
 _SIDES: dict[GameResult, tuple[tuple[Status, Decimal | None], tuple[Status, Decimal | None]]] = {
     GameResult.WHITE_WIN: ((Status.PLAYED, _ONE), (Status.PLAYED, _ZERO)),
     GameResult.BLACK_WIN: ((Status.PLAYED, _ZERO), (Status.PLAYED, _ONE)),

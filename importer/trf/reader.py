@@ -27,9 +27,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date
-from decimal import Decimal
 
 from importer.errors import InputError
+from importer.model import FULL_POINT as _ONE
+from importer.model import HALF_POINT as _HALF
+from importer.model import NO_POINT as _ZERO
 from importer.model import (
     Colour,
     DateSource,
@@ -295,7 +297,6 @@ def _rounds_value(st: _State, rest: str, lineno: int) -> int | None:
     return None
 
 
-_ONE, _HALF, _ZERO = Decimal(1), Decimal("0.5"), Decimal(0)
 _PLAYED = {"1": (_ONE, Status.PLAYED), "0": (_ZERO, Status.PLAYED), "=": (_HALF, Status.PLAYED),
            "W": (_ONE, Status.UNPLAYED), "L": (_ZERO, Status.UNPLAYED),
            "D": (_HALF, Status.UNPLAYED), "+": (_ONE, Status.FORFEIT_WIN),
