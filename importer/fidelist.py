@@ -5,9 +5,10 @@ from the token positions) or the XML root. Broken lines are skipped and
 reported in :attr:`FideList.warnings`; unreadable input raises :class:`InputError`.
 
 Speed: fixed-width lines are parsed a block at a time with numpy on the bytes (digits are
-read down transposed columns); regular XML is cut at its tags with numpy the same way, and
-anything irregular (comments, CDATA, attributes, other layouts) goes through lxml.  A zip
-member is inflated in a background thread while the previous block is parsed.
+read down transposed columns); regular XML is cut at its tags with numpy the same way, a
+block of records per worker thread (two at a time; numpy lets go of the GIL), and anything
+irregular (comments, CDATA, attributes, other layouts) goes through lxml.  A zip member is
+inflated in a background thread while the previous block is parsed.
 
 Ratings, games and K are held per list ('standard', 'rapid', 'blitz') in explicit fields
 ``std_rating, std_games, std_k, rpd_…, blz_…``; unrated (blank or ``0``) is ``None``, as
@@ -30,7 +31,9 @@ import re
 import threading
 import zipfile
 import zlib
+from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Final
@@ -942,7 +945,8 @@ class _RowParser:
     after the XML element instead of the TXT column.
     """
 
-    def __init__(self, fields: list[_Field], builder: _Builder, *, xml: bool = False) -> None:
+    def __init__(self, fields: list[_Field], builder: _Builder | _Deferred, *,
+                 xml: bool = False) -> None:
         self.fields = fields
         self.builder = builder
         self.xml = xml
@@ -1172,17 +1176,24 @@ def _old_titles_and_sex(block: dict[str, Array]) -> None:
 
 XML_BLOCK: Final = 4
 """XML is read CHUNK_BYTES × this at a time."""
+XML_THREADS: Final = 2
+"""Worker threads laying out regular XML blocks (numpy lets go of the GIL meanwhile)."""
 _XML_START: Final = re.compile(rb"\s*>")
 _XML_END: Final = re.compile(rb"(?:\s|<!--.*?-->|<\?.*?\?>)*</playerslist\s*>"
                              rb"(?:\s|<!--.*?-->|<\?.*?\?>)*", re.S)
 _XML_ENCODING: Final = re.compile(rb"""\A\s*<\?xml[^>]*encoding\s*=\s*["']([^"']*)""")
 _XML_NAME: Final = re.compile(rb"[A-Za-z_][\w.-]*")
+_XML_FORBIDDEN: Final = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+"""The control characters XML 1.0 does not allow anywhere."""
 _XML_REFERENCE: Final = re.compile(r"&(#[0-9]+|#x[0-9A-Fa-f]+|lt|gt|amp|quot|apos);")
 _XML_ENTITIES: Final = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _NUMERIC_TAGS: Final = frozenset(t for t, f in _XML_TAGS.items() if f in INT_FIELDS)
 _KEEP_BYTES: Final = np.array([(1 << 8 * k) - 1 for k in range(9)], dtype=np.uint64)
 _SPACES: Final = np.uint64(0x2020202020202020)
+_BLANK_FILL: Final = _SPACES & ~_KEEP_BYTES
 _MAX_NUMBER_WIDTH: Final = 32
+_PAD: Final = b" " * 8
+"""Blanks before each block: a record's first gather starts up to a word before it."""
 
 
 def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
@@ -1202,134 +1213,226 @@ def _read_xml(head: bytes, stream: _Stream, builder: _Builder) -> None:
         _xml_with_lxml(b"", stream, builder, at=0, preamble=head)
         builder.fmt = "xml-combined" if builder.fmt == "xml-combined" else "xml-single"
         return
-    regions = _XmlRegions(builder)
     if stream.total is not None:
         builder.reserve(stream.total // 400 + 1)
-    pending = head[tag_end.end():]
-    line = 1 + head.count(b"\n", 0, tag_end.end())
-    eof = False
-    while True:
-        if not eof and len(pending) < CHUNK_BYTES * XML_BLOCK:
-            data = stream.read(CHUNK_BYTES * XML_BLOCK)
-            eof = not data
-            pending += data
-            continue
-        cut = pending.rfind(b"</player>") + len(b"</player>")
-        if cut < len(b"</player>"):  # no whole record in a block: not the regular layout
-            if not (eof and _XML_END.fullmatch(pending)):
-                _xml_with_lxml(pending, stream, builder, at=line)
-            break
-        data = pending if len(pending) >= cut + 16 else pending + b" " * 16
-        newlines = regions.parse(data, cut, line)
-        if newlines is None:
-            _xml_with_lxml(pending, stream, builder, at=line)
-            break
-        pending = pending[cut:]
-        line += newlines
-    if builder.fmt != "xml-combined":
-        builder.fmt = "xml-combined" if regions.combined else "xml-single"
+    with ThreadPoolExecutor(XML_THREADS, thread_name_prefix="fiderate-xml") as pool:
+        _XmlBlocks(builder, stream, pool).read(_PAD + head[tag_end.end():],
+                                               1 + head.count(b"\n", 0, tag_end.end()))
 
 
-class _XmlRegions:
-    """Parses blocks of whole, regular ``<player>`` records with numpy (see :meth:`parse`)."""
+class _XmlBlocks:
+    """Cuts the stream into blocks of whole ``<player>`` records, has worker threads lay
+    them out and parse their rows (:func:`_xml_block`) a few blocks ahead, and hands the
+    results to the builder in order.  From the first block that is not regular on, lxml
+    parses the rest."""
 
-    def __init__(self, builder: _Builder) -> None:
+    def __init__(self, builder: _Builder, stream: _Stream, pool: ThreadPoolExecutor) -> None:
         self.builder = builder
+        self.stream = stream
+        self.pool = pool
+        self.ahead: deque[tuple[Future[tuple[_Regular, _Deferred] | None], bytes, int]] = deque()
         self.combined = False
 
-    def parse(self, data: bytes, size: int, line: int) -> int | None:
-        """Parse the records in the first ``size`` bytes of ``data`` (at least 16 more follow),
-        the first on ``line``; the number of line ends read, or None, having read nothing,
-        unless all records are laid out byte for byte as the first, values aside: the same
-        plain elements (no comments, CDATA or attributes), the same blanks between them, and
-        values free of control characters and of references other than XML's own."""
-        arr = np.frombuffer(data, np.uint8, count=size)
-        opens = np.flatnonzero(arr == 60)
-        layout = _xml_layout(data, opens)
-        if layout is None:
-            return None
-        tags, children = layout
-        records = len(opens) // len(tags)
-        if not records or records * len(tags) != len(opens) or data[:opens[0]].strip():
-            return None
-        by_tag = opens.reshape(records, len(tags)).T.copy()  # one row per tag of the layout
-        closes = by_tag + np.array([len(t) + 1 for t in tags])[:, None]
-        spans = {tag: (closes[o] + 1, by_tag[c] if c is not None else closes[o] + 1)
-                 for tag, o, c in children}
-        layout_lines = _same_layout(data, arr, by_tag, closes, spans)
-        if layout_lines is None:
-            return None
-        first, step = layout_lines
-        spans = {tag: span for tag, span in spans.items() if tag in _XML_TAGS}
-        fixes = _xml_references(data, arr, spans) if data.find(b"&", 0, size) >= 0 else {}
-        if fixes is None:
-            return None
-        lines = (line + first + step * np.arange(records)).astype(np.int32)
-        for tag, _, _ in children:
+    def read(self, pending: bytes, line: int) -> None:
+        """Parse the records in ``pending`` (starting on ``line``), then the stream."""
+        eof = irregular = False
+        while True:
+            while len(self.ahead) <= XML_THREADS:  # read blocks and hand them out
+                while not eof and len(pending) < CHUNK_BYTES * XML_BLOCK:
+                    data = self.stream.read(CHUNK_BYTES * XML_BLOCK)
+                    eof = not data
+                    pending += data
+                cut = pending.rfind(b"</player>") + len(b"</player>")
+                if cut < len(b"</player>"):  # no whole record in a block: the end, or irregular
+                    break
+                data = pending if len(pending) >= cut + 16 else pending + b" " * 16
+                self.ahead.append((self.pool.submit(_xml_block, data, cut, self.builder), data, cut))
+                pending = _PAD + pending[cut:]
+            if not self.ahead:
+                break
+            future, data, cut = self.ahead.popleft()
+            done = future.result()
+            if done is None:  # lxml from here on
+                for later, _, _ in self.ahead:
+                    later.cancel()
+                pending = b"".join([data[:cut], *(d[:c] for _, d, c in self.ahead), pending])
+                self.ahead.clear()
+                irregular = True
+                break
+            line += self._take(*done, line)
+        if irregular or not (eof and _XML_END.fullmatch(pending)):
+            _xml_with_lxml(pending, self.stream, self.builder, at=line)
+        if self.builder.fmt != "xml-combined":
+            self.builder.fmt = "xml-combined" if self.combined else "xml-single"
+
+    def _take(self, block: _Regular, rows: _Deferred, line: int) -> int:
+        """Hand a parsed block to the builder, its first line being ``line``; its line ends."""
+        for tag in block.tags:
             if tag not in _XML_TAGS:
-                self._unknown(tag, int(lines[0]))
+                if tag not in self.builder.unknown_tags:
+                    self.builder.unknown_tags.add(tag)
+                    self.builder.warn(f"unknown element <{tag}> ignored", line + block.first)
             elif tag in ("rapid_rating", "blitz_rating"):
                 self.combined = True
-        words = _words(data)
-        if self.builder.wanted is not None:
-            spans, lines, fixes = _xml_prefilter(words, spans, lines, fixes, self.builder)
-        m, fields = _xml_matrix(words, spans, len(lines), fixes)
-        rows = _RowParser(fields, self.builder, xml=True)
-        rows.parse(m, lines, clean=True)
-        rows.flush()
-        return first + step * (records - 1) + data.count(b"\n", int(by_tag[0, -1]), size)
-
-    def _unknown(self, tag: str, line: int) -> None:
-        if tag not in self.builder.unknown_tags:
-            self.builder.unknown_tags.add(tag)
-            self.builder.warn(f"unknown element <{tag}> ignored", line)
+        rows.replay(self.builder, line)
+        return block.newlines
 
 
-def _same_layout(data: bytes, arr: Array, opens: Array, closes: Array,
-                 spans: dict[str, tuple[Array, Array]]) -> tuple[int, int] | None:
-    """Whether every record, values left out, is the first record byte for byte, and so are
-    the blanks between records; and no value holds a control character and the text is
-    UTF-8.  Then (line ends before the first record, line ends from one record to the next),
-    else None.  Each stretch between two values is compared eight bytes at a time."""
-    records = opens.shape[1]
-    cuts = [opens[0]]  # stretches of layout: [cuts[2k], cuts[2k+1]) between the values
-    for start, end in sorted(spans.values(), key=lambda span: int(span[0][0])):
-        cuts += [start, end]
-    cuts.append(closes[-1] + 1)
-    if records > 1:  # the blanks after each record but the last
-        cuts += [closes[-1][:-1] + 1, opens[0][1:]]
-    text = b""
-    words = _words(data)
-    for a, b in zip(cuts[::2], cuts[1::2], strict=True):
-        width = int(b[0] - a[0])
-        piece = data[int(a[0]):int(b[0])]
-        if not ((b - a) == width).all():
+def _xml_block(data: bytes, size: int, builder: _Builder) -> tuple[_Regular, _Deferred] | None:
+    """A block laid out (:func:`_regular`) and its rows parsed, for the builder to take in
+    order; line numbers count from the block's first line.  Runs on a worker thread."""
+    block = _regular(data, size)
+    if block is None:
+        return None
+    rows = _Deferred(builder)
+    parser = _RowParser(block.fields, rows, xml=True)
+    parser.parse(block.m, (block.first + block.step * np.arange(len(block.m))).astype(np.int32),
+                 clean=True)
+    parser.flush()
+    return block, rows
+
+
+class _Deferred:
+    """What a row parser on a worker thread hands the builder: kept, then replayed in order
+    with line numbers shifted by then known.  It reads the builder's filter, never writes."""
+
+    def __init__(self, builder: _Builder) -> None:
+        self.wanted = builder.wanted
+        self.wanted_keys = builder.wanted_keys
+        self.wanted_bits = builder.wanted_bits
+        self.fmt = builder.fmt
+        self.skips: list[tuple[int, str]] = []
+        self.blocks: list[dict[str, Array]] = []
+
+    def skip(self, line: int, reason: str) -> None:
+        self.skips.append((line, reason))
+
+    def add(self, block: dict[str, Array]) -> None:
+        self.blocks.append(block)
+
+    def replay(self, builder: _Builder, line: int) -> None:
+        for at, reason in self.skips:
+            builder.skip(line + at, reason)
+        for block in self.blocks:
+            block["_line"] += line
+            builder.add(block)
+
+
+@dataclass(frozen=True, slots=True)
+class _Regular:
+    """A block of regular records laid out as fixed-width rows."""
+
+    m: Array
+    fields: list[_Field]
+    tags: list[str]
+    first: int
+    """Line ends before the first record."""
+    step: int
+    """Line ends from one record to the next."""
+    newlines: int
+    """Line ends in the whole block."""
+
+
+def _regular(data: bytes, size: int) -> _Regular | None:
+    """The records in the first ``size`` bytes of ``data`` (at least 16 more follow) as rows;
+    None unless all records are laid out byte for byte as the first, values aside: the same
+    plain elements (no comments, CDATA or attributes), the same blanks between them, and
+    values free of control characters and of references other than XML's own; and the text
+    is UTF-8.  Pure: it runs on worker threads."""
+    arr = np.frombuffer(data, np.uint8, count=size)
+    opens = np.flatnonzero(arr == 60)
+    layout = _xml_layout(data, opens)
+    if layout is None:
+        return None
+    tags, children = layout
+    records = len(opens) // len(tags)
+    if not records or records * len(tags) != len(opens) or data[:opens[0]].strip():
+        return None
+    flat: Array = np.empty_like(opens)  # from each tag to the next
+    np.subtract(opens[1:], opens[:-1], out=flat[:-1])
+    gaps = flat.reshape(records, len(tags))
+    varying = [o for _, o, c in children if c is not None]  # open tag to close: the value
+    gaps[:, varying] = gaps[0, varying]
+    gaps[-1, -1] = gaps[0, -1]
+    if not (gaps == gaps[0]).all():  # else some record's tags are not where the first's are
+        return None
+    by_tag = opens.reshape(records, len(tags)).T.copy()  # one row per tag of the layout
+    values = []
+    for tag, o, c in children:
+        start = by_tag[o] + len(tags[o]) + 2
+        values.append((tag, start, by_tag[c] if c is not None else start))
+    longest = {t: int((end - start).max()) for t, start, end in values if t in _XML_TAGS}
+    fields = _xml_fields(longest)
+    columns = _Columns(records, fields)
+    same = _same_layout(data, by_tag[0], by_tag[-1] + len(tags[-1]) + 2, values, columns)
+    if same is None:
+        return None
+    first, step, controls = same
+    spans = {t: (start, end) for t, start, end in values if t in _XML_TAGS}
+    fixes = _xml_references(data, arr, spans) if data.find(b"&", 0, size) >= 0 else {}
+    if fixes is None:
+        return None
+    m = columns.matrix()
+    _patch(m, fields, fixes)
+    whole = len(longest) == len(values) and all(  # the rows hold every value whole
+        longest.get(f.token, 0) <= f.end - f.start for f in fields)
+    if (m < 32).any() if whole else np.count_nonzero(arr < 32) != controls:
+        return None  # a control character in a value
+    if not data.isascii():
+        try:
+            str(memoryview(data)[:size], "utf-8")
+        except UnicodeDecodeError:
             return None
-        for at in range(0, width, 8):  # eight bytes at a time
-            got = words[a + at] if at else words[a]
-            if width - at < 8:
-                got &= _KEEP_BYTES[width - at]
-            if not (got == np.uint64(int.from_bytes(piece[at:at + 8], "little"))).all():
-                return None
-        text += piece
-    between = data[int(closes[-1][0]) + 1:int(opens[0][1])] if records > 1 else b""
-    one = text[:len(text) - len(between)]
-    lead = data[:int(opens[0][0])]
-    if between.strip():
+    newlines = first + step * (records - 1) + data.count(b"\n", int(by_tag[0, -1]), size)
+    return _Regular(m, fields, [tag for tag, _, _ in children], first, step, newlines)
+
+
+def _same_layout(data: bytes, starts: Array, ends: Array,
+                 values: list[tuple[str, Array, Array]], columns: _Columns
+                 ) -> tuple[int, int, int] | None:
+    """Whether every record (from ``starts`` to ``ends``; all alike in their tags' places),
+    values left out, is the first record byte for byte, and so are the blanks between
+    records, holding no character XML forbids.  Then (line ends before the first record,
+    line ends from one record to the next, control characters outside the values), else
+    None.  ``values`` are the children's (tag, start, end) in document order; each known
+    one's value is put into ``columns``.
+
+    One gather per child reads, from every record, the layout before the value and the
+    value's words: it starts where the value falls on a word boundary."""
+    records = len(starts)
+    pieces = []
+    before = starts
+    for tag, start, end in values:
+        width = int(start[0] - before[0])
+        piece = data[int(before[0]):int(start[0])]
+        pad = -(-width // 8)
+        field = columns.field(tag)
+        got = _gather(data, start - 8 * pad, 8 * (pad + (_words_of(field) if field else 0)))
+        layout = np.ndarray((records,), f"V{width}", buffer=got, offset=8 * pad - width,
+                            strides=(got.itemsize,))
+        if layout.tobytes() != piece * records:
+            return None
+        if field:
+            columns.put(field, got.view("<u8").reshape(records, -1)[:, pad:], end - start)
+        pieces.append(piece)
+        before = end
+    tail = data[int(before[0]):int(ends[0])]
+    between = data[int(ends[0]):int(starts[1])] if records > 1 else b""
+    if between.strip() or data[int(before[-1]):int(ends[-1])] != tail:
+        return None
+    gap = tail + between  # each record's tail and the blanks before the next record
+    if records > 1 and _gather(data, before[:-1], len(gap)).tobytes() != gap * (records - 1):
+        return None
+    one = b"".join(pieces) + tail
+    lead = data[:int(starts[0])]
+    if _XML_FORBIDDEN.search(lead + one + between):
         return None
 
     def controls(part: bytes) -> int:
         return sum(b < 32 for b in part)
 
-    if np.count_nonzero(arr < 32) != (controls(lead) + controls(between) * (records - 1)
-                                      + controls(one) * records):
-        return None
-    if int(arr.max()) >= 128:
-        try:
-            data[:len(arr)].decode()
-        except UnicodeDecodeError:
-            return None
-    return lead.count(b"\n"), (one + between).count(b"\n")
+    return (lead.count(b"\n"), (one + between).count(b"\n"),
+            controls(lead) + controls(between) * (records - 1) + controls(one) * records)
 
 
 def _xml_layout(region: bytes, opens: Array
@@ -1368,10 +1471,14 @@ def _xml_layout(region: bytes, opens: Array
     return tags, children
 
 
-def _words(data: bytes) -> Array:
-    """The 8 bytes starting at each position of ``data`` (but its last 8) as little-endian
-    words: a view, no copy."""
-    return np.ndarray((len(data) - 7,), "<u8", buffer=data, strides=(1,))
+def _gather(data: bytes, starts: Array, width: int) -> Array:
+    """The ``width`` bytes at each of ``starts`` (ascending; outside ``data``, blanks) as
+    ``V`` items: one fancy index whose items need no alignment."""
+    if len(starts) and (starts[0] < 0 or starts[-1] + width > len(data)):
+        front = max(0, -int(starts[0]))
+        data = b" " * front + data + b" " * max(0, int(starts[-1]) + width - len(data))
+        starts = starts + front
+    return np.ndarray((len(data) - width + 1,), f"V{width}", buffer=data, strides=(1,))[starts]
 
 
 def _xml_references(data: bytes, arr: Array, spans: dict[str, tuple[Array, Array]]
@@ -1405,58 +1512,69 @@ def _xml_references(data: bytes, arr: Array, spans: dict[str, tuple[Array, Array
 
 
 def _xml_unescape(text: str) -> str | None:
-    """Predefined entities and character references decoded; None if another ``&`` remains."""
+    """Predefined entities and character references decoded; None if another ``&`` remains
+    or a reference is to a character XML does not allow."""
     def one(m: re.Match[str]) -> str:
         ref = m.group(1)
         if ref[0] != "#":
             return _XML_ENTITIES[ref]
         code = int(ref[2:], 16) if ref[1] == "x" else int(ref[1:])
-        return chr(code) if 0 < code <= 0x10FFFF else "\x00"
+        allowed = code in (9, 10, 13) or 32 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD \
+            or 0x10000 <= code <= 0x10FFFF
+        return chr(code) if allowed else "\x00"
     out = _XML_REFERENCE.sub(one, text)
     return None if "&" in _XML_REFERENCE.sub("", text) or "\x00" in out else out
 
 
-def _xml_prefilter(words: Array, spans: dict[str, tuple[Array, Array]], lines: Array,
-                   fixes: dict[str, dict[int, bytes]], builder: _Builder
-                   ) -> tuple[dict[str, tuple[Array, Array]], Array, dict[str, dict[int, bytes]]]:
-    """Only the records whose id may be wanted (the row parser checks the text)."""
-    if "fideid" not in spans:
-        return spans, lines, fixes
-    m, fields = _xml_matrix(words, {"fideid": spans["fideid"]}, len(lines), {})
-    keys = _numbers(_NumberPlan([fields[0]]), m)["fide_id"][0]
-    sel = np.flatnonzero(_member(keys, builder.wanted_keys, builder.wanted_bits))
-    at = {int(r): i for i, r in enumerate(sel)}
-    kept = {tag: {at[r]: v for r, v in own.items() if r in at} for tag, own in fixes.items()}
-    return {t: (s[sel], e[sel]) for t, (s, e) in spans.items()}, lines[sel], kept
-
-
-def _xml_matrix(words: Array, spans: dict[str, tuple[Array, Array]], n: int,
-                fixes: dict[str, dict[int, bytes]]) -> tuple[Array, list[_Field]]:
-    """The records as fixed-width rows: each known element in a field as wide as its longest
-    value (in whole 8-byte words), values left-aligned and blank-padded."""
+def _xml_fields(longest: dict[str, int]) -> list[_Field]:
+    """Each known element as a field as wide as its longest value (by tag; an absent one is
+    blank; a number is cut at the widest any list could hold), every field starting on an
+    8-byte word."""
     fields: list[_Field] = []
-    words_of: list[int] = []
     at = 0
-    for tag, field in _XML_TAGS.items():
-        span = spans.get(tag)
-        longest = max(1, int((span[1] - span[0]).max()) if span is not None and n else 0)
+    for tag, name in _XML_TAGS.items():
+        width = max(1, longest.get(tag, 0))
         if tag in _NUMERIC_TAGS or tag == "fideid":
-            longest = min(longest, _MAX_NUMBER_WIDTH)
-        fields.append(_Field(field, tag, at, at + longest))
-        words_of.append(-(-longest // 8))
-        at += 8 * words_of[-1]
-    out = np.empty((at // 8, n), np.uint64)  # filled a word-column at a time, then turned
-    for f, count in zip(fields, words_of, strict=True):
-        span = spans.get(f.token)
-        if span is None:
-            out[f.start // 8:f.start // 8 + count] = _SPACES
-            continue
-        start, end = span
-        length = end - start
-        for k in range(count):
-            keep = _KEEP_BYTES[np.clip(length - 8 * k, 0, 8)]
-            out[f.start // 8 + k] = (words[start + 8 * k] & keep) | (_SPACES & ~keep)
-    m = out.T.copy().view(np.uint8)
+            width = min(width, _MAX_NUMBER_WIDTH)
+        fields.append(_Field(name, tag, at, at + width))
+        at += 8 * -(-width // 8)
+    return fields
+
+
+def _words_of(field: _Field) -> int:
+    return -(-(field.end - field.start) // 8)
+
+
+class _Columns:
+    """Fixed-width rows of :func:`_xml_fields`, built a field at a time (in 8-byte words, a
+    word of every row at once), each value left-aligned and blank-padded."""
+
+    def __init__(self, n: int, fields: list[_Field]) -> None:
+        self.fields = {f.token: f for f in fields}
+        self.unset = set(fields)
+        self.words = np.empty((fields[-1].start // 8 + _words_of(fields[-1]), n), np.uint64)
+
+    def field(self, tag: str) -> _Field | None:
+        return self.fields.get(tag)
+
+    def put(self, field: _Field, words: Array, length: Array) -> None:
+        """Each row's value: its first words (rows × words), ``length`` bytes of them."""
+        self.unset.discard(field)
+        for k in range(_words_of(field)):
+            keep = np.minimum(length, 8) if k == 0 else np.clip(length - 8 * k, 0, 8)
+            row = self.words[field.start // 8 + k]
+            np.bitwise_and(words[:, k], _KEEP_BYTES.take(keep), out=row)
+            row |= _BLANK_FILL.take(keep)
+
+    def matrix(self) -> Array:
+        """The rows as a byte matrix (absent fields blank)."""
+        for f in self.unset:
+            self.words[f.start // 8:f.start // 8 + _words_of(f)] = _SPACES
+        return self.words.T.copy().view(np.uint8)
+
+
+def _patch(m: Array, fields: list[_Field], fixes: dict[str, dict[int, bytes]]) -> None:
+    """Put the values decoded by :func:`_xml_references` into their rows."""
     for f in fields:
         own = fixes.get(f.token)
         if own:
@@ -1464,7 +1582,20 @@ def _xml_matrix(words: Array, spans: dict[str, tuple[Array, Array]], n: int,
             values = np.array(list(own.values()), dtype=f"S{f.end - f.start}")
             block = _rows(values)
             m[rows, f.start:f.end] = np.where(block == 0, 32, block)
-    return m, fields
+
+
+def _xml_matrix(data: bytes, spans: dict[str, tuple[Array, Array]], n: int
+                ) -> tuple[Array, list[_Field]]:
+    """The values at ``spans`` (by tag) as fixed-width rows of :func:`_xml_fields`."""
+    fields = _xml_fields({tag: int((end - start).max()) if n else 0
+                          for tag, (start, end) in spans.items()})
+    columns = _Columns(n, fields)
+    for f in fields:
+        if f.token in spans:
+            start, end = spans[f.token]
+            got = _gather(data, start, 8 * _words_of(f)).view("<u8").reshape(n, -1)
+            columns.put(f, got, end - start)
+    return columns.matrix(), fields
 
 
 def _xml_with_lxml(data: bytes, stream: _Stream, builder: _Builder, *, at: int,
@@ -1536,7 +1667,7 @@ class _XmlBatch:
         starts = offsets[:-1].reshape(len(_XML_TAGS), n)
         ends = offsets[1:].reshape(len(_XML_TAGS), n)
         spans = {tag: (starts[i], ends[i]) for i, tag in enumerate(_XML_TAGS)}
-        m, fields = _xml_matrix(_words(joined), spans, n, {})
+        m, fields = _xml_matrix(joined, spans, n)
         rows = _RowParser(fields, self.builder, xml=True)
         rows.parse(m, np.array(self.lines, dtype=np.int32), clean=True)
         rows.flush()

@@ -207,3 +207,63 @@ def test_repeated_ids_keep_the_first_line(many: list[list[str]]) -> None:
     assert fl.get(many[0][0]).std_rating is None  # type: ignore[union-attr]
     assert fl.warnings == ["<bytes>:4: FIDE id 30000000 repeats line 2; the first line is used"]
     assert len(fl.first_rows()) == 2
+
+
+def _through_lxml(data: bytes) -> bytes:
+    """The same document, made irregular from its first record on (a comment), so that lxml
+    reads all of it."""
+    return data.replace(b"<player>", b"<!-- lxml --><player>", 1)
+
+
+def test_blocks_read_ahead_report_in_order(many: list[list[str]],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks are laid out on worker threads; warnings and rows still come in file order."""
+    rows = [list(r) for r in many]
+    broken = (10, 700, 701, 1500, 2999)
+    for i in broken:
+        rows[i][8] = "x1"
+    monkeypatch.setattr(fidelist, "CHUNK_BYTES", 20_000)  # about 70 blocks
+    fl = read_fide_list(xml(rows))
+    assert fl.warnings == [f"<bytes>:{2 + 21 * i}: <rating> is 'x1', expected a number of at "
+                           "most 4 digits; line skipped" for i in broken]
+    assert [e.fide_id for e in fl] == [r[0] for i, r in enumerate(rows) if i not in broken]
+    assert list(fl) == list(read_fide_list(_through_lxml(xml(rows))))
+
+
+@pytest.mark.parametrize("value", ["A\tB", "A\nB", "A\rB"])
+def test_values_with_line_ends_or_tabs_are_read_as_lxml_reads_them(value: str) -> None:
+    rows = players(40)
+    rows[20][1] = value
+    data = xml(rows)
+    assert list(read_fide_list(data)) == list(read_fide_list(_through_lxml(data)))
+
+
+@pytest.mark.parametrize("bad", [b"<name>A\x01B</name>", b"<name>A&#1;B</name>",
+                                 b"<name>A&#xD800;B</name>", b"<name>A&#xFFFE;B</name>",
+                                 b"</player>\x0b<player>"])
+def test_characters_xml_forbids_are_refused_as_lxml_refuses_them(bad: bytes) -> None:
+    data = xml(players(40))
+    at = data.index(b"<name>Player30, A</name>") if bad.startswith(b"<name>") \
+        else data.index(b"</player>\n<player>", len(data) // 2)
+    end = data.index(b"</name>", at) + 7 if bad.startswith(b"<name>") else at + 19
+    with pytest.raises(InputError, match="malformed XML"):
+        read_fide_list(data[:at] + bad + data[end:])
+
+
+def test_an_unknown_element_holding_a_control_character_is_refused() -> None:
+    rows = players(40)
+    data = xml(rows).replace(b"<flag>", b"<club>C</club>\n<flag>")
+    fl = read_fide_list(data)
+    assert list(fl) == list(read_fide_list(xml(rows)))
+    assert fl.warnings == ["<bytes>:2: unknown element <club> ignored"]  # the record's line
+    assert read_fide_list(_through_lxml(data)).warnings == fl.warnings
+    with pytest.raises(InputError, match="malformed XML"):
+        read_fide_list(data.replace(b"<club>C</club>", b"<club>\x02</club>", 1))
+
+
+def test_an_overlong_number_is_a_broken_record_in_both_paths() -> None:
+    rows = players(40)
+    rows[5][8] = "1" * 40
+    data = xml(rows)
+    fl = read_fide_list(data)
+    assert len(fl) == 39 and fl.warnings == read_fide_list(_through_lxml(data)).warnings
