@@ -36,6 +36,7 @@ from urllib3.exceptions import (
 )
 from urllib3.util.retry import Retry
 
+from importer.decoding import decode_page
 from importer.errors import FetchError, NoSuchTournament
 from importer.urls import is_allowed_host
 
@@ -65,7 +66,6 @@ CONNECT_TIMEOUT = 5.0
 RETRY_STATUSES = (429, 500, 502, 503, 504)
 _CACHEABLE_CODES = (200, 301, 302, 303, 307, 308)
 """Redirects are cached too, so a cached re-import makes no request at all."""
-_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
 
 
 def default_user_agent() -> str:
@@ -276,7 +276,7 @@ def get_text(
     return FetchedPage(
         url=url,
         final_url=current,
-        text=_decode(resp),
+        text=decode_page(resp.content, _charset(resp)),
         from_cache=from_cache,
         fetched_at=_fetched_at(resp),
         status=resp.status_code,
@@ -366,20 +366,10 @@ def _check_status(url: str, resp: requests.Response) -> None:
     raise FetchError(url, message, status=status)
 
 
-def _decode(resp: requests.Response) -> str:
-    """The body as text: the header's charset, else the page's meta charset, else UTF-8."""
-    content = resp.content
+def _charset(resp: requests.Response) -> str | None:
+    """The charset the response's Content-Type declares, if any."""
     match = re.search(r"charset\s*=\s*[\"']?([\w.:-]+)", resp.headers.get("Content-Type", ""))
-    charset = match.group(1) if match else None
-    if charset is None:
-        meta = _CHARSET.search(content[:4096])
-        charset = meta.group(1).decode("ascii") if meta else "utf-8"
-    if content.startswith(b"\xef\xbb\xbf"):
-        charset = "utf-8-sig"
-    try:
-        return content.decode(charset, errors="replace")
-    except LookupError:
-        return content.decode("utf-8", errors="replace")
+    return match.group(1).lower() if match else None
 
 
 def _fetched_at(resp: requests.Response) -> str:

@@ -103,9 +103,9 @@ OWN_KINDS: dict[str, PageKind | None] = {  # None: the page is refused with an I
 
 def _text(path: Path) -> str:
     """A saved page decoded as the importer decodes it (some fixtures are cp1251/cp1252)."""
-    from importer.sources import _decode_html
+    from importer.decoding import decode_page
 
-    return _decode_html(path.read_bytes())
+    return decode_page(path.read_bytes())
 
 
 def test_kinds_keep_their_names() -> None:

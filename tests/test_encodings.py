@@ -18,8 +18,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import importer
+from importer.decoding import _http_charset, _legacy_encoding, decode_page
 from importer.model import Tournament
-from importer.sources import _decode_html, _http_charset, _legacy_encoding
 
 CR = "chess-results"
 PAGES = {
@@ -58,8 +58,8 @@ def comparable(t: Tournament) -> Tournament:
 
 @pytest.mark.parametrize(("stem", "variant"), VARIANTS, ids=[f"{s[:4]}-{v}" for s, v in VARIANTS])
 def test_every_saved_variant_decodes_to_the_same_text(fixtures_dir, stem, variant):
-    reference = _decode_html(page(fixtures_dir, stem, "utf8").read_bytes())
-    text = _decode_html(page(fixtures_dir, stem, variant).read_bytes())
+    reference = decode_page(page(fixtures_dir, stem, "utf8").read_bytes())
+    text = decode_page(page(fixtures_dir, stem, variant).read_bytes())
     assert comparable_text(text) == comparable_text(reference)
     assert "\ufeff" not in text
     for words in EXPECTED[stem]:
@@ -89,14 +89,14 @@ def test_the_cp1251_variants_need_more_than_utf8_then_cp1252(fixtures_dir):
     with pytest.raises(UnicodeDecodeError):
         data.decode("utf-8")
     assert "Ёлкин" not in data.decode("cp1252", errors="replace")
-    assert "Ёлкин Пётр" in _decode_html(data)
+    assert "Ёлкин Пётр" in decode_page(data)
 
 
 def test_a_label_never_beats_valid_utf8(fixtures_dir):
     """An editor re-saved the page as UTF-8 and left its windows-1252 label: the bytes win."""
     data = page(fixtures_dir, "art0_startingrank_accents_enc", "utf8_stale_cp1252_meta").read_bytes()
     assert b"charset=windows-1252" in data
-    assert "Müller, Jürgen" in _decode_html(data)
+    assert "Müller, Jürgen" in decode_page(data)
     assert "MÃ¼ller" in data.decode("cp1252")  # what trusting the label would give
 
 
@@ -105,35 +105,35 @@ def test_a_label_never_beats_valid_utf8(fixtures_dir):
 def test_valid_utf8_always_reads_as_utf8(body, label):
     assume(not body.startswith("\ufeff"))
     text = f'<html><head><meta charset="{label}"></head><body>{body}</body></html>'
-    assert _decode_html(text.encode("utf-8")) == text
+    assert decode_page(text.encode("utf-8")) == text
 
 
 def test_a_latin1_label_reads_windows_1252_quotes_and_dashes():
     data = ('<html><head><meta charset="iso-8859-1"></head><body>St. Mary’s – 30 €'
             "</body></html>").encode("cp1252")
-    assert "St. Mary’s – 30 €" in _decode_html(data)
+    assert "St. Mary’s – 30 €" in decode_page(data)
 
 
 def test_the_declared_legacy_charset_decides_when_the_bytes_are_not_utf8():
     text = '<html><head><meta charset="koi8-r"></head><body>Пётр</body></html>'
-    assert "Пётр" in _decode_html(text.encode("koi8-r"))
+    assert "Пётр" in decode_page(text.encode("koi8-r"))
     text = '<html><head><meta charset="windows-1250"></head><body>Łódź</body></html>'
-    assert "Łódź" in _decode_html(text.encode("cp1250"))
+    assert "Łódź" in decode_page(text.encode("cp1250"))
 
 
 def test_a_utf16_label_on_ascii_compatible_bytes_is_ignored():
     data = '<html><head><meta charset="utf-16"></head><body>Ёлкин</body></html>'.encode("cp1251")
-    assert "Ёлкин" in _decode_html(data)
+    assert "Ёлкин" in decode_page(data)
 
 
 def test_a_utf16_byte_order_mark_decides():
     text = '<html><head><meta charset="utf-8"></head><body>Ёлкин Пётр</body></html>'
-    assert _decode_html(b"\xff\xfe" + text.encode("utf-16-le")) == text
-    assert _decode_html(b"\xfe\xff" + text.encode("utf-16-be")) == text
+    assert decode_page(b"\xff\xfe" + text.encode("utf-16-le")) == text
+    assert decode_page(b"\xfe\xff" + text.encode("utf-16-be")) == text
 
 
 def test_undecodable_bytes_still_give_text():
-    assert _decode_html(b"<html>\x81\x8d\x8f\x90\x9d\x98</html>").startswith("<html>")
+    assert decode_page(b"<html>\x81\x8d\x8f\x90\x9d\x98</html>").startswith("<html>")
 
 
 @pytest.mark.parametrize(("text", "codec"), [
@@ -164,7 +164,7 @@ def test_real_pages_decode_as_before(realdata):
     result is exactly the UTF-8 text, headers and all."""
     for path in sorted((realdata / CR).glob("*.html")):
         data = path.read_bytes()
-        assert _decode_html(data) == data.decode("utf-8"), path.name
+        assert decode_page(data) == data.decode("utf-8"), path.name
 
 
 def test_the_real_page_with_http_headers(realdata):
@@ -172,4 +172,4 @@ def test_the_real_page_with_http_headers(realdata):
     assert _http_charset(data) == "utf-8"
     cp1251 = data.decode("utf-8").encode("cp1251")  # the same page as a Russian editor saves it
     assert b"charset=UTF-8" in cp1251  # its labels are now wrong: the bytes decide
-    assert _decode_html(cp1251) == data.decode("utf-8")
+    assert decode_page(cp1251) == data.decode("utf-8")

@@ -128,11 +128,14 @@ def test_get_text_decodes_and_records_provenance(mock: responses.RequestsMock,
         (b"<meta charset=\"iso-8859-1\">K\xe4lin", "text/html", "Kälin"),
         ("\ufeffKälin".encode(), "text/html", "Kälin"),
         ("Kälin".encode(), "text/html; charset=nonsense-42", "Kälin"),
-        (b"\xff\xfe garbage", "application/octet-stream", "\ufffd\ufffd garbage"),
+        (b"\xff\xfe" + "Kälin".encode("utf-16-le"), "text/html", "Kälin"),  # the BOM decides
+        (b"\x81\x8d garbage", "application/octet-stream", " garbage"),  # never fails
     ],
 )
 def test_get_text_decoding(mock: responses.RequestsMock, plain: requests.Session, body: bytes,
                            content_type: str, expected: str) -> None:
+    """Fetched pages are decoded as saved ones are (importer.decoding), the response's
+    charset standing for the saved headers'."""
     mock.get(CR, body=body, content_type=content_type)
     assert get_text(plain, CR).text.endswith(expected)
 

@@ -3,7 +3,9 @@
 Targets (issues 3–6, 13): import load ≤ 2× a bare lxml walk; a 300-player, 9-round report in
 ≤ 1.5 s; ``fiderate --help`` ≤ 0.3 s (or ≤ 2.5× a bare Python start); the period engine
 ≥ 5 M rows/s; a FIDE list (200,000 players) loads in ≤ 5× reading its bytes and slicing its
-columns with numpy.  Ratios are used where the machine's speed drifts.  Prints one line per
+columns with numpy, and its XML in ≤ 4× the TXT (a guard: the full-size target, 3×, is
+measured by ``fidelist_bench.py`` on 1.9 M players; at this size start-up weighs more).
+Ratios are used where the machine's speed drifts.  Prints one line per
 benchmark and exits 1 if any misses its target.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPORT_TARGET_S = 1.5
 FIDELIST_MAX_RATIO = 5.0
+FIDELIST_XML_MAX_RATIO = 4.0
 
 
 def run(script: str, *args: str) -> tuple[int, str]:
@@ -38,7 +41,7 @@ def main() -> int:
         ("report 300×9 (≤ 1.5 s)", "report_bench.py", (), "report"),
         ("fiderate --help (≤ 0.3 s)", "help_bench.py", (), None),
         ("period engine (≥ 5 M rows/s)", "period_bench.py", ("--quick",), None),
-        ("FIDE list (load ≤ 5× raw read)", "fidelist_bench.py", ("--quick", "--no-xml"), "list"),
+        ("FIDE list (≤ 5× raw, XML ≤ 4× TXT)", "fidelist_bench.py", ("--quick",), "list"),
     ]
     for label, script, args, special in checks:
         code, line = run(script, *args)
@@ -46,7 +49,8 @@ def main() -> int:
             best = min(figure(line, "seconds"), figure(line, "cpu_seconds"))
             code = code or (0 if best <= REPORT_TARGET_S else 1)
         elif special == "list":
-            code = code or (0 if figure(line, "ratio") <= FIDELIST_MAX_RATIO else 1)
+            code = code or (0 if figure(line, "ratio") <= FIDELIST_MAX_RATIO
+                            and figure(line, "xml_ratio") <= FIDELIST_XML_MAX_RATIO else 1)
         status = "ok  " if code == 0 else "FAIL"
         failed += code != 0
         print(f"{status} {label:32} {line}")
