@@ -24,24 +24,23 @@ into a package of modules is the next step once the fast paths have settled.)
 from __future__ import annotations
 
 import datetime as dt
-import io
 import os
-import queue
 import re
-import threading
 import zipfile
 import zlib
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from importer.errors import InputError, UnknownFormat
+from importer.fidelist import streams
+from importer.fidelist.streams import MAX_MEMBER_BYTES, ProgressHook, _open, _Stream, _XmlGuard
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,15 +56,9 @@ __all__ = [
 
 Array = npt.NDArray[Any]
 WarningHook = Callable[[str], None]
-ProgressHook = Callable[[int, "int | None"], None]
 
-MAX_MEMBER_BYTES: Final = 1 << 30
-"""A zip member may not expand past this many bytes (declared or actually read)."""
 MAX_WARNINGS: Final = 1000
 """Warnings kept (and passed to ``on_warning``) per list; a summary counts the rest."""
-CHUNK_BYTES: Final = 1 << 20
-"""TXT is parsed this many bytes at a time (small enough for the CPU caches); XML 4× that."""
-MAX_LINE_BYTES: Final = 1 << 16
 
 LISTS: Final = ("standard", "rapid", "blitz")
 _PREFIX: Final = {"standard": "std", "rapid": "rpd", "blitz": "blz"}
@@ -350,7 +343,7 @@ def read_fide_list(source: str | os.PathLike[str] | bytes, *,
 
 def _read(stream: _Stream, builder: _Builder) -> None:
     """Detect the layout from the first bytes and read the whole stream into ``builder``."""
-    head = stream.read(CHUNK_BYTES)
+    head = stream.read(streams.CHUNK_BYTES)
     if head.startswith(b"\xef\xbb\xbf"):
         head = head[3:]
     if not head.strip():
@@ -361,163 +354,6 @@ def _read(stream: _Stream, builder: _Builder) -> None:
         _read_xml(head, stream, builder)
     else:
         _read_txt(head, stream, builder)
-
-
-# ---------------------------------------------------------------------------- input streams
-
-
-class _Stream:
-    """A binary reader that refuses to read past ``limit`` bytes; ``unread`` puts data back.
-
-    With ``ahead`` a background thread reads (inflates) the next blocks while the caller
-    parses; its errors surface in :meth:`read`.
-    """
-
-    def __init__(self, raw: IO[bytes], name: str, limit: int | None, *,
-                 total: int | None = None, ahead: bool = False) -> None:
-        self.raw, self.name, self.limit, self.total = raw, name, limit, total
-        self.pending = b""
-        self.offset = 0
-        self.count = 0
-        self.done = 0
-        self.on_progress: ProgressHook | None = None
-        self._block = b""
-        self._at = 0
-        self._queue: queue.Queue[bytes | BaseException] | None = None
-        self._stop = threading.Event()
-        if ahead:
-            self._queue = queue.Queue(maxsize=4)
-            self._thread = threading.Thread(target=self._fill, daemon=True)
-            self._thread.start()
-
-    def unread(self, data: bytes) -> None:
-        """Serve ``data`` before the rest of the stream."""
-        self.pending, self.offset = data, 0
-
-    def read(self, size: int = -1) -> bytes:
-        if self.offset < len(self.pending):
-            end = len(self.pending) if size < 0 else self.offset + size
-            data = self.pending[self.offset:end]
-            self.offset += len(data)
-            return data
-        data = self._next(size) if self._queue is not None else self._raw(size)
-        if data and self.on_progress is not None:
-            self.done += len(data)
-            self.on_progress(self.done, self.total)
-        return data
-
-    def close(self) -> None:
-        """Stop the background reader (if any)."""
-        if self._queue is not None:
-            self._stop.set()
-            while self._thread.is_alive():
-                with suppress(queue.Empty):
-                    self._queue.get(timeout=0.05)
-            self._queue = None
-
-    def _raw(self, size: int) -> bytes:
-        data = self.raw.read(size if size >= 0 else CHUNK_BYTES)
-        self.count += len(data)
-        if self.limit is not None and self.count > self.limit:
-            raise InputError(f"zip member expands past {self.limit} bytes", source=self.name)
-        return data
-
-    def _fill(self) -> None:
-        assert self._queue is not None
-        while not self._stop.is_set():
-            item: bytes | BaseException
-            try:
-                item = self._raw(4 * CHUNK_BYTES)
-            except BaseException as exc:  # handed to the reading thread
-                item = exc
-            while not self._stop.is_set():
-                try:
-                    self._queue.put(item, timeout=0.05)
-                    break
-                except queue.Full:
-                    continue
-            if not isinstance(item, bytes) or not item:
-                return
-
-    def _next(self, size: int) -> bytes:
-        assert self._queue is not None
-        if self._at >= len(self._block):
-            if self._block == b"" and self._at < 0:
-                return b""
-            item = self._queue.get()
-            if isinstance(item, BaseException):
-                self._block, self._at = b"", -1
-                raise item
-            self._block, self._at = item, 0
-            if not item:
-                self._at = -1
-                return b""
-        if self._at == 0 and (size < 0 or size >= len(self._block)):
-            data, self._at = self._block, len(self._block)
-            return data
-        end = len(self._block) if size < 0 else self._at + size
-        data = self._block[self._at:end]
-        self._at += len(data)
-        return data
-
-
-class _XmlGuard:
-    """Feeds lxml, refusing any DTD or entity declaration on the way."""
-
-    def __init__(self, stream: _Stream) -> None:
-        self.stream = stream
-        self.tail = b""
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.stream.read(size)
-        window = self.tail + data
-        if b"<!DOCTYPE" in window or b"<!ENTITY" in window:
-            raise InputError("entity declarations are not allowed (DOCTYPE/ENTITY found)",
-                             source=self.stream.name)
-        self.tail = window[-8:]
-        return data
-
-
-def _open(source: str | os.PathLike[str] | bytes, limit: int,
-          stack: ExitStack) -> tuple[_Stream, str]:
-    """The list's byte stream (the member, for a zip) and a name for messages."""
-    raw: IO[bytes]
-    if isinstance(source, bytes | bytearray):
-        name, raw, total = "<bytes>", io.BytesIO(source), len(source)
-    else:
-        name = os.fspath(source)
-        try:
-            raw = stack.enter_context(open(name, "rb"))  # noqa: SIM115
-            total = os.fstat(raw.fileno()).st_size
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", source=name) from None
-    magic = raw.read(4)
-    raw.seek(0)
-    if magic != b"PK\x03\x04":
-        return _Stream(raw, name, None, total=total), name
-    try:
-        archive = stack.enter_context(zipfile.ZipFile(raw))
-        members = [m for m in archive.infolist() if not m.is_dir()]
-        lists = [m for m in members if m.filename.lower().endswith((".txt", ".xml"))]
-        if len(members) == 1:
-            lists = members
-        if len(lists) != 1:
-            found = ", ".join(m.filename for m in members) or "nothing"
-            raise InputError(f"expected one .txt or .xml list in the zip, found {found}",
-                             source=name)
-        member = lists[0]
-        where = f"{name}[{member.filename}]"
-        if member.file_size > limit:
-            raise InputError(f"zip member expands past {limit} bytes "
-                             f"(declares {member.file_size})", source=where)
-        if member.flag_bits & 0x1:
-            raise InputError("zip member is encrypted", source=where)
-        unpacked = stack.enter_context(archive.open(member))
-    except (zipfile.BadZipFile, NotImplementedError, zlib.error, EOFError) as exc:
-        raise InputError(f"not a readable zip: {exc}", source=name) from None
-    stream = _Stream(unpacked, where, limit, total=member.file_size, ahead=True)
-    stack.callback(stream.close)
-    return stream, where
 
 
 # ---------------------------------------------------------------------------- building
@@ -839,14 +675,14 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
     carry = head[end + 1:] if end >= 0 else b""
     lineno = 2
     while True:
-        data = stream.read(CHUNK_BYTES)
+        data = stream.read(streams.CHUNK_BYTES)
         if not data:
             break
         buf = carry + data
         cut = buf.rfind(b"\n") + 1
         if cut == 0:
-            if len(buf) > MAX_LINE_BYTES:
-                builder.skip(lineno, f"line longer than {MAX_LINE_BYTES} bytes")
+            if len(buf) > streams.MAX_LINE_BYTES:
+                builder.skip(lineno, f"line longer than {streams.MAX_LINE_BYTES} bytes")
                 buf = _drop_line(stream)
                 lineno += 1
             carry = buf
@@ -861,7 +697,7 @@ def _read_txt(head: bytes, stream: _Stream, builder: _Builder) -> None:
 def _drop_line(stream: _Stream) -> bytes:
     """Skip to the end of an overlong line; the bytes after it."""
     while True:
-        data = stream.read(CHUNK_BYTES)
+        data = stream.read(streams.CHUNK_BYTES)
         cut = data.find(b"\n")
         if not data or cut >= 0:
             return data[cut + 1:] if data else b""
@@ -1238,8 +1074,8 @@ class _XmlBlocks:
         eof = irregular = False
         while True:
             while len(self.ahead) <= XML_THREADS:  # read blocks and hand them out
-                while not eof and len(pending) < CHUNK_BYTES * XML_BLOCK:
-                    data = self.stream.read(CHUNK_BYTES * XML_BLOCK)
+                while not eof and len(pending) < streams.CHUNK_BYTES * XML_BLOCK:
+                    data = self.stream.read(streams.CHUNK_BYTES * XML_BLOCK)
                     eof = not data
                     pending += data
                 cut = pending.rfind(b"</player>") + len(b"</player>")
