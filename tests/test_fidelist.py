@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import importer.fidelist as fidelist
+import importer.fidelist.columns as fidelist_columns
 import importer.fidelist.streams as fidelist_streams
 from importer.errors import ImporterError, InputError, UnknownFormat
 from importer.fidelist import FRAME_DTYPES, FideList, ListEntry, read_fide_list
@@ -268,7 +269,7 @@ def test_broken_lines_skipped_and_reported(own: Path) -> None:
 
 
 def test_warnings_are_capped(monkeypatch: pytest.MonkeyPatch, own: Path) -> None:
-    monkeypatch.setattr(fidelist, "MAX_WARNINGS", 3)
+    monkeypatch.setattr(fidelist_columns, "MAX_WARNINGS", 3)
     lines = (own / "foa_broken_lines.txt").read_bytes().split(b"\r\n")
     data = b"\r\n".join([lines[0]] + [lines[2]] * 10 + [lines[1]])
     fl = read_fide_list(data)
