@@ -34,6 +34,7 @@ WarningHook = Callable[[str], None]
 
 MAX_WARNINGS: Final = 1000
 """Warnings kept (and passed to ``on_warning``) per list; a summary counts the rest."""
+
 # Values that mean "absent": ratings, K and birth years of 0 are unrated / unknown.
 _ZERO_IS_NA: Final = frozenset(f for f in INT_FIELDS if not f.endswith("_games"))
 _MAX_DIGITS: Final = 4

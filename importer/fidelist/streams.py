@@ -2,8 +2,8 @@
 refuses to expand past its limit; a zip member is inflated ahead on a background thread, and
 what lxml reads is checked for DTDs and entity declarations on the way.
 
-The block sizes are looked up here at call time (``streams.CHUNK_BYTES``), so that a test
-can change them in one place.
+The readers look the block size and the line limit up here at call time
+(``streams.CHUNK_BYTES``), so that a change made here (as the tests make) reaches them all.
 """
 
 from __future__ import annotations
