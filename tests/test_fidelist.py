@@ -18,6 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import importer.fidelist as fidelist
+import importer.fidelist.columns as fidelist_columns
+import importer.fidelist.streams as fidelist_streams
 from importer.errors import ImporterError, InputError, UnknownFormat
 from importer.fidelist import FRAME_DTYPES, FideList, ListEntry, read_fide_list
 from importer.model import RatingList
@@ -192,7 +194,7 @@ def test_uneven_lines_with_even_total(real: Path) -> None:
 def test_chunk_boundaries(real: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = (real / "players_list_foa_excerpt.txt").read_bytes()
     full = list(read_fide_list(data))
-    monkeypatch.setattr(fidelist, "CHUNK_BYTES", 500)
+    monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", 500)
     assert list(read_fide_list(data)) == full
     assert list(read_fide_list(data.rstrip(b"\r\n"))) == full  # no final newline
 
@@ -267,7 +269,7 @@ def test_broken_lines_skipped_and_reported(own: Path) -> None:
 
 
 def test_warnings_are_capped(monkeypatch: pytest.MonkeyPatch, own: Path) -> None:
-    monkeypatch.setattr(fidelist, "MAX_WARNINGS", 3)
+    monkeypatch.setattr(fidelist_columns, "MAX_WARNINGS", 3)
     lines = (own / "foa_broken_lines.txt").read_bytes().split(b"\r\n")
     data = b"\r\n".join([lines[0]] + [lines[2]] * 10 + [lines[1]])
     fl = read_fide_list(data)
@@ -276,8 +278,8 @@ def test_warnings_are_capped(monkeypatch: pytest.MonkeyPatch, own: Path) -> None
 
 
 def test_overlong_line_without_newline(monkeypatch: pytest.MonkeyPatch, own: Path) -> None:
-    monkeypatch.setattr(fidelist, "CHUNK_BYTES", 256)
-    monkeypatch.setattr(fidelist, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", 256)
+    monkeypatch.setattr(fidelist_streams, "MAX_LINE_BYTES", 1000)
     lines = (own / "foa_otit_overflow.txt").read_bytes().split(b"\r\n")
     data = b"\r\n".join([lines[0], lines[1], b"9" * 5000, lines[3]])
     fl = read_fide_list(data)
@@ -336,7 +338,7 @@ def test_zip_declared_size_bound(tmp_path: Path) -> None:
 
 
 def test_zip_stream_bound_counts_bytes() -> None:
-    stream = fidelist._Stream(io.BytesIO(b"x" * 5000), "bomb.zip[a.txt]", 4096)
+    stream = fidelist_streams._Stream(io.BytesIO(b"x" * 5000), "bomb.zip[a.txt]", 4096)
     assert len(stream.read(4000)) == 4000
     with pytest.raises(InputError, match=r"bomb\.zip\[a\.txt\]: zip member expands past 4096"):
         stream.read(4000)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import importer.fidelist as fidelist
+import importer.fidelist.streams as fidelist_streams
 from importer.errors import InputError
 from importer.fidelist import FideList, ListEntry, read_fide_list
 
@@ -106,12 +106,12 @@ def test_ids_of_any_length_up_to_the_column(fide_id: str, key: int) -> None:
 def test_chunks_cut_anywhere(many: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
     whole = list(read_fide_list(txt(many[:400])))
     for size in (1000, 4096, 16_383):
-        monkeypatch.setattr(fidelist, "CHUNK_BYTES", size)
+        monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", size)
         assert list(read_fide_list(txt(many[:400]))) == whole
 
 
 def test_regular_xml_equals_the_txt(many: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fidelist, "CHUNK_BYTES", 20_000)  # several blocks
+    monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", 20_000)  # several blocks
     from_txt = read_fide_list(txt(many))
     from_xml = read_fide_list(xml(many))
     assert from_xml.format == "xml-combined" and from_xml.warnings == []
@@ -124,7 +124,7 @@ def test_regular_xml_equals_the_txt(many: list[list[str]], monkeypatch: pytest.M
 
 def test_irregular_xml_goes_through_lxml_from_there_on(many: list[list[str]],
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fidelist, "CHUNK_BYTES", 20_000)
+    monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", 20_000)
     plain = read_fide_list(xml(many))
     data = xml(many)
     middle = data.index(b"<player>", len(data) // 2)
@@ -178,7 +178,7 @@ def test_filtered_loads_read_only_the_wanted(many: list[list[str]]) -> None:
 
 def test_a_zip_is_read_ahead_and_reports_progress(many: list[list[str]], tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fidelist, "CHUNK_BYTES", 50_000)
+    monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", 50_000)
     data = txt(many)
     path = tmp_path / "players_list.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -222,7 +222,7 @@ def test_blocks_read_ahead_report_in_order(many: list[list[str]],
     broken = (10, 700, 701, 1500, 2999)
     for i in broken:
         rows[i][8] = "x1"
-    monkeypatch.setattr(fidelist, "CHUNK_BYTES", 20_000)  # about 70 blocks
+    monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", 20_000)  # about 70 blocks
     fl = read_fide_list(xml(rows))
     assert fl.warnings == [f"<bytes>:{2 + 21 * i}: <rating> is 'x1', expected a number of at "
                            "most 4 digits; line skipped" for i in broken]
