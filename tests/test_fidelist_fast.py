@@ -103,11 +103,19 @@ def test_ids_of_any_length_up_to_the_column(fide_id: str, key: int) -> None:
     assert fl.get(fide_id) is not None and fl.id_numbers(fl.first_rows()) == [key]
 
 
+def reads(data: bytes) -> int:
+    """How many blocks a load of ``data`` reads (so that a test knows it read several)."""
+    seen: list[int] = []
+    read_fide_list(data, on_progress=lambda done, total: seen.append(done))
+    return len(seen)
+
+
 def test_chunks_cut_anywhere(many: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
     whole = list(read_fide_list(txt(many[:400])))
     for size in (1000, 4096, 16_383):
         monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", size)
         assert list(read_fide_list(txt(many[:400]))) == whole
+        assert reads(txt(many[:400])) > 4
 
 
 def test_regular_xml_equals_the_txt(many: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -120,6 +128,7 @@ def test_regular_xml_equals_the_txt(many: list[list[str]], monkeypatch: pytest.M
     # Each record's <player> line: the root on line 1, then 21 lines a record.
     assert [from_xml.line_of(r[0]) for r in many[:3]] == [2, 23, 44]
     assert from_xml.line_of(many[-1][0]) == 2 + 21 * 2999
+    assert reads(xml(many)) > 10
 
 
 def test_irregular_xml_goes_through_lxml_from_there_on(many: list[list[str]],
@@ -222,12 +231,13 @@ def test_blocks_read_ahead_report_in_order(many: list[list[str]],
     broken = (10, 700, 701, 1500, 2999)
     for i in broken:
         rows[i][8] = "x1"
-    monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", 20_000)  # about 70 blocks
+    monkeypatch.setattr(fidelist_streams, "CHUNK_BYTES", 20_000)  # 18 blocks of 80 kB
     fl = read_fide_list(xml(rows))
     assert fl.warnings == [f"<bytes>:{2 + 21 * i}: <rating> is 'x1', expected a number of at "
                            "most 4 digits; line skipped" for i in broken]
     assert [e.fide_id for e in fl] == [r[0] for i, r in enumerate(rows) if i not in broken]
     assert list(fl) == list(read_fide_list(_through_lxml(xml(rows))))
+    assert reads(xml(rows)) > 10
 
 
 @pytest.mark.parametrize("value", ["A\tB", "A\nB", "A\rB"])
