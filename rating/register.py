@@ -28,7 +28,7 @@ from rating.errors import RatingError
 from rating.period import POOL_MONTHS, month_add
 from rating.period_records import PeriodPlayer, PeriodResult, PeriodStatus, Pool, Standing
 
-__all__ = ["SCHEMA_VERSION", "Register", "StoredList", "default_store"]
+__all__ = ["SCHEMA_VERSION", "Register", "StoredList"]
 
 SCHEMA_VERSION: Final = 2
 T = TypeVar("T")
@@ -83,13 +83,6 @@ _FIDE_LISTS: Final = (
 )
 _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS}
 """Statements that bring the schema from version v − 1 to v."""
-
-
-def default_store() -> Path:
-    """The register in the user data directory (platformdirs)."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("fiderate", appauthor=False)) / "register.sqlite"
 
 
 def _month(d: date) -> str:

@@ -46,7 +46,7 @@ def _month_in_name(path: str) -> date | None:
 def _store(store: str | None) -> Any:
     from pathlib import Path
 
-    from rating.register import default_store
+    from rating.paths import default_store
 
     return Path(store) if store else default_store()
 
@@ -54,11 +54,11 @@ def _store(store: str | None) -> Any:
 def registered_list(store: str | None, on: date, fide_ids: Iterable[str]) -> FideList | None:
     """These players on the register's FIDE lists in force on *on*; None when the register
     does not exist or holds no list by then."""
+    path = _store(store)
+    if not path.exists():  # before importing the register: a report without one starts fast
+        return None
     from rating.register import Register
 
-    path = _store(store)
-    if not path.exists():
-        return None
     with Register(path) as reg:
         return reg.list_in_force(on, fide_ids)
 

@@ -129,10 +129,11 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     from importer.atomic import atomic_dir, check_output_folder
     from importer.model import RatingList
     from rating.errors import RatingError
+    from rating.paths import default_store
     from rating.period import player_key
     from rating.period_run import PeriodSource, check_month
     from rating.period_run import run_period as rate_month
-    from rating.register import Register, default_store
+    from rating.register import Register
     from reports.errors import ReportError
     from reports.period_report import write_period_files
     from reports.report import list_warnings

@@ -192,7 +192,7 @@ def test_ratings_on_a_month_and_the_previous_standing(tmp_path):
 def test_default_store_is_in_the_user_data_directory():
     import platformdirs
 
-    from rating.register import default_store
+    from rating.paths import default_store
 
     path = default_store()
     assert path.name == "register.sqlite"

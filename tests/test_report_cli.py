@@ -116,6 +116,23 @@ def test_help_imports_only_click():
     assert out.stdout.strip() == "[]"
 
 
+def test_a_report_without_a_register_leaves_numpy_and_the_register_alone(sample, tmp_path):
+    """No register on disk: the report neither opens one nor loads numpy (start-up time)."""
+    code = ("import sys; from reports.cli import main\n"
+            "try:\n"
+            f"    main(['report', {str(sample)!r}, '--store', {str(tmp_path / 'none.sqlite')!r},"
+            f" '--out', {str(tmp_path / 'out')!r}, '--quiet'])\n"
+            "except SystemExit as exc:\n"
+            "    assert not exc.code, exc.code\n"
+            "print([n for n in ('numpy', 'pandas', 'sqlite3', 'rating.register') "
+            "if n in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "out" / "index.html").is_file()
+    assert not (tmp_path / "none.sqlite").exists()
+
+
 def test_pending_trf_gives_scenarios(run_cli, fixtures_dir, tmp_path):
     src = fixtures_dir / "trf" / "pending_last_round.trf"
     if not src.is_file():
