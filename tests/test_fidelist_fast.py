@@ -263,6 +263,13 @@ def test_characters_xml_forbids_are_refused_as_lxml_refuses_them(bad: bytes) -> 
         read_fide_list(data[:at] + bad + data[end:])
 
 
+@pytest.mark.parametrize("value", [b"A&amp;\x80", b"\xc3(&amp;", b"&\x80"])
+def test_bytes_that_are_not_utf8_are_refused_as_lxml_refuses_them(value: bytes) -> None:
+    data = xml(players(10)).replace(b"<name>Player3, A</name>", b"<name>" + value + b"</name>")
+    with pytest.raises(InputError, match="malformed XML"):
+        read_fide_list(data)
+
+
 def test_an_unknown_element_holding_a_control_character_is_refused() -> None:
     rows = players(40)
     data = xml(rows).replace(b"<flag>", b"<club>C</club>\n<flag>")

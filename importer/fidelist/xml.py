@@ -198,6 +198,11 @@ def _regular(data: bytes, size: int) -> _Regular | None:
     if same is None:
         return None
     first, step, controls = same
+    if not data.isascii():  # before any value is decoded
+        try:
+            str(memoryview(data)[:size], "utf-8")
+        except UnicodeDecodeError:
+            return None
     spans = {t: (start, end) for t, start, end in values if t in _XML_TAGS}
     fixes = _xml_references(data, arr, spans) if data.find(b"&", 0, size) >= 0 else {}
     if fixes is None:
@@ -208,11 +213,6 @@ def _regular(data: bytes, size: int) -> _Regular | None:
         longest.get(f.token, 0) <= f.end - f.start for f in fields)
     if (m < 32).any() if whole else np.count_nonzero(arr < 32) != controls:
         return None  # a control character in a value
-    if not data.isascii():
-        try:
-            str(memoryview(data)[:size], "utf-8")
-        except UnicodeDecodeError:
-            return None
     newlines = first + step * (records - 1) + data.count(b"\n", int(by_tag[0, -1]), size)
     return _Regular(m, fields, [tag for tag, _, _ in children], first, step, newlines)
 
