@@ -9,18 +9,15 @@ module, one page per viewport width, reused from test to test.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from test_report import small  # the tests folder is on the path (pyproject)
 
 from reports.report import write_report
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE, DESKTOP = 390, 1280
 CR = "chess-results"
 BRITISH_LIVE = ("british2026_champ_crosstable.html",
@@ -28,20 +25,6 @@ BRITISH_LIVE = ("british2026_champ_crosstable.html",
                 "british2026_champ_r9.html")
 """The British Championship after round 7, round 8's results and round 9 in progress."""
 CARD = "ru_player_details_art9_2020.html"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("headless Chromium is not installed at /usr/bin/chromium "
-                    "(apt-get install -y chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class Seen:
@@ -75,19 +58,10 @@ def pages(browser):
         page.close()
 
 
-def _small():
-    """test_report.small(): loaded by path (tests are not a package, import mode importlib)."""
-    spec = importlib.util.spec_from_file_location("_report_tests",
-                                                  Path(__file__).with_name("test_report.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.small()
-
-
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("small") / "report"
-    write_report(_small(), out)
+    write_report(small(), out)
     return out
 
 

@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup, Tag
@@ -204,28 +205,18 @@ def test_too_few_games_for_a_first_rating_are_said_so() -> None:
     assert nell.workings[-1] == "no first rating yet: 2 of 5 games against rated opponents"
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-
 
 @pytest.mark.browser
-def test_sorting_and_a_phone_screen(out: Path) -> None:
-    if not CHROMIUM.exists():
-        pytest.skip("headless Chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM),
-                                    args=["--no-sandbox", "--disable-gpu"])
-        try:
-            tab = browser.new_page(viewport={"width": 390, "height": 800})
-            tab.goto((out / "period.html").as_uri())
-            assert tab.evaluate("document.documentElement.scrollWidth") <= 390
-            names = "rows => rows.map(r => r.cells[0].textContent.trim())"
-            tab.click("#players thead th:nth-child(7) button")  # Change, ascending
-            order = tab.eval_on_selector_all("#players tbody tr", names)
-            assert order[:2] == ["Holt, Hal", "Joyce, Jo"]
-            assert order[-4:] == ["Egan, Dev", "Ives, Ian", "Ulm, Una", "Zorn, Zak"]  # unrated last
-            tab.click("#players thead th:nth-child(7) button")  # descending
-            assert tab.eval_on_selector_all("#players tbody tr", names)[:2] == [
-                "Ives, Ian", "Egan, Dev"]
-        finally:
-            browser.close()
+def test_sorting_and_a_phone_screen(browser: Any, out: Path) -> None:
+    tab = browser.new_page(viewport={"width": 390, "height": 800})
+    tab.goto((out / "period.html").as_uri())
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+    names = "rows => rows.map(r => r.cells[0].textContent.trim())"
+    tab.click("#players thead th:nth-child(7) button")  # Change, ascending
+    order = tab.eval_on_selector_all("#players tbody tr", names)
+    assert order[:2] == ["Holt, Hal", "Joyce, Jo"]
+    assert order[-4:] == ["Egan, Dev", "Ives, Ian", "Ulm, Una", "Zorn, Zak"]  # unrated last
+    tab.click("#players thead th:nth-child(7) button")  # descending
+    assert tab.eval_on_selector_all("#players tbody tr", names)[:2] == [
+        "Ives, Ian", "Egan, Dev"]
+    tab.close()

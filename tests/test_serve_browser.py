@@ -7,38 +7,20 @@ Uses the system Chromium through Playwright (never a downloaded browser); skippe
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import zipfile
-from pathlib import Path
 
 import pytest
 from loopback import ChessResults
 from serving import ROOT, TNR, Served, Trap, serve_fixtures
+from test_report import small
 
 from importer.trf.writer import write_trf
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 TRF = ROOT / "fixtures" / "sample_open.trf"
 WIDTHS = (1280, 390)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("headless Chromium is not installed at /usr/bin/chromium "
-                    "(apt-get install -y chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")
@@ -146,12 +128,8 @@ def test_the_calculator(page, server):
 
 
 def test_hostile_names_stay_text(page, server, tmp_path):
-    spec = importlib.util.spec_from_file_location("_report_tests",
-                                                  Path(__file__).with_name("test_report.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     hostile = tmp_path / "<img src=x onerror=alert(1)>.trf"
-    hostile.write_text(write_trf(module.small()), encoding="utf-8")
+    hostile.write_text(write_trf(small()), encoding="utf-8")
     page.goto(server.url)
     page.set_input_files("#files", str(hostile))
     assert page.locator("#chosen").text_content() == hostile.name
