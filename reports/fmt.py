@@ -58,3 +58,10 @@ def text_table(rows: Sequence[Sequence[str]], left: Collection[int] = (0,)) -> l
     return ["  ".join(cell.ljust(w) if i in left else cell.rjust(w)
                       for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip()
             for r in rows]
+
+
+def first_few(items: Sequence[str], limit: int, *, indent: str = "", what: str = "") -> list[str]:
+    """The first ``limit`` items (each after ``indent``), then how many more there are."""
+    more = len(items) - limit
+    tail = [f"{indent}… and {more} more{' ' + what if what else ''}"] if more > 0 else []
+    return [f"{indent}{item}" for item in items[:limit]] + tail

@@ -246,8 +246,7 @@ def _system(name: str | RatingSystem) -> str | RatingSystem:
 
 def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
     """A rating list's warnings as notes: the first few, then how many more."""
-    more = [f"… and {len(warnings) - limit} more rating-list warnings"] if len(warnings) > limit else []
-    return [*warnings[:limit], *more]
+    return fmt.first_few(warnings, limit, what="rating-list warnings")
 
 
 def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_default: int = 20,

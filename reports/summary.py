@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from importer.model import DateSource, GameResult, Status, Tournament, TournamentInfo
+from reports import fmt
 
 __all__ = ["FROM_WORDS", "dates_line", "live_round", "plural", "rounds_with_results",
            "summary_lines"]
@@ -94,7 +95,5 @@ def summary_lines(t: Tournament, *, warnings: bool = True) -> list[str]:
         lines.append(f"  focus: No. {t.focus} {p.name if p else '(not in the player list)'}")
     if warnings and t.warnings:
         lines.append(f"  {plural(len(t.warnings), 'warning')}:")
-        lines += [f"    - {w}" for w in t.warnings[:MAX_WARNINGS]]
-        if len(t.warnings) > MAX_WARNINGS:
-            lines.append(f"    … and {len(t.warnings) - MAX_WARNINGS} more")
+        lines += fmt.first_few([f"- {w}" for w in t.warnings], MAX_WARNINGS, indent="    ")
     return lines

@@ -177,9 +177,7 @@ def terminal_notes(report: Report) -> list[str]:
     lines = []
     for n in report.notes:
         lines.append(f"note: {n.text}{K_HINT if n.text == report.k_note else ''}")
-        lines += [f"  {item}" for item in n.items[:_ITEMS]]
-        if len(n.items) > _ITEMS:
-            lines.append(f"  … and {len(n.items) - _ITEMS} more")
+        lines += fmt.first_few(n.items, _ITEMS, indent="  ")
     return lines
 
 

@@ -209,3 +209,13 @@ def test_reports_name_no_national_system():
                  for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if re.search(r"ukd|national_rating", line, re.IGNORECASE)]
     assert mentioned == []
+
+
+def test_long_lists_show_the_first_few_then_a_count() -> None:
+    """Notes, warnings and rating-list warnings are cut alike: the first few, then how many."""
+    from reports import fmt
+
+    assert fmt.first_few(["a", "b"], 2) == ["a", "b"]
+    assert fmt.first_few(["a", "b", "c"], 2, indent="  ") == ["  a", "  b", "  … and 1 more"]
+    assert fmt.first_few(list("abcdefg"), 5, what="rating-list warnings")[-1] == (
+        "… and 2 more rating-list warnings")
