@@ -37,6 +37,18 @@ class PeriodSource:
     """The list month it is assigned to (None: the month its dates give)."""
 
 
+_MONTH_TEXT = re.compile(r"(\d{4})-(\d{2})")
+
+
+def parse_month(text: str) -> date | None:
+    """``YYYY-MM`` (blanks around allowed) as the first day of that month; None if it is not
+    one (month 13, year 0000, other shapes)."""
+    m = _MONTH_TEXT.fullmatch(text.strip())
+    if not m or not 1 <= int(m.group(2)) <= 12 or int(m.group(1)) < 1:
+        return None
+    return date(int(m.group(1)), int(m.group(2)), 1)
+
+
 def check_month(month: date, *, today: date | None = None) -> date:
     """A list month must be a real month, not after next month (RatingError otherwise)."""
     now = (today or date.today()).replace(day=1)  # noqa: DTZ011 - the user's local month

@@ -20,27 +20,28 @@ if TYPE_CHECKING:
 
 __all__ = ["list_", "registered_list"]
 
-_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 _NAME_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{2})(?!\d)")
 _STORE_HELP = "The rating register (SQLite; default: in the user data directory)."
 
 
 def _month(text: str) -> date:
-    from datetime import date
+    from rating.period_run import parse_month
 
-    m = _MONTH.match(text.strip())
-    if not m or not 1 <= int(m.group(2)) <= 12:
+    month = parse_month(text)
+    if month is None:
         raise click.BadParameter(f"{text!r}: expected a list month YYYY-MM", param_hint="--month")
-    return date(int(m.group(1)), int(m.group(2)), 1)
+    return month
 
 
 def _month_in_name(path: str) -> date | None:
     """A ``YYYY-MM`` in the file name (e.g. players_list_2026-10.zip)."""
-    from datetime import date
     from pathlib import Path
 
-    found = [m for m in _NAME_MONTH.finditer(Path(path).name) if 1 <= int(m.group(2)) <= 12]
-    return date(int(found[-1].group(1)), int(found[-1].group(2)), 1) if found else None
+    from rating.period_run import parse_month
+
+    found = [month for m in _NAME_MONTH.finditer(Path(path).name)
+             if (month := parse_month(m.group(0))) is not None]
+    return found[-1] if found else None
 
 
 def _store(store: str | None) -> Any:

@@ -6,7 +6,6 @@ the command so ``fiderate --help`` stays fast.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -22,16 +21,15 @@ if TYPE_CHECKING:
 
 __all__ = ["period"]
 
-_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 
 
 def _month(text: str, what: str) -> date:
-    from datetime import date
+    from rating.period_run import parse_month
 
-    m = _MONTH.match(text.strip())
-    if not m or not 1 <= int(m.group(2)) <= 12 or int(m.group(1)) < 1:
+    month = parse_month(text)
+    if month is None:
         raise click.BadParameter(f"{text!r}: expected a list month YYYY-MM", param_hint=what)
-    return date(int(m.group(1)), int(m.group(2)), 1)
+    return month
 
 
 def _assignments(values: tuple[str, ...]) -> dict[str, date]:

@@ -119,9 +119,14 @@ def test_a_failed_import_leaves_the_register_as_it_was(run_cli, own: Path, tmp_p
     with Register(db) as reg, pytest.raises(RuntimeError):
         reg.import_list(fl, date(2026, 10, 1), on_progress=boom)
     assert dump(db) == before
-    month = run_cli("list", "import", str(own / "foa_otit_overflow.txt"), "--store", str(db),
-                    "--month", "2026-13")
-    assert month.code == 2 and "expected a list month YYYY-MM" in month.stderr
+    for bad in ("2026-13", "0000-05", "26-10"):
+        month = run_cli("list", "import", str(own / "foa_otit_overflow.txt"), "--store", str(db),
+                        "--month", bad)
+        assert month.code == 2 and "expected a list month YYYY-MM" in month.stderr, bad
+    year_zero = tmp_path / "players_list_0000-05.txt"  # not a month in the name: not taken
+    year_zero.write_bytes((own / "foa_otit_overflow.txt").read_bytes())
+    named = run_cli("list", "import", str(year_zero), "--store", str(db))
+    assert named.code == 2 and "--month" in named.stderr and "Traceback" not in named.stderr
 
 
 def test_show_needs_ids_and_a_register(run_cli, tmp_path: Path) -> None:

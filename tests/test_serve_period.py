@@ -63,9 +63,10 @@ def test_a_server_with_a_store_writes_the_register(tmp_path):
 
 def test_period_errors_are_one_line_on_the_form(tmp_path):
     with Served(tmp_path / "errors") as server:
-        r = requests.post(server.url + "period", data={"period": "2025-13"}, timeout=10)
-        assert r.status_code == 400
-        assert "expected a list month YYYY-MM" in r.text and "Traceback" not in r.text
+        for month in ("2025-13", "0000-12"):
+            r = requests.post(server.url + "period", data={"period": month}, timeout=10)
+            assert r.status_code == 400
+            assert "expected a list month YYYY-MM" in r.text and "Traceback" not in r.text
         bad = requests.post(server.url + "period", files={"tournaments": ("notes.txt", b"hi")},
                             data={"period": "2025-12"}, timeout=60)
         assert bad.status_code == 400 and "notes.txt: not a chess-results page" in bad.text

@@ -270,14 +270,13 @@ async def period_post(request: Request) -> Response:
 
 
 def _month(text: str) -> Any:
-    import re
-    from datetime import date
+    from rating.period_run import parse_month
 
-    m = re.fullmatch(r"(\d{4})-(\d{2})", text)
-    if not m or not 1 <= int(m.group(2)) <= 12:
+    month = parse_month(text)
+    if month is None:
         raise Problem(f"{text!r}: expected a list month YYYY-MM" if text
                       else "give the list month")
-    return date(int(m.group(1)), int(m.group(2)), 1)
+    return month
 
 
 def period_view(request: Request) -> Response:
