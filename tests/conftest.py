@@ -41,9 +41,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for every browser test; skips the test when it is absent."""
+    """A headless Chromium for a module's browser tests (closed after it: Playwright's event
+    loop must not outlive them); skips the test when it is absent."""
     if not CHROMIUM.exists():
         pytest.skip("headless Chromium is not installed at /usr/bin/chromium "
                     "(apt-get install -y chromium)")
