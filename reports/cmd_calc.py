@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from reports.options import iso_date
+
 __all__ = ["calc", "calc_output", "parse_result"]
 
 _RESULT_WORDS = {
@@ -38,15 +40,6 @@ def _parse_game(text: str) -> tuple[int | None, Decimal]:
         return int(opp), parse_result(res)
     except ValueError:
         raise click.BadParameter(f"{text!r}: the opponent must be a rating or 'unrated'") from None
-
-
-def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date:
-    if value is None:
-        return dt.datetime.now().astimezone().date()
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r}: expected a date YYYY-MM-DD") from None
 
 
 def _refuse_conflicts(opts: dict[str, Any]) -> None:
@@ -80,7 +73,7 @@ def _refuse_conflicts(opts: dict[str, Any]) -> None:
               help="FIDE table 8.1.2 with the rules of --date, or the generic logistic Elo formula.")
 @click.option("--elo-cap", type=int, default=None,
               help="With --system elo: limit the difference to this many points (e.g. 400).")
-@click.option("--date", "on", callback=_iso_date, help="Tournament start date for the FIDE rule "
+@click.option("--date", "on", callback=iso_date, help="Tournament start date for the FIDE rule "
               "version (default: today).")
 @click.option("--list", "rating_list", type=click.Choice(["standard", "rapid", "blitz"]),
               default="standard", show_default=True, help="FIDE rating list.")
@@ -108,6 +101,7 @@ def calc_output(opts: dict[str, Any]) -> dict[str, Any] | str:
     from reports.calc_view import run_calc
 
     opts = dict(opts)
+    opts["on"] = opts["on"] or dt.datetime.now().astimezone().date()  # the user's today
     _refuse_conflicts(opts)
     games: list[tuple[int | None, Decimal]] = [_parse_game(g) for g in opts.pop("games")]
     result_text = opts.pop("result_text")

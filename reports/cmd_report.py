@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from reports.options import out_options, system_option
+from reports.options import iso_date, out_options, system_option
 from reports.sources import source_options
 
 __all__ = ["report"]
@@ -20,15 +20,6 @@ def _formats(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[
     if bad or not parts:
         raise click.BadParameter(f"{value!r}: expected csv, html or csv,html")
     return parts
-
-
-def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r}: expected a date YYYY-MM-DD") from None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,7 +39,7 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -
                    "list in force stored in the register, if any).")
 @click.option("--store", type=click.Path(dir_okay=False), metavar="DB",
               help="The rating register (default: in the user data directory).")
-@click.option("--date", "on", callback=_iso_date, metavar="YYYY-MM-DD",
+@click.option("--date", "on", callback=iso_date, metavar="YYYY-MM-DD",
               help="The date whose rules apply when the source gives no event date "
                    "(default: its last update, else today).")
 @click.option("--open", "open_", is_flag=True, help="Open index.html when done.")

@@ -18,6 +18,18 @@ def _folder(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
     return value
 
 
+def iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
+    """A ``--date YYYY-MM-DD`` option's value as a date (None when not given)."""
+    if value is None:
+        return None
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected a date YYYY-MM-DD") from None
+
+
 def out_options(help_text: str, *, required: bool = False) -> Callable[[F], F]:
     """Add ``--out/-o DIR`` (the folder written whole, never merged) and ``--force``."""
     def add(f: F) -> F:
