@@ -8,7 +8,6 @@ pairing-allocated bye or an absence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 
 from importer.chessresults.cells import parse_points
 from importer.chessresults.lang import BYE_WORDS, NOT_PAIRED_WORDS, norm
@@ -29,7 +28,7 @@ from importer.chessresults.table import (
     read_rating,
 )
 from importer.errors import InputError
-from importer.model import Colour, Player, RoundResult, Status
+from importer.model import FULL_POINT, HALF_POINT, NO_POINT, Colour, Player, RoundResult, Status
 
 __all__ = ["read_pairings"]
 
@@ -104,14 +103,16 @@ def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
         if black.no is None:  # a 'bye' or 'not paired' row
             try:
                 pts = parse_points(text)
+                if pts not in (None, NO_POINT, HALF_POINT, FULL_POINT):  # e.g. a shifted row
+                    raise InputError(f"{pts} points for one round")
             except InputError:
                 raise ctx.error(f"pairings row {row} ({white.name}): unknown bye result "
                                 f"{text!r}; expected 1, ½, 0 or empty") from None
             if black.word in BYE_WORDS:
                 status = Status.BYE if pts is None or pts > 0 else Status.ABSENT
             else:
-                status = {Decimal(1): Status.BYE, Decimal("0.5"): Status.HALF_BYE}.get(
-                    pts or Decimal(0), Status.ABSENT)
+                status = {FULL_POINT: Status.BYE, HALF_POINT: Status.HALF_BYE}.get(
+                    pts or NO_POINT, Status.ABSENT)
             results.append(RoundResult(start_no=white.no, round=rd, status=status, points=pts))
             continue
         try:
