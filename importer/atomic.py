@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -21,7 +21,7 @@ from typing import IO
 from importer.errors import OutputError
 
 __all__ = ["MANIFEST", "atomic_dir", "atomic_file", "check_output_folder", "manifest_text",
-           "write_text_atomic"]
+           "write_folder_atomic", "write_text_atomic"]
 
 MANIFEST = ".fiderate"
 """The file in an output folder listing what fiderate wrote there (one path a line)."""
@@ -103,6 +103,16 @@ def check_output_folder(path: str | os.PathLike[str], *, force: bool = False) ->
     except OSError as exc:
         raise OutputError(f"{target}: cannot write here ({exc.strerror or exc})") from None
     return target
+
+
+def write_folder_atomic(path: str | os.PathLike[str], files: Mapping[str, str], *,
+                        force: bool = False) -> Path:
+    """Write *files* (name → text, UTF-8, line ends as given) as the folder *path*, swapped
+    in whole (see :func:`atomic_dir`)."""
+    with atomic_dir(path, force=force) as tmp:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8", newline="")
+    return Path(path)
 
 
 def _check_ours(target: Path) -> None:

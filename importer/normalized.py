@@ -16,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from importer.atomic import atomic_dir
+from importer.atomic import write_folder_atomic
 from importer.csvio import render_csv, restore
 from importer.errors import InputError
 from importer.model import (
@@ -119,11 +119,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
 
 def write_folder(t: Tournament, out: str | os.PathLike[str], *, force: bool = False) -> Path:
     """Write the normalized CSV folder atomically and whole, and return its path."""
-    files = render_folder(t)
-    with atomic_dir(out, force=force) as tmp:
-        for name, text in files.items():
-            (tmp / name).write_text(text, encoding="utf-8", newline="")
-    return Path(out)
+    return write_folder_atomic(out, render_folder(t), force=force)
 
 
 def is_normalized_folder(path: str | os.PathLike[str]) -> bool:

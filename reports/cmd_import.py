@@ -38,7 +38,7 @@ def import_(sources: tuple[str, ...], out: str | None, fmt: str, table: str, **o
     """
     from pathlib import Path
 
-    from importer.atomic import atomic_dir, check_output_folder
+    from importer.atomic import check_output_folder, write_folder_atomic
     from reports.exporting import render_tournament
     from reports.sources import LoadOptions, load_sources
     from reports.summary import summary_lines
@@ -52,9 +52,7 @@ def import_(sources: tuple[str, ...], out: str | None, fmt: str, table: str, **o
         name = f"{table}.csv" if fmt == "csv" else next(iter(files))
         click.echo(files[name], nl=False)
     else:
-        with atomic_dir(out, force=opts["force"]) as tmp:
-            for name, text in files.items():
-                (tmp / name).write_text(text, encoding="utf-8", newline="")
+        write_folder_atomic(out, files, force=opts["force"])
     if not load_opts.quiet:
         for line in summary_lines(t):
             click.echo(line, err=True)

@@ -33,7 +33,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from importer.atomic import atomic_dir
+from importer.atomic import write_folder_atomic
 from importer.csvio import render_csv
 from importer.model import DateSource, Player, Tournament
 from rating import systems
@@ -707,10 +707,7 @@ def save_report(report: Report, out: str | os.PathLike[str],
     """Render *report* and write its files as the folder *out*, swapped in whole (an existing
     folder must hold only an earlier fiderate output, unless *force*)."""
     files = render_report(report, formats)
-    target = Path(out)
-    with atomic_dir(target, force=force) as tmp:
-        for name, text in files.items():
-            (tmp / name).write_text(text, encoding="utf-8", newline="")
+    target = write_folder_atomic(out, files, force=force)
     return [target / name for name in files]
 
 
