@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from importer.decoding import decode_page
 from importer.errors import InputError, UnknownFormat
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from importer.chessresults import Page
     from importer.fetch import TournamentPage
 
-__all__ = ["from_pages", "load", "load_many", "load_url"]
+__all__ = ["SavedPage", "from_pages", "load", "load_many", "load_url", "read_file"]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Larger inputs are refused: no tournament file comes near this."""
@@ -53,7 +53,23 @@ def _chess_results_page(path: Path, data: bytes) -> Page | None:
     return parse_page(text, source=str(path)) if looks_like_chess_results(text) else None
 
 
-def _load_file(path: Path) -> Tournament:
+@dataclass(slots=True)
+class SavedPage:
+    """A saved chess-results page, read but not yet merged with the others of its tournament."""
+
+    source: str
+    page: Page
+    provenance: Provenance
+
+
+@overload
+def read_file(path: Path, *, pages: Literal[False] = False) -> Tournament: ...
+@overload
+def read_file(path: Path, *, pages: bool) -> Tournament | SavedPage: ...
+
+
+def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
+    """One file, detected by content; with *pages*, a chess-results page comes back unmerged."""
     data = _read_bytes(path)
     source = str(path)
     if not data.strip():
@@ -72,8 +88,10 @@ def _load_file(path: Path) -> Tournament:
     if page is not None:
         from importer.chessresults import build_tournament
 
-        t = build_tournament([page], source=source)
-        return replace(t, provenance=(_provenance(path, data, f"chess-results:{page.kind}"),))
+        prov = _provenance(path, data, f"chess-results:{page.kind}")
+        if pages:
+            return SavedPage(source, page, prov)
+        return replace(build_tournament([page], source=source), provenance=(prov,))
     from importer.trf import decode_trf, looks_like_trf, parse_trf
 
     text = decode_trf(data)
@@ -143,40 +161,28 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
             return read_folder(path)
         for name in ("tournament.json", "tournament.trf"):  # fiderate import's other outputs
             if (path / name).is_file():
-                return _load_file(path / name)
+                return read_file(path / name)
         raise InputError("a folder without fiderate's files (tournament.csv, players.csv, "
                          "results.csv and games.csv; or tournament.json or tournament.trf)",
                          source=str(path))
     if path.is_file():
         if progress is not None:
             progress(str(path))
-        return _load_file(path)
+        return read_file(path)
     return load_url(os.fspath(source), session=session, base_url=base_url, progress=progress)
 
 
 def load_many(sources: Sequence[str | os.PathLike[str]], *,
               session: requests.Session | None = None, base_url: str | None = None,
               progress: Progress | None = None) -> Tournament:
-    """Several saved chess-results pages of one tournament, merged into one."""
-    if len(sources) == 1:
-        return load(sources[0], session=session, base_url=base_url, progress=progress)
-    from importer.chessresults import build_tournament
+    """Several sources of one tournament (saved pages, snapshots) as one, through
+    :func:`importer.events.load_events`; InputError when they show several tournaments."""
+    from importer.events import load_events
 
-    pages: list[Page] = []
-    prov: list[Provenance] = []
-    for s in sources:
-        path = Path(os.fspath(s))
-        if progress is not None:
-            progress(str(path))
-        if not path.is_file():
-            raise InputError("several sources must all be saved pages of one tournament; "
-                             "this is not a file", source=str(path))
-        data = _read_bytes(path)
-        page = _chess_results_page(path, data)
-        if page is None:
-            raise InputError("several sources must all be saved chess-results pages of one "
-                             "tournament; this one is not a chess-results page", source=str(path))
-        pages.append(page)
-        prov.append(_provenance(path, data, f"chess-results:{page.kind}"))
-    label = ", ".join(os.fspath(s) for s in sources)
-    return replace(build_tournament(pages, source=label), provenance=tuple(prov))
+    found = load_events(sources, session=session, base_url=base_url, progress=progress)
+    if len(found) != 1:
+        names = "; ".join(e.tournament.info.name or e.label for e in found.events[:3])
+        raise InputError(f"the sources show {len(found)} different tournaments ({names}); "
+                         "expected the files or pages of one tournament",
+                         source=", ".join(os.fspath(s) for s in sources))
+    return found.events[0].tournament.with_warnings(found.notes)

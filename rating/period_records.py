@@ -3,16 +3,22 @@ game (the engine's pandas and numpy stay inside :mod:`rating.period`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+from typing import Any, overload
 
+from importer.events import EventIdentity
 from importer.model import RatingList, Tournament
+from rating.identity import MatchedBy, RatingFrom
 from rating.rules import FideRules
 
 __all__ = [
+    "LISTS",
+    "LIST_CODES",
     "PeriodGame",
+    "PeriodGames",
     "PeriodPlayer",
     "PeriodResult",
     "PeriodStatus",
@@ -21,6 +27,11 @@ __all__ = [
     "PoolGame",
     "Standing",
 ]
+
+
+LISTS = (RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ)
+"""The lists by code 0, 1, 2 (as the engine numbers them)."""
+LIST_CODES = {rl: i for i, rl in enumerate(LISTS)}
 
 
 class PeriodStatus(StrEnum):
@@ -80,6 +91,10 @@ class PeriodTournament:
     rules: FideRules
     ratings_from: str
     """'source', 'register' or 'list': where the ratings used in its games come from."""
+    keys: Mapping[int, str] = field(default_factory=dict)
+    """Start number → the player's key (who each player is across the period)."""
+    identity: EventIdentity = field(default_factory=EventIdentity)
+    """What identifies the event (the register rates an event once)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,10 +110,18 @@ class PeriodPlayer:
     list: RatingList
     old_rating: int | None
     """The previous list's rating (the base), None when unrated."""
+    matched_by: MatchedBy
+    """How the player was found: by the source's FIDE id, by name and federation, or not."""
+    rating_from: RatingFrom
+    """Where ``old_rating`` comes from: FIDE's list, the register, or the tournament."""
+    where: str
+    """Where the player is first seen: 'No. 2 in 1452107'."""
     ks: tuple[int, ...]
     """The K of the rated games, after K × n ≤ 700 (several only when rule versions differ)."""
     games: int
     """Rated games in the period."""
+    score_h: int
+    """Points in those games, in hundredths."""
     change_h: int
     """Σ K × (S − PD) over the period in hundredths, exact."""
     rounded_change: int
@@ -141,6 +164,102 @@ class PeriodGame:
     change_h: int
 
 
+class PeriodGames(Sequence[PeriodGame]):
+    """The period's rated games, held as columns; each is a :class:`PeriodGame` when read.
+
+    A federation's month has a million of them, so no record is made until one is read:
+    :meth:`rows` gives plain tuples (for files and the register) and :meth:`of` one player's
+    games by index.  Players are held as positions in ``people`` (each with ``key``,
+    ``fide_id`` and ``name``) and tournaments as positions in ``tournaments`` (their keys).
+    """
+
+    FIELDS = ("tournament", "round", "key", "fide_id", "name", "list", "own_rating", "opponent",
+              "opponent_name", "opponent_rating", "capped", "score_h", "expected_h", "k",
+              "change_h")
+    _PLAIN = ("round", "own_rating", "opponent_rating", "capped", "score_h", "expected_h", "k",
+              "change_h")
+
+    def __init__(self, columns: Mapping[str, Sequence[Any]], *, me: Sequence[int],
+                 them: Sequence[int], lists: Sequence[int], tours: Sequence[int],
+                 people: Sequence[Any], tournaments: Sequence[str]) -> None:
+        self._plain = {name: list(columns[name]) for name in self._PLAIN}
+        self._me, self._them = list(me), list(them)
+        self._lists, self._tours = list(lists), list(tours)
+        self._people, self._tournaments = people, tournaments
+        self._by_key: dict[str, list[int]] | None = None
+
+    @classmethod
+    def of_records(cls, games: Sequence[PeriodGame]) -> PeriodGames:
+        """Games from records (e.g. a filtered copy)."""
+        from types import SimpleNamespace
+
+        people = [SimpleNamespace(key=g.key, fide_id=g.fide_id, name=g.name) for g in games]
+        people += [SimpleNamespace(key=g.opponent, fide_id=g.opponent if g.opponent.isdigit()
+                                   else "", name=g.opponent_name) for g in games]
+        tournaments = list(dict.fromkeys(g.tournament for g in games))
+        n = len(games)
+        return cls({name: [getattr(g, name) for g in games] for name in cls._PLAIN},
+                   me=range(n), them=range(n, 2 * n), lists=[LIST_CODES[g.list] for g in games],
+                   tours=[tournaments.index(g.tournament) for g in games], people=people,
+                   tournaments=tournaments)
+
+    def __len__(self) -> int:
+        return len(self._me)
+
+    def column(self, name: str) -> list[Any]:
+        """One field of every game, in order."""
+        if name in self._plain:
+            return self._plain[name]
+        if name == "tournament":
+            return [self._tournaments[t] for t in self._tours]
+        if name == "list":
+            return [LISTS[c] for c in self._lists]
+        people = self._people
+        if name in ("key", "fide_id", "name"):
+            return [getattr(people[m], name) for m in self._me]
+        if name == "opponent":
+            return [people[o].fide_id or people[o].key for o in self._them]
+        if name == "opponent_name":
+            return [people[o].name for o in self._them]
+        raise KeyError(name)
+
+    def rows(self, *names: str) -> Iterator[tuple[Any, ...]]:
+        """The games as tuples of these fields (all, in :attr:`FIELDS` order, by default)."""
+        return zip(*(self.column(n) for n in (names or self.FIELDS)), strict=True)
+
+    @overload
+    def __getitem__(self, i: int) -> PeriodGame: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[PeriodGame]: ...
+
+    def __getitem__(self, i: int | slice) -> PeriodGame | Sequence[PeriodGame]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        me, them = self._people[self._me[i]], self._people[self._them[i]]
+        return PeriodGame(tournament=self._tournaments[self._tours[i]], key=me.key,
+                          fide_id=me.fide_id, name=me.name, list=LISTS[self._lists[i]],
+                          opponent=them.fide_id or them.key, opponent_name=them.name,
+                          **{name: col[i] for name, col in self._plain.items()})
+
+    def __iter__(self) -> Iterator[PeriodGame]:
+        return (self[i] for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def of(self, key: str) -> list[PeriodGame]:
+        """One player's rated games, in the order they were rated."""
+        if self._by_key is None:
+            self._by_key = {}
+            for i, k in enumerate(self.column("key")):
+                self._by_key.setdefault(k, []).append(i)
+        return [self[i] for i in self._by_key.get(key, ())]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PoolGame:
     """An unrated player's game against a rated opponent, pooled for a first rating."""
@@ -161,7 +280,7 @@ class PeriodResult:
 
     period: date
     players: tuple[PeriodPlayer, ...]
-    games: tuple[PeriodGame, ...]
+    games: PeriodGames
     pool: tuple[PoolGame, ...]
     tournaments: tuple[PeriodTournament, ...]
     notes: tuple[str, ...] = field(default=())
@@ -169,6 +288,9 @@ class PeriodResult:
     """What the period started from: the previous list and the register, per (player, list)."""
     imported: Mapping[tuple[str, RatingList], Standing] = field(default_factory=dict)
     """The given FIDE list's entries (kept in the register as the list of T − 1)."""
+    replaces: Mapping[str, date] = field(default_factory=dict)
+    """Tournaments rated in another month before, re-rated here: key → that month (writing
+    the period moves them)."""
 
     def player(self, key: str, rating_list: RatingList = RatingList.STANDARD) -> PeriodPlayer | None:
         """The row of one player on one list, or None."""
@@ -176,4 +298,4 @@ class PeriodResult:
 
     def games_of(self, key: str) -> list[PeriodGame]:
         """One player's rated games, by tournament and round."""
-        return sorted((g for g in self.games if g.key == key), key=lambda g: (g.tournament, g.round))
+        return sorted(self.games.of(key), key=lambda g: (g.tournament, g.round))

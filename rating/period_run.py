@@ -8,22 +8,26 @@ the register is the caller's (``fiderate period`` does both in one atomic step).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from importer.events import Event, EventIdentity, distinct_events
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
-from rating.period import LISTS, month_add, player_key, rate_period
-from rating.period_records import PeriodResult, Standing
+from rating.identity import RatingFrom, identify, list_candidates
+from rating.notes import grouped
+from rating.period import rate_period
+from rating.period_core import month_add
+from rating.period_records import LISTS, PeriodResult, Standing
 
 if TYPE_CHECKING:
     from importer.fidelist import FideList
     from rating.register import Register
 
-__all__ = ["PeriodSource", "check_month", "run_period"]
+__all__ = ["PeriodSource", "check_month", "parse_month", "run_period", "wanted_on_list"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,30 +67,44 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
                ratings_list: FideList | Mapping[tuple[str, RatingList], Standing] | None = None,
                register: Register | None = None,
                only_list: RatingList | None = None, corrections: Mapping[str, int] | None = None,
-               replace_older: bool = False, k_default: int = 20,
+               replace_older: bool = False, rerate: bool = False, k_default: int = 20,
                today: date | None = None) -> PeriodResult:
     """Rate every tournament of the list month *period* (the 1st of a month).
 
-    ``ratings_list`` is the previous FIDE list (base ratings, K, birth years, the inactive
-    flag): FIDE's download as read by :func:`importer.fidelist.read_fide_list`, or standings
-    per (player key, list); with it, a player not on the list is unrated.  Without it, the
-    list stored in the register for the previous month is used (``fiderate list import``).  ``register`` adds
-    what earlier periods computed (games played, the 2400 history, pooled games of unrated
-    players) and is only read here.  Tournaments assigned to another month, or of another
-    list than ``only_list``, are left out with a note.  ``corrections`` replace base ratings
-    (FIDE id → rating).  RatingError for a period that is not a real month, or older than the
-    register's newest without ``replace_older``.
+    Each event is rated once: tournaments showing one event (:mod:`importer.events`) keep the
+    newer snapshot, with a note.  Players are found by FIDE id, else by name and federation on
+    the list, in the register and among the tournaments' other players
+    (:mod:`rating.identity`).  ``ratings_list`` is the previous FIDE list (base ratings, K,
+    birth years, the inactive flag): FIDE's download as read by
+    :func:`importer.fidelist.read_fide_list` (read with ``federations=`` those of the players
+    without an id, so that they can be found by name), or standings per (player key, list).
+    Without it, the list stored in the register for the previous month is used (``fiderate
+    list import``).  A player the tournament shows rated who is on no list keeps the
+    tournament's rating as the base, with one note counting them.  ``register`` adds what
+    earlier periods computed (games played, the 2400 history, pooled games of unrated
+    players) and the events they rated, and is only read here.  An event the register rated
+    in another month is refused (RatingError) unless ``rerate`` (the result then replaces
+    that rating when written).  Tournaments assigned to another month, or of another list
+    than ``only_list``, are left out with a note.  ``corrections`` replace base ratings
+    (FIDE id → rating).  RatingError for a period that is not a real month, or older than
+    the register's newest without ``replace_older``.
     """
     check_month(period, today=today)
     if register is not None:
         register.check_period(period, replace=replace_older)
     notes: list[str] = []
+    offered = [item if isinstance(item, PeriodSource) else PeriodSource(tournament=item)
+               for item in tournaments]
+    found = distinct_events([Event.of(s.tournament, [_label(s)]) for s in offered])
+    notes += found.notes
+    by_tournament = {id(s.tournament): s for s in offered}
     chosen: list[Tournament] = []
     keys: list[str] = []
     assigned: set[str] = set()
-    for item in tournaments:
-        src = item if isinstance(item, PeriodSource) else PeriodSource(tournament=item)
-        t, name = src.tournament, src.source or src.tournament.info.name or "a tournament"
+    identities: list[EventIdentity] = []
+    for event in found.events:
+        src = by_tournament[id(event.tournament)]
+        t, name = src.tournament, _label(src)
         if src.month is not None and src.month != period:
             notes.append(f"{name}: assigned to {src.month:%Y-%m}; not rated in {period:%Y-%m}")
             continue
@@ -95,35 +113,122 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
             notes.append(f"{name}: a {rl} tournament; left out (only {only_list} is rated)")
             continue
         chosen.append(t)
+        identities.append(event.identity)
         keys.append(tournament_key(src.source, t, set(keys)))
         if src.month is not None:
             assigned.add(keys[-1])
-    pkeys = {player_key(p)[0] for t in chosen for p in t.players}
+    ids_given, federations = wanted_on_list(chosen)
     if ratings_list is None and register is not None:
-        ratings_list = _register_list(register, period, pkeys, notes)
+        ratings_list = _register_list(register, period, ids_given, federations, notes)
+    known = []
+    if ratings_list is not None and not isinstance(ratings_list, Mapping):
+        known.append(list_candidates(ratings_list, federations))
+    if register is not None:
+        known.append(register.candidates(federations))
+    ids = identify(list(zip(keys, chosen, strict=True)), known=known)
+    pkeys = {p.key for p in ids.people}
     imported = (dict(ratings_list) if isinstance(ratings_list, Mapping)
                 else standings(ratings_list, pkeys, month_add(period, -1), notes)
                 if ratings_list is not None else {})
     previous: dict[tuple[str, RatingList], Standing] = dict(imported)
     in_force = {}
     pools = {}
+    replaces: dict[str, date] = {}
     if register is not None:
         previous = _merge(register.previous(pkeys, period), imported)
         months = {t.info.start_date.replace(day=1) for t in chosen if t.info.start_date}
         in_force = {m: register.ratings_on(m, pkeys) for m in months if m < month_add(period, -1)}
         pools = register.pools(pkeys, period)
-    result = rate_period(chosen, period, keys=keys, previous=previous, in_force=in_force,
-                         pools=pools, corrections=corrections or {},
-                         list_complete=ratings_list is not None, assigned=assigned,
-                         k_default=k_default)
-    return replace(result, notes=(*notes, *result.notes), previous=previous, imported=imported)
+        replaces = _rated_before(register, period, keys, chosen, identities, rerate=rerate,
+                                 notes=notes)
+    result = rate_period(chosen, period, keys=keys, identities=ids, events=identities,
+                         previous=previous,
+                         listed=set(imported), in_force=in_force, pools=pools,
+                         corrections=corrections or {}, assigned=assigned, k_default=k_default)
+    notes += _not_listed(result, ratings_list)
+    return replace(result, notes=(*notes, *result.notes), previous=previous, imported=imported,
+                   replaces=replaces)
 
 
-def _register_list(register: Register, period: date, keys: set[str], notes: list[str]
-                   ) -> FideList | None:
+def wanted_on_list(tournaments: Iterable[Tournament]) -> tuple[set[str], set[str]]:
+    """What to read of a FIDE list for these tournaments: their players' FIDE ids, and the
+    federations of the players without one (to find them by name)."""
+    ids: set[str] = set()
+    federations: set[str] = set()
+    for t in tournaments:
+        for p in t.players:
+            if p.fide_id.strip():
+                ids.add(p.fide_id.strip())
+            elif p.federation.strip():
+                federations.add(p.federation.strip().upper())
+    return ids, federations
+
+
+def _label(src: PeriodSource) -> str:
+    return src.source or src.tournament.info.name or "a tournament"
+
+
+def _rated_before(register: Register, period: date, keys: Sequence[str],
+                  chosen: Sequence[Tournament], identities: Sequence[EventIdentity], *,
+                  rerate: bool, notes: list[str]) -> dict[str, date]:
+    """The events the register rated in another month: refused, or with *rerate* moved here
+    (tournament key → the month that rated it), with a note on the months now stale."""
+    moved: dict[str, date] = {}
+    for key, t, identity in zip(keys, chosen, identities, strict=True):
+        for month, stored, name in register.rated_events(identity):
+            if month == period:
+                continue
+            title = t.info.name or name or key
+            if not rerate:
+                raise RatingError(f"{key} ({title}) was already rated in {month:%Y-%m} (as "
+                                  f"{stored}); an event is rated once: leave it out of "
+                                  f"{period:%Y-%m}, or use --rerate to move its rating here")
+            moved[key] = min(month, moved.get(key, month))
+    if moved:
+        first = min(moved.values())
+        stale = [m for m in register.periods() if m >= first and m != period]
+        notes.append(grouped(
+            f"{len(moved)} event{'s' if len(moved) != 1 else ''} rated before now rated in "
+            f"{period:%Y-%m} instead; the lists computed for "
+            f"{', '.join(f'{m:%Y-%m}' for m in stale)} counted "
+            f"{'them' if len(moved) != 1 else 'it'} and are now stale: run those months again",
+            [f"{k} (was {m:%Y-%m})" for k, m in moved.items()]))
+    return moved
+
+
+def _not_listed(result: PeriodResult,
+                ratings_list: FideList | Mapping[tuple[str, RatingList], Standing] | None
+                ) -> list[str]:
+    """One note on the players rated in the tournaments whom no list gives: their tournament
+    rating is the base."""
+    rated = [p for p in result.players if p.old_rating is not None]
+    off = [p for p in rated if p.rating_from is RatingFrom.SOURCE]
+    if not off:
+        return []
+    names = [f"{p.name} ({p.where})" for p in off]
+    if ratings_list is None:
+        return [f"no FIDE list was given or stored for {month_add(result.period, -1):%Y-%m}: "
+                f"the tournaments' own ratings are the base of all {len(off)} rated players"]
+    if isinstance(ratings_list, Mapping):
+        where = "the previous list given"
+    elif ratings_list.format == "register":
+        where = f"the FIDE list of {ratings_list.list_date:%Y-%m} in the register"
+    else:
+        name = PurePosixPath(ratings_list.source.replace("\\", "/")).name or ratings_list.source
+        n = len(ratings_list)
+        where = f"{name} ({n} player{'s' if n != 1 else ''})"
+    head = (f"{len(off)} of {len(rated)} players rated in the tournaments are not on {where}"
+            + (", so their tournament rating is the base: is it FIDE's full list?"
+               if 2 * len(off) > len(rated) else ", so their tournament rating is the base"))
+    return [grouped(head, names)]
+
+
+def _register_list(register: Register, period: date, ids: set[str], federations: set[str],
+                   notes: list[str]) -> FideList | None:
     """The FIDE list stored in the register for the previous month (or the newest before it),
-    unless the register computed a later list itself."""
-    fl = register.list_in_force(month_add(period, -1), keys)
+    unless the register computed a later list itself: these players, and every player of
+    these federations (to find players without an id by name)."""
+    fl = register.list_in_force(month_add(period, -1), ids, federations=federations)
     computed = register.newest_period(before=period)
     if fl is None or fl.list_date is None or (computed is not None and fl.list_date < computed):
         return None

@@ -22,15 +22,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
+from importer.events import EventIdentity
 from importer.fidelist import FideList, ListEntry
 from importer.model import RatingList
+from importer.names import name_key
 from rating.errors import RatingError
-from rating.period import POOL_MONTHS, month_add
+from rating.identity import Candidate
+from rating.period_core import POOL_MONTHS, month_add
 from rating.period_records import PeriodPlayer, PeriodResult, PeriodStatus, Pool, Standing
 
 __all__ = ["SCHEMA_VERSION", "Register", "StoredList"]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 T = TypeVar("T")
 
 _SCHEMA: Final = (
@@ -81,7 +84,17 @@ _FIDE_LISTS: Final = (
         birth_year INTEGER, {", ".join(f"{c} INTEGER" for k in _LIST_KINDS for c in _RATED[k])},
         PRIMARY KEY (month, fide_id)) WITHOUT ROWID""",
 )
-_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS}
+_EVENTS: Final = (
+    *(f"ALTER TABLE tournaments ADD COLUMN {c} TEXT NOT NULL DEFAULT ''"
+      for c in ("chess_results", "fide_event", "name_key", "start_known", "players", "games")),
+    "CREATE INDEX tournaments_cr ON tournaments(chess_results) WHERE chess_results != ''",
+    "CREATE INDEX tournaments_fide ON tournaments(fide_event) WHERE fide_event != ''",
+    "CREATE INDEX tournaments_name ON tournaments(name_key)",
+    "CREATE INDEX players_federation ON players(federation)",
+)
+"""Version 3: each tournament's identity (so that an event is rated once), and players found
+by federation and name."""
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS, 3: _EVENTS}
 """Statements that bring the schema from version v − 1 to v."""
 
 
@@ -154,6 +167,8 @@ class Register:
                 for v in range(version + 1, SCHEMA_VERSION + 1):
                     for stmt in _MIGRATIONS[v]:
                         db.execute(stmt)
+                    if v == 3 and version:
+                        _rekey_fallbacks(db)
                     db.execute("DELETE FROM schema_version")
                     db.execute("INSERT INTO schema_version VALUES (?)", (v,))
         except sqlite3.DatabaseError as exc:
@@ -216,6 +231,43 @@ class Register:
                     f"WHERE key IN ({marks}) AND period < ? GROUP BY key, list",
                     (*chunk, _month(period))):
                 out[(key, rl)] = (bool(flag), played)
+        return out
+
+    def periods(self) -> list[date]:
+        """The periods computed into the register, oldest first."""
+        return [_first(m) for (m,) in self._db.execute("SELECT period FROM periods ORDER BY period")]
+
+    def rated_events(self, identity: EventIdentity) -> list[tuple[date, str, str]]:
+        """The periods that rated this event: (period, the tournament's key, its name)."""
+        conds, args = ["name_key = ?"], [identity.name]
+        if identity.chess_results:
+            conds.append("chess_results = ?")
+            args.append(identity.chess_results)
+        if identity.fide_event:
+            conds.append("fide_event = ?")
+            args.append(identity.fide_event)
+        out = []
+        for period, key, name, cr, fide, nkey, start, players, games in self._db.execute(
+                "SELECT period, key, name, chess_results, fide_event, name_key, start_known, "
+                f"players, games FROM tournaments WHERE {' OR '.join(conds)} "
+                "ORDER BY period, key", args):
+            stored = EventIdentity(chess_results=cr, fide_event=fide, name=nkey,
+                                   start=date.fromisoformat(start) if start else None,
+                                   players=frozenset(players.split()), games=games)
+            if identity.same_as(stored):
+                out.append((_first(period), key, name))
+        return out
+
+    def candidates(self, federations: Iterable[str]) -> dict[tuple[str, str], list[Candidate]]:
+        """The players the register knows in these federations, by (federation, name key)."""
+        out: dict[tuple[str, str], list[Candidate]] = {}
+        feds = sorted({f.strip().upper() for f in federations if f.strip()})
+        for chunk in _chunks(feds):
+            for key, fide_id, name, fed, year in self._db.execute(
+                    "SELECT key, fide_id, name, federation, birth_year FROM players "
+                    f"WHERE federation IN ({','.join('?' * len(chunk))}) ORDER BY key", chunk):
+                out.setdefault((fed.upper(), name_key(name)), []).append(Candidate(
+                    key=key, fide_id=fide_id, name=name, federation=fed, birth_year=year))
         return out
 
     def ratings_on(self, month: date, keys: Iterable[str]) -> dict[tuple[str, RatingList], int]:
@@ -328,9 +380,11 @@ class Register:
                 out[fid].append((stored.month, entry))
         return out
 
-    def list_in_force(self, on: date, fide_ids: Iterable[str]) -> FideList | None:
-        """These players on the FIDE lists in force on *on*: per rating list, the newest
-        stored month up to *on*'s; None when no list is stored by then."""
+    def list_in_force(self, on: date, fide_ids: Iterable[str], *,
+                      federations: Iterable[str] = ()) -> FideList | None:
+        """These players (and every player of these *federations*) on the FIDE lists in force
+        on *on*: per rating list, the newest stored month up to *on*'s; None when no list is
+        stored by then."""
         months: dict[str, str] = {}
         for kind, m in self._db.execute(
                 "SELECT list, MAX(month) FROM list_months WHERE month <= ? GROUP BY list",
@@ -339,6 +393,13 @@ class Register:
         if not months:
             return None
         ids = list(fide_ids)
+        feds = sorted({f.strip().upper() for f in federations if f.strip()})
+        for m in set(months.values()):
+            for chunk in _chunks(feds):
+                ids += [str(i) for (i,) in self._db.execute(
+                    "SELECT fide_id FROM list_players WHERE month = ? AND federation IN "
+                    f"({','.join('?' * len(chunk))})", (m, *chunk))]
+        ids = list(dict.fromkeys(ids))
         newest = max(months.values())
         by_month = {m: self.list_entries(_first(m), ids) for m in set(months.values())}
         merged: dict[str, ListEntry] = {}
@@ -370,6 +431,15 @@ class Register:
         prev_month = _month(month_add(result.period, -1))
         with self._transaction() as db:
             self.check_period(result.period, replace=replace)
+            for spec in result.tournaments:  # an event is rated once, in one period
+                for month, key, _ in self.rated_events(spec.identity):
+                    if month == result.period:
+                        continue
+                    if spec.key not in result.replaces:
+                        raise RatingError(f"{self.path}: {spec.key} was already rated in "
+                                          f"{_month(month)}; use --rerate to move it")
+                    db.execute("DELETE FROM tournaments WHERE period = ? AND key = ?",
+                               (_month(month), key))
             db.execute("DELETE FROM periods WHERE period = ?", (period,))
             db.execute("DELETE FROM lists WHERE period = ? AND origin = 'computed'", (period,))
             people = {p.key: p for p in result.players}
@@ -387,14 +457,16 @@ class Register:
                                 int(st.reached_2400 or (st.rating or 0) >= 2400),
                                 "rated" if st.rating is not None else "unrated"))
             db.execute("INSERT INTO periods VALUES (?)", (period,))
-            db.executemany("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?)",
+            db.executemany("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [(period, s.key, s.tournament.info.name, str(s.rating_list),
-                             s.start.isoformat()) for s in result.tournaments])
+                             s.start.isoformat(), *_identity_row(s.identity))
+                            for s in result.tournaments])
             db.executemany(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(period, g.tournament, g.round, str(g.list), g.key, g.opponent, g.own_rating,
-                  g.opponent_rating, int(g.capped), g.score_h, g.expected_h, g.k, g.change_h)
-                 for g in result.games])
+                ((period, t, rd, str(rl), key, opp, own, orat, int(cap), sc, ex, k, ch)
+                 for t, rd, key, rl, opp, own, orat, cap, sc, ex, k, ch in result.games.rows(
+                     "tournament", "round", "key", "list", "opponent", "own_rating",
+                     "opponent_rating", "capped", "score_h", "expected_h", "k", "change_h")))
             db.executemany(
                 "INSERT INTO pool VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(period, str(p.list), p.key, p.tournament, p.start.isoformat(), p.opponent_rating,
@@ -420,6 +492,30 @@ def _list_row(period: str, p: PeriodPlayer, previous: Mapping[tuple[str, RatingL
     reached = st.reached_2400 or (p.new_rating or 0) >= 2400 or (p.old_rating or 0) >= 2400
     return (period, str(p.list), p.key, p.new_rating, k, p.games, total, int(reached),
             p.status.value)
+
+
+def _identity_row(identity: EventIdentity) -> tuple[str, ...]:
+    """The columns of the tournaments table that identify its event."""
+    return (identity.chess_results, identity.fide_event, identity.name,
+            identity.start.isoformat() if identity.start else "",
+            " ".join(sorted(identity.players)), identity.games)
+
+
+def _rekey_fallbacks(db: sqlite3.Connection) -> None:
+    """Schema 3 compares names by their sorted words (importer.names): the keys of players
+    without a FIDE id ('name|FED|year') are rewritten so, in every table."""
+    db.execute("PRAGMA defer_foreign_keys = ON")
+    for (old,) in db.execute("SELECT key FROM players WHERE key LIKE '%|%'").fetchall():
+        words, sep, rest = old.partition("|")
+        new = f"{name_key(words)}{sep}{rest}"
+        if new == old:
+            continue
+        for table in ("players", "lists"):
+            db.execute(f"UPDATE OR IGNORE {table} SET key = ? WHERE key = ?", (new, old))
+            db.execute(f"DELETE FROM {table} WHERE key = ?", (old,))
+        db.execute("UPDATE games SET key = ? WHERE key = ?", (new, old))
+        db.execute("UPDATE games SET opponent = ? WHERE opponent = ?", (new, old))
+        db.execute("UPDATE pool SET key = ? WHERE key = ?", (new, old))
 
 
 def _chunks(keys: list[T], size: int = 500) -> Iterator[list[T]]:

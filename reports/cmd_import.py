@@ -40,13 +40,13 @@ def import_(sources: tuple[str, ...], out: str | None, fmt: str, table: str, **o
 
     from importer.atomic import check_output_folder, write_folder_atomic
     from reports.exporting import render_tournament
-    from reports.sources import LoadOptions, load_sources
+    from reports.sources import LoadOptions, load_one
     from reports.summary import summary_lines
 
     load_opts = LoadOptions.pop_from(opts)
     if out is not None:
         check_output_folder(out, force=opts["force"])
-    (t,) = load_sources(sources, load_opts)
+    t = load_one(sources, load_opts)
     files = render_tournament(t, fmt)
     if out is None:
         name = f"{table}.csv" if fmt == "csv" else next(iter(files))

@@ -74,10 +74,18 @@ def _corrections(values: tuple[str, ...]) -> dict[str, int]:
     return out
 
 
-def _assigned(source: str, assign: dict[str, date]) -> date | None:
+def _event_month(sources: tuple[str, ...], assign: dict[str, date]) -> date | None:
+    """The month an event is assigned to by --assign on any of its sources (by path or name)."""
     from pathlib import PurePosixPath
 
-    return assign.get(source, assign.get(PurePosixPath(source).name))
+    from reports.errors import ReportError
+
+    months = {m for s in sources
+              if (m := assign.get(s, assign.get(PurePosixPath(s).name))) is not None}
+    if len(months) > 1:
+        raise ReportError(f"--assign: {', '.join(sources)} show one event but are assigned to "
+                          f"{' and '.join(sorted(f'{m:%Y-%m}' for m in months))}")
+    return next(iter(months), None)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -97,6 +105,9 @@ def _assigned(source: str, assign: dict[str, date]) -> date | None:
               help="Replace a player's base rating (FIDE's base corrections); repeatable.")
 @click.option("--replace", is_flag=True,
               help="Allow recomputing a period older than the newest one in the register.")
+@click.option("--rerate", is_flag=True,
+              help="Rate here an event the register rated in another month (its earlier rating "
+                   "is replaced; the months since are named as stale).")
 @click.option("--no-html", is_flag=True, help="Skip period.html.")
 @out_options("Folder for period_players.csv, period_games.csv and per-tournament reports.",
              required=True)
@@ -117,8 +128,8 @@ def period(**opts: Any) -> None:
 
 def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str | None,
                only_list: str | None, store: str | None, assign: tuple[str, ...],
-               correction: tuple[str, ...], replace: bool, no_html: bool, out: str,
-               force: bool, load: LoadOptions) -> None:
+               correction: tuple[str, ...], replace: bool, rerate: bool, no_html: bool,
+               out: str, force: bool, load: LoadOptions) -> None:
     """The body of ``fiderate period``: options → :func:`rating.period_run.run_period` → files and
     the register, in one atomic step (heavy imports happen here)."""
     from dataclasses import replace as with_fields
@@ -128,14 +139,13 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     from importer.model import RatingList
     from rating.errors import RatingError
     from rating.paths import default_store
-    from rating.period import player_key
-    from rating.period_run import PeriodSource, check_month
+    from rating.period_run import PeriodSource, check_month, wanted_on_list
     from rating.period_run import run_period as rate_month
     from rating.register import Register
     from reports.errors import ReportError
     from reports.period_report import write_period_files
     from reports.report import list_warnings
-    from reports.sources import load_sources
+    from reports.sources import load_events
 
     when = _month(period_text, "--period")
     assigned = _assignments(assign)
@@ -146,22 +156,22 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
         raise click.BadParameter(str(exc), param_hint="--period/--assign") from None
     corrections = _corrections(correction)
     check_output_folder(out, force=force)
-    loaded = load_sources(sources, load, merge=False)
-    offered = [PeriodSource(tournament=t, source=source, month=_assigned(source, assigned))
-               for source, t in zip(sources, loaded, strict=True)]
+    found = load_events(sources, load)
+    offered = [PeriodSource(tournament=e.tournament, source=e.label,
+                            month=_event_month(e.sources, assigned)) for e in found.events]
     fide_list = None
-    notes: list[str] = []
+    notes: list[str] = list(found.notes)
     if ratings_list:
         from importer.fidelist import read_fide_list
 
-        fide_list = read_fide_list(ratings_list, fide_ids={player_key(p)[0] for t in loaded
-                                                           for p in t.players})
+        ids, federations = wanted_on_list(e.tournament for e in found.events)
+        fide_list = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
         notes += list_warnings(fide_list.warnings)
     store_path = Path(store) if store else default_store()
     with Register(store_path) as reg:
         result = rate_month(offered, period=when, ratings_list=fide_list, register=reg,
                             only_list=RatingList(only_list) if only_list else None,
-                            corrections=corrections, replace_older=replace)
+                            corrections=corrections, replace_older=replace, rerate=rerate)
         if not result.players:
             raise ReportError(f"nothing to rate in {when:%Y-%m}: no tournament of the month has "
                               "a game (nothing written, the register is unchanged)")

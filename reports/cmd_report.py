@@ -59,7 +59,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     """
     from importer.atomic import check_output_folder
     from reports.report import build_report, save_report
-    from reports.sources import LoadOptions, load_sources
+    from reports.sources import LoadOptions, load_one
     from reports.summary import summary_lines
     from reports.terminal import render_text, terminal_notes
 
@@ -72,8 +72,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         raise click.UsageError("--open needs --out and the html format")
     if out is not None:
         check_output_folder(out, force=opts["force"])
-    tournaments = load_sources(list(sources), load)
-    t = tournaments[0]
+    t = load_one(list(sources), load)
     ratings_list = opts["ratings_list"]
     if ratings_list is None:
         from reports.cmd_list import registered_list

@@ -131,14 +131,13 @@ class Played:
 
 def _played(result: PeriodResult) -> dict[tuple[str, str], list[Played]]:
     """Per (player key, list): the tournaments they took part in, in the period's order."""
-    from rating.period import player_key
     from reports.report import player_page_name
 
     out: dict[tuple[str, str], list[Played]] = {}
     for spec in result.tournaments:
         name = spec.tournament.info.name or spec.key
         for p in spec.tournament.players:
-            out.setdefault((player_key(p)[0], str(spec.rating_list)), []).append(
+            out.setdefault((spec.keys[p.start_no], str(spec.rating_list)), []).append(
                 Played(spec.key, name, f"{spec.key}/{player_page_name(p.start_no)}"))
     return out
 

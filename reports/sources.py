@@ -1,9 +1,9 @@
 """Options shared by every command that reads tournaments, and the one place that loads them.
 
 ``@source_options`` adds the network and progress flags with the same spelling on
-``import``, ``report`` and ``period``; :func:`load_sources` turns SOURCE arguments
-(files, folders, URLs, tournament numbers) into tournaments, building the polite
-HTTP session only when a source needs the network.
+``import``, ``report`` and ``period``; :func:`load_events` turns SOURCE arguments
+(files, folders, URLs, tournament numbers) into events, building the polite HTTP session
+only when a source needs the network.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ import click
 if TYPE_CHECKING:
     import requests
 
+    from importer.events import Events
     from importer.model import Tournament
 
-__all__ = ["LoadOptions", "Progress", "load_sources", "progress", "progress_bar",
+__all__ = ["LoadOptions", "Progress", "load_events", "load_one", "progress", "progress_bar",
            "source_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -122,18 +123,24 @@ def make_session(opts: LoadOptions) -> requests.Session:
                  refresh=opts.refresh, base_url=opts.base_url)
 
 
-def load_sources(sources: Sequence[str], opts: LoadOptions, *,
-                 merge: bool = True) -> list[Tournament]:
-    """Load SOURCE arguments: with *merge*, several files of one tournament become one.
-
-    Without *merge* (``period``), each source is its own tournament.
-    """
-    import importer
+def load_events(sources: Sequence[str], opts: LoadOptions) -> Events:
+    """SOURCE arguments → the events they show, each once (:func:`importer.events.load_events`:
+    pages of one tournament merge, snapshots keep the newer)."""
+    from importer.events import load_events as read_events
 
     session = make_session(opts) if any(_needs_network(s, opts.base_url) for s in sources) else None
     with progress("reading", quiet=opts.quiet) as bar:
-        if merge and len(sources) > 1:
-            return [importer.load_many(sources, session=session, base_url=opts.base_url,
-                                       progress=bar)]
-        return [importer.load(source, session=session, base_url=opts.base_url, progress=bar)
-                for source in sources]
+        return read_events(sources, session=session, base_url=opts.base_url, progress=bar)
+
+
+def load_one(sources: Sequence[str], opts: LoadOptions) -> Tournament:
+    """SOURCE arguments of one tournament (``report``) → it, with the events' notes as
+    warnings; ReportError when they show several tournaments."""
+    from reports.errors import ReportError
+
+    found = load_events(sources, opts)
+    if len(found) != 1:
+        names = "; ".join(e.tournament.info.name or e.label for e in found.events[:3])
+        raise ReportError(f"the sources show {len(found)} different tournaments ({names}): a "
+                          "report is of one tournament (a month of several is a rating period)")
+    return found.events[0].tournament.with_warnings(found.notes)

@@ -177,14 +177,26 @@ def test_real_excerpts_round_trip(run_cli, real: Path, tmp_path: Path) -> None:
 
 
 def test_the_register_migrates_an_older_schema(tmp_path: Path) -> None:
+    from rating.register import _MIGRATIONS, SCHEMA_VERSION
+
     db = tmp_path / "r.sqlite"
-    Register(db).close()
-    con = sqlite3.connect(db)
-    con.executescript("DROP TABLE list_players; DROP TABLE list_months; "
-                      "UPDATE schema_version SET version = 1;")
+    con = sqlite3.connect(db)  # a register of schema 1, with a player without a FIDE id
+    con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    con.execute("INSERT INTO schema_version VALUES (1)")
+    for stmt in _MIGRATIONS[1]:
+        con.execute(stmt)
+    con.execute("INSERT INTO players VALUES ('mcshane luke j|ENG|', '', 'Mcshane Luke J', 'ENG', NULL)")
+    con.execute("INSERT INTO periods VALUES ('2026-09')")
+    con.execute("INSERT INTO lists VALUES ('2026-09', 'standard', 'mcshane luke j|ENG|', 2597, 10, "
+                "9, NULL, 1, 'rated', 'computed')")
+    con.commit()
     con.close()
     with Register(db) as reg:
-        assert reg.table("schema_version") == [(2,)] and reg.stored_lists() == []
+        assert reg.table("schema_version") == [(SCHEMA_VERSION,)] and reg.stored_lists() == []
+        # names are now compared by their sorted words: the key follows
+        assert [r[0] for r in reg.table("players")] == ["j luke mcshane|ENG|"]
+        assert [r[2] for r in reg.table("lists")] == ["j luke mcshane|ENG|"]
+        assert reg.table("tournaments") == [] and reg.periods() == [date(2026, 9, 1)]
     with pytest.raises(RatingError, match="no register table"):
         Register(db).table("nope")
 
@@ -210,7 +222,7 @@ def test_period_with_the_stored_list_equals_period_with_the_file(run_cli, fixtur
     assert len(rows(tmp_path / "with_file" / "period_players.csv")) == 19
     # Once the register computed December itself, January uses that, not November's list.
     jan = run_cli("period", events[0], "--period", "2026-01", "--store", str(db),
-                  "--assign", "elite_nov2025.trf=2026-01", "--out", str(tmp_path / "jan"))
+                  "--assign", "elite_nov2025.trf=2026-01", "--rerate", "--out", str(tmp_path / "jan"))
     assert jan.code == 0, jan.stderr
     assert "in the register" not in jan.stderr
     players = {r["fide_id"]: r for r in rows(tmp_path / "jan" / "period_players.csv")}

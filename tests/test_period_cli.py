@@ -91,9 +91,18 @@ def test_register_is_written_idempotently_and_older_periods_are_refused(run_cli,
     assert ("2025-12", "standard", "99200020", 1922) in {r[:4] for r in first["lists"]}
     assert run_period(run_cli, period_dir, tmp_path).code == 0
     assert dump() == first
-    later = run_cli("period", str(period_dir / EVENTS[0]), "--period", "2026-01", "--store", str(db),
-                    "--out", str(tmp_path / "jan"), "--assign", f"{EVENTS[0]}=2026-01")
+    jan_args = ("period", str(period_dir / EVENTS[0]), "--period", "2026-01", "--store", str(db),
+                "--out", str(tmp_path / "jan"), "--assign", f"{EVENTS[0]}=2026-01")
+    twice = run_cli(*jan_args)  # December rated this event: not again without --rerate
+    assert twice.code == 2 and twice.stderr.count("\n") == 1, twice.stderr
+    assert "already rated in 2025-12" in twice.stderr and "--rerate" in twice.stderr
+    assert dump() == first and not (tmp_path / "jan").exists()
+    later = run_cli(*jan_args, "--rerate")
     assert later.code == 0, later.stderr
+    assert "2025-12 counted it and are now stale" in later.stderr
+    moved = dump()
+    assert [r[:2] for r in moved["tournaments"] if r[1] == "elite_nov2025"] == [
+        ("2026-01", "elite_nov2025")]
     # January's base is December's new rating (from the register, no list given).
     jan = {r["fide_id"]: r for r in read_csv(tmp_path / "jan" / "period_players.csv")}
     assert jan["99200001"]["old_rating"] == "2810"
@@ -102,7 +111,7 @@ def test_register_is_written_idempotently_and_older_periods_are_refused(run_cli,
     assert refused.stderr.startswith("fiderate: error:") and "--replace" in refused.stderr
     assert refused.stderr.count("\n") == 1
     assert not (tmp_path / "again").exists()
-    assert run_period(run_cli, period_dir, tmp_path, "--replace", out="again").code == 0
+    assert run_period(run_cli, period_dir, tmp_path, "--replace", "--rerate", out="again").code == 0
 
 
 def test_assign_list_and_correction_options(run_cli, period_dir, tmp_path):

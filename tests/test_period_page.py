@@ -18,7 +18,7 @@ import importer
 from importer.fidelist import read_fide_list
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
 from rating.period import rate_period
-from rating.period_records import PeriodStatus, Pool
+from rating.period_records import PeriodGames, PeriodStatus, Pool
 from rating.period_run import PeriodSource, run_period
 from reports.period_report import sections, write_period_files
 
@@ -143,7 +143,8 @@ def test_first_rating_workings(page: BeautifulSoup) -> None:
     assert [cells(tr) for tr in zorn.select("table.calc tbody tr")] == [
         ["Newcomers Cup", "5", "0", "9507", "no: a zero score in the first event is not counted"]]
     assert zorn.select("ul.workings") == []
-    assert "Zorn, Zak (99200021): zero score in the first event disregarded" in page.get_text()
+    assert ("scored nothing in their first event, which is not counted: Zorn, Zak (No. 7 in "
+            "newcomers_nov2025)") in page.get_text()
 
 
 def test_marks_are_explained_only_when_used(page: BeautifulSoup, tmp_path: Path) -> None:
@@ -151,7 +152,7 @@ def test_marks_are_explained_only_when_used(page: BeautifulSoup, tmp_path: Path)
     assert "*" in legend and "pooled" in legend
     result = run_period([importer.load(PERIOD / "elite_nov2025.trf")], period=date(2025, 12, 1),
                         today=date(2025, 12, 5))
-    uncapped = replace(result, games=tuple(g for g in result.games if not g.capped))
+    uncapped = replace(result, games=PeriodGames.of_records([g for g in result.games if not g.capped]))
     write_period_files(uncapped, tmp_path)
     plain = BeautifulSoup((tmp_path / "period.html").read_text(encoding="utf-8"), "lxml")
     assert [dt.get_text() for dt in plain.select("dl.legend dt")][-1] == "K × chg"

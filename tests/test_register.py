@@ -19,7 +19,7 @@ from importer.model import (
     TournamentInfo,
 )
 from rating.errors import RatingError
-from rating.period import Standing
+from rating.period_records import PeriodGames, Standing
 from rating.period_run import run_period
 from rating.register import SCHEMA_VERSION, Register
 
@@ -145,8 +145,8 @@ def test_a_failed_write_leaves_the_register_as_it_was(tmp_path):
     with Register(tmp_path / "r.sqlite") as reg:
         result = run(reg, date(2026, 10, 1), t, imported={(x, STD): Standing(rating=1900), **opp_list()})
         before = {name: reg.table(name) for name in ("players", "lists", "games", "periods")}
-        broken = replace(result, games=tuple(replace(g, tournament="no-such-tournament")
-                                             for g in result.games))
+        broken = replace(result, games=PeriodGames.of_records(
+            [replace(g, tournament="no-such-tournament") for g in result.games]))
         with pytest.raises(sqlite3.IntegrityError):
             reg.write_period(broken)
         assert {name: reg.table(name) for name in before} == before

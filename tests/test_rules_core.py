@@ -27,7 +27,8 @@ from importer.model import Colour, Player, RatingList, RoundResult, Status, Tour
 from importer.sources import load
 from rating.fide import KSource, PlayerFacts, cap_mask, expected_h, period_k, player_k
 from rating.numbers import round_half_away
-from rating.period import LISTS, RuleArrays, default_period, rate_period, rate_rows
+from rating.period import rate_period
+from rating.period_core import LISTS, RuleArrays, default_period, rate_rows
 from rating.rules import FideRules, all_rules
 from rating.tournament import TournamentRating, rate_tournament
 

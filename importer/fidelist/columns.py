@@ -51,7 +51,7 @@ class _Builder:
     """Collects column blocks and warnings; turns them into a :class:`FideList`."""
 
     def __init__(self, name: str, fide_ids: Collection[str] | None,
-                 on_warning: WarningHook | None) -> None:
+                 on_warning: WarningHook | None, federations: Collection[str] = ()) -> None:
         self.name = name
         self.on_warning = on_warning
         self.warnings: list[str] = []
@@ -65,6 +65,8 @@ class _Builder:
         self.wanted: set[bytes] | None = None
         self.wanted_keys: Array = np.empty(0, np.int64)
         self.wanted_bits: Array = np.zeros(0, bool)
+        self.wanted_feds = sorted({f.strip().upper().encode() for f in federations if f.strip()})
+        """Every player of these federations is kept too (for matching players by name)."""
         if fide_ids is not None:
             self.wanted = {str(i).strip().encode() for i in fide_ids}
             keys = [int(i) for i in self.wanted if i.isdigit() and len(i) <= 18]
@@ -188,6 +190,7 @@ class _Deferred:
         self.wanted = builder.wanted
         self.wanted_keys = builder.wanted_keys
         self.wanted_bits = builder.wanted_bits
+        self.wanted_feds = builder.wanted_feds
         self.fmt = builder.fmt
         self.skips: list[tuple[int, str]] = []
         self.blocks: list[dict[str, Array]] = []
@@ -245,6 +248,10 @@ class _RowParser:
             wanted = self.builder.wanted
             sel = np.array([r for r in sel.tolist() if bytes(
                 m[r, self.idf.start:self.idf.end]).strip() in wanted], dtype=np.int64)
+            fed = self.by_name.get("federation")
+            if self.builder.wanted_feds and fed is not None:
+                codes = np.char.upper(np.char.strip(_column(m, fed)))
+                sel = np.union1d(sel, np.flatnonzero(np.isin(codes, self.builder.wanted_feds)))
             if len(sel):
                 self.held.append((m[sel, :self.width], lines[sel], {
                     j: patches[r] for j, r in enumerate(sel.tolist()) if r in patches}))

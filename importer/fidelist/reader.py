@@ -21,13 +21,15 @@ from importer.fidelist.xml import _read_xml
 
 def read_fide_list(source: str | os.PathLike[str] | bytes, *,
                    fide_ids: Collection[str] | None = None,
+                   federations: Collection[str] = (),
                    on_warning: WarningHook | None = None,
                    kind: str | None = None, list_date: dt.date | None = None,
                    max_member_bytes: int = MAX_MEMBER_BYTES,
                    on_progress: ProgressHook | None = None) -> FideList:
     """Load a FIDE rating list: a TXT or XML download, or a .zip holding one.
 
-    ``fide_ids`` keeps only those players (only their lines are validated);
+    ``fide_ids`` keeps only those players (only their lines are validated), and with them
+    every player of the ``federations`` given (to find players without an id by name);
     ``on_warning`` is called with each warning as it is found. ``kind`` names the list of a
     single-type download ('standard', 'rapid', 'blitz'; else taken from the file name, else
     standard); ``list_date`` overrides the date taken from the header or file name. A zip
@@ -39,7 +41,7 @@ def read_fide_list(source: str | os.PathLike[str] | bytes, *,
     with ExitStack() as stack:
         stream, name = _open(source, max_member_bytes, stack)
         stream.on_progress = on_progress
-        builder = _Builder(name, fide_ids, on_warning)
+        builder = _Builder(name, fide_ids, on_warning, federations)
         try:
             _read(stream, builder)
         except (zipfile.BadZipFile, zlib.error, EOFError) as exc:

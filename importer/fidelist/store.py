@@ -145,6 +145,15 @@ class FideList:
         row = self._find(fide_id)
         return None if row is None else self._entry(row)
 
+    def of_federations(self, federations: Iterable[str]) -> Iterator[ListEntry]:
+        """The players of these federations (codes such as 'ENG'), in list order."""
+        wanted = [f.strip().upper().encode() for f in federations if f.strip()]
+        if not wanted or not len(self):
+            return
+        feds = np.char.upper(np.char.strip(self._cols["federation"]))
+        for row in np.flatnonzero(np.isin(feds, wanted)).tolist():
+            yield self._entry(row)
+
     def line_of(self, fide_id: str) -> int | None:
         """The source line (TXT) or the ``<player>`` line (XML) of this id."""
         row = self._find(fide_id)

@@ -441,13 +441,14 @@ def _xml_with_lxml(data: bytes, stream: _Stream, builder: _Builder, *, at: int,
         stream.unread(b"<playerslist>" + data)
         offset = at - 1
     batch = _XmlBatch(builder)
-    wanted = builder.wanted
+    wanted, feds = builder.wanted, set(builder.wanted_feds)
     try:
         for _, elem in etree.iterparse(_XmlGuard(stream), events=("end",), tag="player",
                                        resolve_entities=False, no_network=True,
                                        huge_tree=False, load_dtd=False,
                                        chunk_size=1 << 20):
-            if wanted is None or (elem.findtext("fideid") or "").strip().encode() in wanted:
+            if wanted is None or (elem.findtext("fideid") or "").strip().encode() in wanted or (
+                    (elem.findtext("country") or "").strip().upper().encode() in feds):
                 batch.add(elem, (elem.sourceline or 0) + offset)
             elem.clear(keep_tail=False)
             while elem.getprevious() is not None:

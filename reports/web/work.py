@@ -68,7 +68,7 @@ def _inside(files: Sequence[Upload]) -> Iterator[list[str]]:
 def report_from_files(files: Sequence[Upload], options: ReportOptions, want: Want) -> Kept:
     """The report of uploaded files of one tournament (several: saved pages, merged)."""
     with _inside(files) as names:
-        t = importer.load(names[0]) if len(names) == 1 else importer.load_many(names)
+        t = importer.load_many(names)
     return _kept(t, options, link=False, want=want)
 
 
@@ -97,23 +97,23 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     when the request names one."""
     from contextlib import nullcontext
 
+    from importer.events import load_events
     from importer.model import RatingList
-    from rating.period import player_key
-    from rating.period_run import PeriodSource, run_period
+    from rating.period_run import PeriodSource, run_period, wanted_on_list
     from rating.register import Register
     from reports.period_report import render_period_files
     from reports.report import list_warnings
 
     with _inside([*files, *([ratings_list] if ratings_list else [])]) as names:
-        loaded = [importer.load(name) for name in names[:len(files)]]
+        found = load_events(names[:len(files)])
         fide_list = None
         if ratings_list is not None:
             from importer.fidelist import read_fide_list
 
-            fide_list = read_fide_list(names[-1], fide_ids={
-                player_key(p)[0] for t in loaded for p in t.players})
-    offered = [PeriodSource(tournament=t, source=f.name) for f, t in zip(files, loaded, strict=True)]
-    notes = list_warnings(fide_list.warnings) if fide_list is not None else []
+            ids, federations = wanted_on_list(e.tournament for e in found.events)
+            fide_list = read_fide_list(names[-1], fide_ids=ids, federations=federations)
+    offered = [PeriodSource(tournament=e.tournament, source=e.label) for e in found.events]
+    notes = [*found.notes, *(list_warnings(fide_list.warnings) if fide_list is not None else [])]
     with Register(request.store) if request.store else nullcontext(None) as reg:
         result = run_period(offered, period=request.period, ratings_list=fide_list, register=reg,
                             only_list=RatingList(request.only_list) if request.only_list else None)

@@ -1,0 +1,323 @@
+"""Sources → events: the one path every front end (report, period, the web, the API) takes.
+
+A user hands over files and links; what they mean is tournaments.  :func:`load_events`
+reads every source and returns each event once:
+
+* saved chess-results pages of one tournament (the same tournament number) merge into one,
+  exactly as :func:`importer.chessresults.build_tournament` merges them; two pages of the
+  same view (two crosstables, two pairings of one round) taken at different moments are two
+  snapshots: the newer is kept, with a note;
+* other sources (TRF, Excel, Swiss-Manager CSV, links, fiderate's folders) showing one event
+  — the same chess-results number, the same FIDE event id, or the same name, start date and
+  players — are snapshots of it too: the newer is kept (more rounds with results, then the
+  later update), with one note naming both.
+
+:class:`EventIdentity` says what makes two tournaments one event; the rating register keeps
+it to rate an event only once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from importer.errors import InputError
+from importer.model import DateSource, Status, Tournament
+from importer.names import name_key
+
+if TYPE_CHECKING:
+    import requests
+
+    from importer.chessresults import Page
+    from importer.sources import Progress, SavedPage
+
+__all__ = ["Event", "EventIdentity", "Events", "distinct_events", "load_events"]
+
+SAME_PLAYERS = 0.8
+"""Two files without ids are one event when their names and start dates agree and at least
+this share of their players (of both together) is the same."""
+
+
+def _short(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()[:8]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventIdentity:
+    """What identifies a tournament across files, snapshots and months."""
+
+    chess_results: str = ""
+    """The chess-results tournament number."""
+    fide_event: str = ""
+    """FIDE's event id (the details' 'FIDE event' or a TRF's)."""
+    name: str = ""
+    """The name as compared (:func:`importer.names.name_key`)."""
+    start: date | None = None
+    """The start date, when the source gives it (a page's last update is not one)."""
+    players: frozenset[str] = frozenset()
+    """Short hashes of the players (FIDE id, else name and federation)."""
+    games: str = ""
+    """A fingerprint of the start date and every decided game: equal only for the same
+    results."""
+
+    @classmethod
+    def of(cls, t: Tournament) -> EventIdentity:
+        """The identity of a tournament."""
+        info = t.info
+        names = {p.start_no: p.fide_id.strip() or f"{name_key(p.name)}|{p.federation.strip().upper()}"
+                 for p in t.players}
+        decided = sorted(f"{r.round}:{names.get(r.start_no, '')}:{names.get(r.opponent_no or 0, '')}:"
+                         f"{r.status.value}:{r.points}" for r in t.results
+                         if r.points is not None and r.status not in (Status.PENDING, Status.UNKNOWN))
+        start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
+        games = "\n".join([str(start), *decided]).encode()
+        return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
+                   name=name_key(info.name), start=start,
+                   players=frozenset(_short(n) for n in names.values()),
+                   games=hashlib.sha1(games).hexdigest() if decided else "")
+
+    def same_as(self, other: EventIdentity) -> bool:
+        """True when both show one event: the ids when both have them, else the same games,
+        else the same name, start date and (mostly) players."""
+        if self.chess_results and other.chess_results:
+            return self.chess_results == other.chess_results
+        if self.fide_event and other.fide_event:
+            return self.fide_event == other.fide_event
+        if self.games and self.games == other.games:
+            return True
+        if not self.name or self.name != other.name:
+            return False
+        if self.start is not None and other.start is not None and self.start != other.start:
+            return False
+        both = self.players | other.players
+        return bool(both) and len(self.players & other.players) >= SAME_PLAYERS * len(both)
+
+    def buckets(self) -> Iterable[tuple[str, str]]:
+        """Where to look for the same event: only identities sharing a bucket are compared."""
+        if self.chess_results:
+            yield "cr", self.chess_results
+        if self.fide_event:
+            yield "fide", self.fide_event
+        if self.games:
+            yield "games", self.games
+        if self.name:
+            yield "name", self.name
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """One tournament and the sources that showed it."""
+
+    tournament: Tournament
+    sources: tuple[str, ...] = ()
+    """The files and links it was read from, as the user gave them."""
+    identity: EventIdentity = field(default_factory=EventIdentity)
+
+    @classmethod
+    def of(cls, t: Tournament, sources: Sequence[str] = ()) -> Event:
+        """An event of a tournament read from *sources*."""
+        return cls(tournament=t, sources=tuple(sources) or (t.info.source or t.info.name,),
+                   identity=EventIdentity.of(t))
+
+    @property
+    def label(self) -> str:
+        """The sources as one text: 'a.html, b.html'."""
+        return ", ".join(self.sources)
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """The events of some sources, each once, and what was noticed putting them together."""
+
+    events: tuple[Event, ...]
+    notes: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+
+def _updated(info: object) -> str:
+    """The last update as sortable text ('' when the source does not show it)."""
+    updated: datetime | None = getattr(info, "last_update", None)
+    return updated.isoformat() if updated is not None else ""
+
+
+def _progress(t: Tournament) -> tuple[int, int, str]:
+    """How far a snapshot has got: rounds with results, results, the last update."""
+    decided = [r.round for r in t.results
+               if r.points is not None and r.status not in (Status.PENDING, Status.UNKNOWN)]
+    return len(set(decided)), len(decided), _updated(t.info)
+
+
+def _state(t: Tournament) -> str:
+    """A snapshot in words: 'after round 7', 'updated 2026-08-09 20:11'."""
+    last = max((r.round for r in t.results if r.points is not None
+                and r.status not in (Status.PENDING, Status.UNKNOWN)), default=0)
+    updated = _updated(t.info)
+    words = f"after round {last}" if last else "before any result"
+    return words + (f", updated {updated[:16].replace('T', ' ')}" if updated else "")
+
+
+def _title(t: Tournament) -> str:
+    return t.info.name or (f"tournament {t.info.id}" if t.info.id else "one event")
+
+
+def distinct_events(items: Sequence[Event]) -> Events:
+    """Each event once: snapshots of one event keep the newer, copies the first given."""
+    parent = list(range(len(items)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    seen: dict[tuple[str, str], list[int]] = {}
+    for i, ev in enumerate(items):
+        for bucket in ev.identity.buckets():
+            for j in seen.get(bucket, []):
+                if root(i) != root(j) and ev.identity.same_as(items[j].identity):
+                    parent[max(root(i), root(j))] = min(root(i), root(j))
+            seen.setdefault(bucket, []).append(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(items)):
+        groups.setdefault(root(i), []).append(i)
+    kept: list[Event] = []
+    notes: list[str] = []
+    for members in groups.values():
+        best = max(members, key=lambda i: (_progress(items[i].tournament), -i))
+        chosen = items[best]
+        for i in members:
+            if i == best:
+                continue
+            other = items[i]
+            if _progress(other.tournament) == _progress(chosen.tournament):
+                notes.append(f"{other.label} and {chosen.label} show the same event "
+                             f"({_title(chosen.tournament)}): it is counted once")
+            else:
+                notes.append(f"{other.label} and {chosen.label} show one event "
+                             f"({_title(chosen.tournament)}) at two moments: the newer, "
+                             f"{chosen.label} ({_state(chosen.tournament)}), is used; "
+                             f"{other.label} ({_state(other.tournament)}) is left out")
+        kept.append(chosen)
+    return Events(tuple(kept), tuple(notes))
+
+
+# ------------------------------------------------------------------------ saved pages
+
+
+def _slot(page: Page) -> tuple[object, ...]:
+    """The view a page shows: two pages of one view are two snapshots of it."""
+    from importer.chessresults import PageKind
+
+    if page.kind in (PageKind.CROSSTABLE_START, PageKind.CROSSTABLE_RANK, PageKind.CROSSTABLE_RR):
+        return ("crosstable",)
+    if page.kind is PageKind.PLAYER_CARD:
+        return (page.kind, page.snr)
+    if page.kind in (PageKind.PAIRINGS, PageKind.TEAM_PAIRINGS, PageKind.TEAM_BOARD_PAIRINGS):
+        return (page.kind, page.round)
+    return (page.kind,)
+
+
+def _page_progress(page: Page) -> tuple[int, str]:
+    decided = sum(1 for r in page.results
+                  if r.points is not None and r.status not in (Status.PENDING, Status.UNKNOWN))
+    return decided, _updated(page.info)
+
+
+def _page_groups(saved: Sequence[SavedPage]) -> list[list[SavedPage]]:
+    """Pages by tournament: the same number; a page without one joins the tournament of its
+    name, or the only tournament there is."""
+    groups: dict[tuple[str, str], list[SavedPage]] = {}
+    names: dict[str, tuple[str, str]] = {}
+    loose: list[SavedPage] = []
+    for s in saved:
+        if s.page.tnr:
+            groups.setdefault(("tnr", s.page.tnr), []).append(s)
+            names.setdefault(name_key(s.page.info.name), ("tnr", s.page.tnr))
+        else:
+            loose.append(s)
+    for s in loose:
+        key = names.get(name_key(s.page.info.name)) if s.page.info.name else None
+        if key is None and len(groups) == 1:
+            key = next(iter(groups))
+        groups.setdefault(key or ("name", name_key(s.page.info.name)), []).append(s)
+    return list(groups.values())
+
+
+def _newest_pages(group: Sequence[SavedPage], notes: list[str]) -> list[SavedPage]:
+    """One snapshot per view: of two pages of one view, the one further on (an identical
+    copy is dropped)."""
+    by_slot: dict[tuple[object, ...], list[SavedPage]] = {}
+    copies: set[str] = set()
+    for s in group:
+        if s.provenance.sha256 and s.provenance.sha256 in copies:
+            notes.append(f"{s.source} is a copy of another page given; it is read once")
+            continue
+        copies.add(s.provenance.sha256)
+        by_slot.setdefault(_slot(s.page), []).append(s)
+    kept: list[SavedPage] = []
+    for pages in by_slot.values():
+        newest = max(_page_progress(s.page) for s in pages)
+        for s in pages:
+            if _page_progress(s.page) == newest:
+                kept.append(s)
+        left = [s for s in pages if _page_progress(s.page) != newest]
+        if left:
+            used = next(s for s in pages if _page_progress(s.page) == newest)
+            notes.append(f"{', '.join(s.source for s in left)} and {used.source} show the same "
+                         f"view of {used.page.info.name or 'the tournament'} at two moments: "
+                         f"the newer, {used.source}, is used")
+    order = {id(s): i for i, s in enumerate(group)}
+    return sorted(kept, key=lambda s: order[id(s)])
+
+
+def _read(source: str, session: requests.Session | None, base_url: str | None,
+          progress: Progress | None) -> SavedPage | Tournament:
+    from importer.sources import load, read_file
+
+    path = Path(source)
+    if path.is_file():
+        if progress is not None:
+            progress(source)
+        return read_file(path, pages=True)
+    return load(source, session=session, base_url=base_url, progress=progress)
+
+
+def load_events(sources: Sequence[str | os.PathLike[str]], *,
+                session: requests.Session | None = None, base_url: str | None = None,
+                progress: Progress | None = None) -> Events:
+    """The events the sources show, each once (see the module's docstring).
+
+    Sources are anything :func:`importer.load` reads.  InputError for a source that cannot
+    be read, or for pages of one tournament that do not fit together.
+    """
+    from importer.chessresults import build_tournament
+
+    if not sources:
+        raise InputError("no sources given")
+    saved: list[SavedPage] = []
+    read: list[tuple[int, Event]] = []
+    notes: list[str] = []
+    order: dict[int, int] = {}
+    for i, source in enumerate(os.fspath(s) for s in sources):
+        got = _read(source, session, base_url, progress)
+        if isinstance(got, Tournament):
+            read.append((i, Event.of(got, [source])))
+        else:
+            order[id(got)] = i
+            saved.append(got)
+    for group in _page_groups(saved):
+        pages = _newest_pages(group, notes)
+        label = ", ".join(s.source for s in pages)
+        t = build_tournament([s.page for s in pages], source=label)
+        t = replace(t, provenance=tuple(s.provenance for s in pages))
+        read.append((order[id(group[0])], Event.of(t, [s.source for s in group])))
+    read.sort(key=lambda pair: pair[0])
+    found = distinct_events([ev for _, ev in read])
+    return Events(found.events, (*notes, *found.notes))
