@@ -21,10 +21,14 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime
+from functools import cached_property
+from decimal import Decimal
+from itertools import repeat
+from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from importer.errors import InputError
 from importer.model import DateSource, Status, Tournament
@@ -69,17 +73,13 @@ class EventIdentity:
     def of(cls, t: Tournament) -> EventIdentity:
         """The identity of a tournament."""
         info = t.info
-        names = {p.start_no: p.fide_id.strip() or f"{name_key(p.name)}|{p.federation.strip().upper()}"
-                 for p in t.players}
-        decided = sorted(f"{r.round}:{names.get(r.start_no, '')}:{names.get(r.opponent_no or 0, '')}:"
-                         f"{r.status.value}:{r.points}" for r in t.results
-                         if r.points is not None and r.status not in (Status.PENDING, Status.UNKNOWN))
         start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
-        games = "\n".join([str(start), *decided]).encode()
+        players = frozenset(_short(p.fide_id.strip()
+                                   or f"{name_key(p.name)}|{p.federation.strip().upper()}")
+                            for p in t.players)
         return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
-                   name=name_key(info.name), start=start,
-                   players=frozenset(_short(n) for n in names.values()),
-                   games=hashlib.sha1(games).hexdigest() if decided else "")
+                   name=name_key(info.name), start=start, players=players,
+                   games=_fingerprint(t, start))
 
     def same_as(self, other: EventIdentity) -> bool:
         """True when both show one event: the ids when both have them, else the same games,
@@ -109,20 +109,53 @@ class EventIdentity:
             yield "name", self.name
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+_STATUS_CODE: Final = {s: i for i, s in enumerate(Status)}
+_HALVES: Final = {Decimal(0): 0, Decimal("0.5"): 1, Decimal(1): 2}
+_FIELDS: Final = (attrgetter("round"), attrgetter("start_no"), attrgetter("opponent_no"))
+
+
+def _fingerprint(t: Tournament, start: date | None) -> str:
+    """A hash of the start date and every decided result (round, players, status, points)."""
+    decided = [r for r in t.results
+               if r.points is not None and r.status is not Status.PENDING
+               and r.status is not Status.UNKNOWN]
+    if not decided:
+        return ""
+    import numpy as np
+
+    n = len(decided)
+    try:
+        cols = [np.fromiter((v or 0 for v in map(get, decided)), np.int64, n) for get in _FIELDS]
+    except OverflowError:  # start numbers beyond 64 bits: hashed as text
+        text = "\n".join(sorted(f"{r.round}:{r.start_no}:{r.opponent_no}:{r.status}:{r.points}"
+                                for r in decided))
+        return hashlib.sha1(f"{start}\n{text}".encode()).hexdigest()
+    cols.append(np.fromiter(map(_STATUS_CODE.__getitem__, map(attrgetter("status"), decided)),
+                            np.int64, n))
+    cols.append(np.fromiter(map(_HALVES.get, map(attrgetter("points"), decided), repeat(-1)),
+                            np.int64, n))
+    rows = np.stack(cols, axis=1)
+    rows = rows[np.lexsort(rows.T[::-1])]
+    return hashlib.sha1(str(start).encode() + rows.tobytes()).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Event:
     """One tournament and the sources that showed it."""
 
     tournament: Tournament
     sources: tuple[str, ...] = ()
     """The files and links it was read from, as the user gave them."""
-    identity: EventIdentity = field(default_factory=EventIdentity)
 
     @classmethod
     def of(cls, t: Tournament, sources: Sequence[str] = ()) -> Event:
         """An event of a tournament read from *sources*."""
-        return cls(tournament=t, sources=tuple(sources) or (t.info.source or t.info.name,),
-                   identity=EventIdentity.of(t))
+        return cls(tournament=t, sources=tuple(sources) or (t.info.source or t.info.name,))
+
+    @cached_property
+    def identity(self) -> EventIdentity:
+        """What identifies the event (computed when first asked for)."""
+        return EventIdentity.of(self.tournament)
 
     @property
     def label(self) -> str:
@@ -169,6 +202,8 @@ def _title(t: Tournament) -> str:
 
 def distinct_events(items: Sequence[Event]) -> Events:
     """Each event once: snapshots of one event keep the newer, copies the first given."""
+    if len(items) < 2:
+        return Events(tuple(items))
     parent = list(range(len(items)))
 
     def root(i: int) -> int:
@@ -190,6 +225,9 @@ def distinct_events(items: Sequence[Event]) -> Events:
     kept: list[Event] = []
     notes: list[str] = []
     for members in groups.values():
+        if len(members) == 1:
+            kept.append(items[members[0]])
+            continue
         best = max(members, key=lambda i: (_progress(items[i].tournament), -i))
         chosen = items[best]
         for i in members:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from importer.fidelist import FideList
 
 __all__ = ["Candidate", "Identities", "MatchedBy", "Person", "RatingFrom", "fallback_key",
-           "identify", "list_candidates"]
+           "identify", "list_candidates", "wanted_names"]
 
 MAX_RATING_GAP: Final = 400
 """A namesake on the list whose rating is this far from the source's is someone else."""
@@ -105,17 +105,23 @@ def _fide_id(p: Player) -> str:
     return text if text.isascii() and text.isdigit() and text.strip("0") else ""
 
 
-def list_candidates(fide_list: FideList, federations: Collection[str]
+def list_candidates(fide_list: FideList, wanted: Collection[tuple[str, str]]
                     ) -> dict[tuple[str, str], list[Candidate]]:
-    """The players of these federations on a FIDE list, by (federation, name key)."""
+    """The players on a FIDE list with these (federation, name key)s (see :func:`wanted_names`)."""
     out: dict[tuple[str, str], dict[str, Candidate]] = {}
-    for e in fide_list.of_federations(federations):
-        ratings = {rl: e.rating(rl) for rl in RatingList if str(rl) in fide_list.lists}
+    lists = [rl for rl in RatingList if str(rl) in fide_list.lists]
+    for e in fide_list.named(wanted, name_key):
         out.setdefault((e.federation.upper(), name_key(e.name)), {}).setdefault(e.fide_id, Candidate(
             key=e.fide_id, fide_id=e.fide_id, name=e.name, federation=e.federation,
             birth_year=e.birth_year, titles=frozenset(t for t in (e.title, e.w_title) if t),
-            ratings=ratings))  # an id repeated on the list: its first line, as FideList.get
+            ratings={rl: e.rating(rl) for rl in lists}))  # a repeated id: its first line
     return {k: list(v.values()) for k, v in out.items()}
+
+
+def wanted_names(tournaments: Iterable[Tournament]) -> set[tuple[str, str]]:
+    """(federation, name key) of every player without a FIDE id: whom to look up by name."""
+    return {(p.federation.strip().upper(), name_key(p.name)) for t in tournaments
+            for p in t.players if not _fide_id(p) and p.federation.strip() and p.name.strip()}
 
 
 def _choose(p: Player, rl: RatingList, found: Sequence[Candidate]) -> list[Candidate]:
@@ -139,7 +145,8 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     and the register's candidates, by (federation, name key)); the players with an id of the
     tournaments themselves come last.
     """
-    places = [*known, _with_ids(tournaments)]
+    wanted = wanted_names(t for _, t in tournaments)
+    places = [*known, _with_ids(tournaments, wanted)] if wanted else []
     people: list[Person] = []
     index: dict[str, int] = {}
     code: dict[tuple[str, int], int] = {}
@@ -211,16 +218,19 @@ def _lookup(p: Player, rl: RatingList, fed: str,
     return 0
 
 
-def _with_ids(tournaments: Sequence[tuple[str, Tournament]]
+def _with_ids(tournaments: Sequence[tuple[str, Tournament]], wanted: Collection[tuple[str, str]]
               ) -> dict[tuple[str, str], list[Candidate]]:
-    """The players with a FIDE id in the tournaments themselves, as candidates."""
+    """The players with a FIDE id in the tournaments themselves, as candidates (for these
+    (federation, name key)s only)."""
     out: dict[tuple[str, str], dict[str, Candidate]] = {}
+    feds = {fed for fed, _ in wanted}
     for _, t in tournaments:
         rl = t.info.rating_list or RatingList.STANDARD
         for p in t.players:
             fid = _fide_id(p)
-            if fid:
-                out.setdefault((p.federation.strip().upper(), name_key(p.name)), {}).setdefault(
+            fed = p.federation.strip().upper()
+            if fid and fed in feds and (fed, name_key(p.name)) in wanted:
+                out.setdefault((fed, name_key(p.name)), {}).setdefault(
                     fid, Candidate(key=fid, fide_id=fid, name=p.name, federation=p.federation,
                                    birth_year=p.birth_year,
                                    titles=frozenset({p.title.upper()} - {""}),

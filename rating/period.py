@@ -197,18 +197,24 @@ class _KCache:
         self.k_default = k_default
         self._seen: dict[tuple[object, ...], int] = {}
 
-    def k(self, rules: FideRules, year: int, p: Player, f: _Facts, c: int) -> int:
-        key = (id(rules), year, int(f.base[c]), int(f.games_total[c]),
-               int(f.birth[c]), bool(f.reached[c]), p.title, p.category, p.k, int(f.list_k[c]))
-        found = self._seen.get(key)
-        if found is None:
-            found = self._seen[key] = player_k(rules, PlayerFacts(
-                rating=int(f.base[c]) if f.base[c] >= 0 else None,
-                games_played=int(f.games_total[c]) if f.games_total[c] >= 0 else None,
-                birth_year=int(f.birth[c]) or None, reached_2400=bool(f.reached[c]), year=year,
-                title=p.title, junior=is_junior_category(p.category), published_k=p.k,
-                list_k=int(f.list_k[c]) or None), self.k_default)[0]
-        return found
+    def ks(self, spec: PeriodTournament, f: _Facts, codes: Array) -> list[int]:
+        """The K of each player of a tournament (*codes*: their (player, list) codes)."""
+        rules, year, out = spec.rules, spec.start.year, []
+        for p, base, games, birth, reached, list_k in zip(
+                spec.tournament.players, f.base[codes].tolist(), f.games_total[codes].tolist(),
+                f.birth[codes].tolist(), f.reached[codes].tolist(), f.list_k[codes].tolist(),
+                strict=True):
+            key = (id(rules), year, base, games, birth, reached, p.title, p.category, p.k, list_k)
+            found = self._seen.get(key)
+            if found is None:
+                found = self._seen[key] = player_k(rules, PlayerFacts(
+                    rating=base if base >= 0 else None,
+                    games_played=games if games >= 0 else None, birth_year=birth or None,
+                    reached_2400=reached, year=year, title=p.title,
+                    junior=is_junior_category(p.category), published_k=p.k,
+                    list_k=list_k or None), self.k_default)[0]
+            out.append(found)
+        return out
 
 
 def rate_period(tournaments: Sequence[Tournament], period: date, *,
@@ -244,16 +250,17 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     keys = list(keys) if keys is not None else [f"t{i + 1}" for i in range(len(tournaments))]
     if len(set(keys)) != len(keys):
         raise RatingError("two tournaments of the period have the same id")
-    events_ = [Event(tournament=t, sources=(k,), identity=i) for t, k, i in zip(
-        tournaments, keys, events or [EventIdentity.of(t) for t in tournaments], strict=True)]
-    once = distinct_events(events_)
-    if len(once) < len(events_):
-        raise RatingError(f"{once.notes[0]}: rate an event once (run_period keeps the newer of "
-                          "two snapshots)")
+    if events is None:
+        given = [Event(tournament=t, sources=(k,)) for t, k in zip(tournaments, keys, strict=True)]
+        once = distinct_events(given)
+        if len(once) < len(given):
+            raise RatingError(f"{once.notes[0]}: rate an event once (run_period keeps the newer "
+                              "of two snapshots)")
+        events = [e.identity for e in given]
     ids = identities if identities is not None else identify(list(zip(keys, tournaments,
                                                                        strict=True)))
     notes += ids.notes
-    specs = _prepare(tournaments, keys, period, notes, assigned, ids, [e.identity for e in events_])
+    specs = _prepare(tournaments, keys, period, notes, assigned, ids, events)
     people = ids.people
     prev_month = month_add(period, -1)
     f = _facts(people, previous, listed, period)
@@ -285,28 +292,26 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         month = list_in_force(spec.start)
         older = in_force.get(month, {})
         c = 3 * loc.person + li
-        seen = np.full(len(c), NONE, dtype=np.int64)  # the rating the opponents see
-        k_of = np.zeros(len(c), dtype=np.int64)
-        players = spec.tournament.players
-        for i, ci in enumerate(c.tolist()):
-            pkey = people[ci // 3].key
-            if spec.ratings_from == "source":
-                r = loc.rating[i]
-                if r is None and spec.rating_list is not RatingList.STANDARD:
-                    # RB24 7.2.1: unrated here but with a standard rating → that rating, as rated.
-                    std = older if older and month != prev_month else prev_ratings
-                    r = std.get((pkey, RatingList.STANDARD))
-            elif month == prev_month or not older:
-                r = int(f.base[ci]) if f.base[ci] >= 0 else None
-            else:
-                r = _lookup(older, pkey, spec.rating_list)
-            seen[i] = NONE if r is None else r
-            k_of[i] = kcache.k(spec.rules, spec.start.year, players[i], f, ci)
+        if spec.ratings_from == "source":  # the rating the opponents see
+            seen = [NONE if r is None else r for r in loc.rating]
+            if spec.rating_list is not RatingList.STANDARD:
+                # RB24 7.2.1: unrated here but with a standard rating → that rating, as rated.
+                std = older if older and month != prev_month else prev_ratings
+                for i, r in enumerate(loc.rating):
+                    if r is None:
+                        seen[i] = std.get((people[loc.person[i]].key, RatingList.STANDARD), NONE)
+        elif month == prev_month or not older:
+            seen = f.base[c].tolist()
+        else:
+            seen = [_lookup(older, people[i].key, spec.rating_list) or NONE
+                    for i in loc.person.tolist()]
+        seen_a = np.array(seen, dtype=np.int64)
+        k_of = np.array(kcache.ks(spec, f, c), dtype=np.int64)
         # R24 8.2.4: a player rated by now is rated with their current rating, but their
         # opponents still count them as unrated.
-        own_of = np.where(seen < 0, f.base[c], seen)
+        own_of = np.where(seen_a < 0, f.base[c], seen_a)
         me, them = loc.me, loc.them
-        parts.append(np.stack([c[me], np.full(len(me), ti), own_of[me], seen[them], loc.score,
+        parts.append(np.stack([c[me], np.full(len(me), ti), own_of[me], seen_a[them], loc.score,
                                loc.rounds, c[them], k_of[me]], axis=1))
     table = np.concatenate(parts) if parts else np.zeros((0, 8), dtype=np.int64)
     pl, tour, own, opp, score, rounds, opp_pl, k = (table[:, i] for i in range(8))
@@ -417,7 +422,7 @@ def _finish(specs: Sequence[PeriodTournament], people: Sequence[Person], pl: Arr
             matched_by=p.matched_by, rating_from=_ORIGINS[f.origin[c]], where=p.where,
             ks=tuple(ks.get(c, ())), games=int(out.games[c]), score_h=int(points[c]),
             change_h=int(out.total_h[c]), rounded_change=int(out.rounded[c]),
-            new_rating=_rating(new_rating[c]), status=PeriodStatus(str(status[c])),
+            new_rating=_rating(new_rating[c]), status=_STATUS[status[c]],
             pool_games=int(n_pool[c]), pool_opponents_sum=int(s_pool[c]),
             pool_score_h=int(w_pool[c]), initial_rating=_rating(ru[c])))
     rows.sort(key=lambda p: (str(p.list), p.key))
@@ -427,6 +432,9 @@ def _finish(specs: Sequence[PeriodTournament], people: Sequence[Person], pl: Arr
         start=specs[tour[i]].start, opponent_rating=int(opp[i]), score_h=int(score[i]),
         disregarded=bool(reason[i] == DISREGARDED)) for i in prow)
     return tuple(rows), pool
+
+
+_STATUS: Final = {s.value: s for s in PeriodStatus}
 
 
 def _count(n: int, what: str) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from importer.events import Event, EventIdentity, distinct_events
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
-from rating.identity import RatingFrom, identify, list_candidates
+from rating.identity import RatingFrom, identify, list_candidates, wanted_names
 from rating.notes import grouped
 from rating.period import rate_period
 from rating.period_core import month_add
@@ -120,11 +120,12 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     ids_given, federations = wanted_on_list(chosen)
     if ratings_list is None and register is not None:
         ratings_list = _register_list(register, period, ids_given, federations, notes)
+    names = wanted_names(chosen)
     known = []
-    if ratings_list is not None and not isinstance(ratings_list, Mapping):
-        known.append(list_candidates(ratings_list, federations))
-    if register is not None:
-        known.append(register.candidates(federations))
+    if names and ratings_list is not None and not isinstance(ratings_list, Mapping):
+        known.append(list_candidates(ratings_list, names))
+    if names and register is not None:
+        known.append(register.candidates(names))
     ids = identify(list(zip(keys, chosen, strict=True)), known=known)
     pkeys = {p.key for p in ids.people}
     imported = (dict(ratings_list) if isinstance(ratings_list, Mapping)
@@ -253,10 +254,7 @@ def standings(fl: FideList, keys: set[str], prev: date, notes: list[str]
         notes.append(f"{fl.source}: the list of {fl.list_date:%Y-%m}, used as the previous list "
                      f"({prev:%Y-%m})")
     out: dict[tuple[str, RatingList], Standing] = {}
-    for key in keys:
-        e = fl.get(key) if key.isdigit() else None
-        if e is None:
-            continue
+    for key, e in fl.entries(keys).items():
         for rl in LISTS:
             if str(rl) in fl.lists:
                 out[(key, rl)] = Standing(rating=e.rating(rl), k=e.k(rl), birth_year=e.birth_year,

@@ -13,7 +13,7 @@ later commands look players up by id instead of reading the download again.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
@@ -258,16 +258,19 @@ class Register:
                 out.append((_first(period), key, name))
         return out
 
-    def candidates(self, federations: Iterable[str]) -> dict[tuple[str, str], list[Candidate]]:
-        """The players the register knows in these federations, by (federation, name key)."""
+    def candidates(self, wanted: Collection[tuple[str, str]]
+                   ) -> dict[tuple[str, str], list[Candidate]]:
+        """The players the register knows with these (federation, name key)s."""
         out: dict[tuple[str, str], list[Candidate]] = {}
-        feds = sorted({f.strip().upper() for f in federations if f.strip()})
+        feds = sorted({f for f, _ in wanted})
         for chunk in _chunks(feds):
             for key, fide_id, name, fed, year in self._db.execute(
                     "SELECT key, fide_id, name, federation, birth_year FROM players "
                     f"WHERE federation IN ({','.join('?' * len(chunk))}) ORDER BY key", chunk):
-                out.setdefault((fed.upper(), name_key(name)), []).append(Candidate(
-                    key=key, fide_id=fide_id, name=name, federation=fed, birth_year=year))
+                found = (fed.upper(), name_key(name))
+                if found in wanted:
+                    out.setdefault(found, []).append(Candidate(
+                        key=key, fide_id=fide_id, name=name, federation=fed, birth_year=year))
         return out
 
     def ratings_on(self, month: date, keys: Iterable[str]) -> dict[tuple[str, RatingList], int]:

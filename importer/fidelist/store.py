@@ -8,7 +8,7 @@ into one byte array, each ended by a separator.  The helpers here read (and, for
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -145,14 +145,35 @@ class FideList:
         row = self._find(fide_id)
         return None if row is None else self._entry(row)
 
-    def of_federations(self, federations: Iterable[str]) -> Iterator[ListEntry]:
-        """The players of these federations (codes such as 'ENG'), in list order."""
-        wanted = [f.strip().upper().encode() for f in federations if f.strip()]
-        if not wanted or not len(self):
-            return
-        feds = np.char.upper(np.char.strip(self._cols["federation"]))
-        for row in np.flatnonzero(np.isin(feds, wanted)).tolist():
-            yield self._entry(row)
+    def entries(self, fide_ids: Iterable[str]) -> dict[str, ListEntry]:
+        """The players with these ids (an id's first line), looked up together; absent ids
+        are left out."""
+        texts = {t for t in (str(i).strip() for i in fide_ids)
+                 if t.isascii() and t.isdigit() and len(t) <= 18}
+        if not texts or not len(self):
+            return {}
+        order, keys = self._index
+        wanted = np.array(sorted({int(t) for t in texts}), dtype=np.int64)
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        rows = order[at[keys[at] == wanted]]
+        return {e.fide_id: e for e in self._entries(rows) if e.fide_id in texts}
+
+    def named(self, wanted: Collection[tuple[str, str]], key: Callable[[str], str]
+              ) -> list[ListEntry]:
+        """The players whose (federation, ``key(name)``) is wanted, in list order."""
+        feds = sorted({f.strip().upper().encode() for f, _ in wanted if f.strip()})
+        if not feds or not len(self):
+            return []
+        codes = np.char.upper(np.char.strip(self._cols["federation"]))
+        rows = [row for row in np.flatnonzero(np.isin(codes, feds)).tolist()
+                if (_decode(codes[row]), key(self._name(row))) in wanted]
+        return self._entries(np.array(rows, dtype=np.int64))
+
+    def _entries(self, rows: Array) -> list[ListEntry]:
+        values = self.columns(rows)
+        names = list(values)
+        return [ListEntry(**dict(zip(names, row, strict=True)))
+                for row in zip(*values.values(), strict=True)]
 
     def line_of(self, fide_id: str) -> int | None:
         """The source line (TXT) or the ``<player>`` line (XML) of this id."""
