@@ -35,7 +35,7 @@ MAX_PLAYERS = 5000
 READERS = (chessresults, excel, jsonfile, smcsv, trf)
 """Every reader, imported once by the fork server: no job imports one itself."""
 
-for _name in ("index.html", "player.html", "period.html"):
+for _name in ("index.html", "player.html", "period.html", "period_part.html", "period_player.html"):
     environment().get_template(_name)  # compiled once, in the fork server
 
 
