@@ -455,7 +455,7 @@ def _site_at(site: Mapping[str, Any] | None, root: str) -> Mapping[str, Any] | N
     """*site* for a page in a folder of its own: its relative download links lead up."""
     if not site or not root or not site.get("downloads"):
         return site
-    return {**site, "downloads": [{**d, "href": d["href"] if "/" in d["href"][:1] or ":" in
+    return {**site, "downloads": [{**d, "href": d["href"] if d["href"].startswith("/") or ":" in
                                    d["href"] else root + d["href"]} for d in site["downloads"]]}
 
 
