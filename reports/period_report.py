@@ -68,6 +68,7 @@ def game_rows(result: PeriodResult) -> list[dict[str, Any]]:
         "change": fmt.hundredths(g.change_h), "k": g.k,
     } for g in result.games]
 
+
 # ------------------------------------------------------------------------------ the pages
 
 PLAYERS_FOLDER = "period-players"
@@ -375,7 +376,8 @@ def _player_row(s: Section) -> SimpleNamespace:
     p = s.player
     rated = p.old_rating is not None
     return SimpleNamespace(
-        href=s.page, file=s.page.rpartition("/")[2], name=p.name, fide_id=p.fide_id, list=str(p.list),
+        href=s.page, file=s.page.rpartition("/")[2], name=p.name, fide_id=p.fide_id,
+        list=str(p.list),
         old=p.old_rating if rated else "unrated", k=p.k,
         k_sort=str(max(p.ks)) if len(p.ks) > 1 else None,
         games=str(p.games) if rated else f"{p.pool_games} pooled",
