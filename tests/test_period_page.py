@@ -332,6 +332,10 @@ def test_a_large_month_is_many_small_pages(large: tuple[PeriodResult, dict[str, 
     linked = [f"{PLAYERS_FOLDER}/{href}" for n in parts
               for href in re.findall(r'<th scope="row"><a href="([^"]+)">', pages[n])]
     assert len(linked) == len(set(linked)) == 20_000 and set(linked) <= set(pages)
+    # a player's page leads to its part, a part to the parts beside it
+    assert f'href="../{parts[0]}"' in pages[linked[0]]
+    assert f'href="../{parts[0]}" rel="prev"' in pages[parts[1]]
+    assert f'href="../{parts[2]}" rel="next"' in pages[parts[1]]
     # a player matched by name: a stable, URL-safe page name, and no internal key on the page
     nameless = next(p for p in result.players if not p.fide_id)
     name = page_names(result)[(nameless.key, RatingList.STANDARD)]
@@ -385,3 +389,17 @@ def test_sorting_and_a_phone_screen(browser: Any, out: Path) -> None:
     tab.click("text=Fjord Elite Invitational")
     assert tab.url.endswith("/elite_nov2025/player-1.html")
     tab.close()
+
+
+def test_a_player_on_two_lists_has_two_pages_that_link_each_other() -> None:
+    month = large_month(3)
+    first = month.players[1]
+    rapid = replace(first, list=RatingList.RAPID)
+    pages = period_pages(replace(month, players=(*month.players, rapid)))
+    standard = BeautifulSoup(pages[f"{PLAYERS_FOLDER}/{first.key}-standard.html"], "lxml")
+    other = standard.find("a", string="the rapid list")
+    assert other is not None and other["href"] == f"../{PLAYERS_FOLDER}/{first.key}-rapid.html"
+    assert f"{PLAYERS_FOLDER}/{first.key}-rapid.html" in pages
+    # with several lists, the neighbours say which list they are on
+    assert [a.get_text() for a in standard.select("nav a[rel]")] == [
+        f"‹ {month.players[0].name} (standard)", f"{first.name} (rapid) ›"]
