@@ -1,7 +1,7 @@
 """Benchmark the HTML pages of ``fiderate period`` on a synthetic month.
 
     python tests/bench/period_pages_bench.py [--tournaments 39] [--players 300] [--people N]
-                                             [--rounds 9] [--reports] [--seed S]
+                                             [--rounds 9] [--reports] [--write] [--seed S]
 
 Builds T Swiss-like tournaments of P players each, drawn from a pool of people (default:
 0.6 × T × P, so many play several events; ~5 % unrated, ~2 % without a FIDE id, matched by
@@ -9,7 +9,8 @@ name), rates them as one list month with the engine (``rating.period.rate_period
 times rendering the period's own pages (``period.html`` and one calculation page per player
 and list: :func:`reports.period_report.period_pages`) and, beside it in the same run, a bare
 baseline: as many trivially small autoescaped Jinja pages.  ``--reports`` also times every
-tournament's report (``render_period_files`` in full).  Prints ``key=value`` figures:
+tournament's report (``render_period_files`` in full), ``--write`` ``write_period_files`` as
+``fiderate period --out`` runs it.  Prints ``key=value`` figures:
 
     tournaments=39 players=300 people=7020 entries=... games=... engine_s=...
     pages=... pages_s=... baseline_s=... ratio=... per_player_ms=... largest_kb=... index_kb=...
@@ -115,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--reports", action="store_true",
                     help="also time every tournament's report (render_period_files in full)")
+    ap.add_argument("--write", action="store_true",
+                    help="also time write_period_files into a temporary folder (reports included)")
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args(argv)
     pool_size = args.people or max(int(0.6 * args.tournaments * args.players), args.players)
@@ -153,6 +156,18 @@ def main(argv: list[str] | None = None) -> int:
         files = render_period_files(result)
         line["with_reports_s"] = f"{time.perf_counter() - t0:.2f}"
         line["files"] = len(files)
+    if args.write:
+        import tempfile
+
+        from importer.atomic import atomic_dir
+        from reports.period_report import write_period_files
+
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            with atomic_dir(f"{tmp}/out") as folder:
+                written = write_period_files(result, folder)
+            line["write_s"] = f"{time.perf_counter() - t0:.2f}"
+            line["written"] = len(written)
     print(" ".join(f"{k}={v}" for k, v in line.items()))
     return 0
 
