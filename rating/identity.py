@@ -150,8 +150,8 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     people: list[Person] = []
     index: dict[str, int] = {}
     code: dict[tuple[str, int], int] = {}
-    matched: list[str] = []
-    ambiguous: list[str] = []
+    matched: list[tuple[str, str]] = []
+    ambiguous: list[tuple[Player, str, str]] = []
     unmatched: dict[tuple[str, str], list[tuple[str, int, Player]]] = {}
     for tkey, t in tournaments:
         rl = t.info.rating_list or RatingList.STANDARD
@@ -164,9 +164,9 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
                 found = _lookup(p, rl, fed, places)
                 if isinstance(found, Candidate):
                     fid, how = found.key, MatchedBy.NAME_FED
-                    matched.append(f"{p.name} ({where})")
+                    matched.append((fid, f"{p.name} ({where})"))
                 elif found:
-                    ambiguous.append(f"{p.name} ({where}, {found} candidates)")
+                    ambiguous.append((p, tkey, f"{p.name} ({where}, {found} candidates)"))
                 if not fid:
                     unmatched.setdefault((name_key(p.name), fed), []).append((tkey, p.start_no, p))
                     continue
@@ -188,18 +188,21 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
                                      where=f"No. {no} in {tkey}"))
             code[(tkey, no)] = index[key]
     notes = []
-    alone = [f"{p.name} ({p.where})" for p in people if p.matched_by is MatchedBy.NONE]
+    alone = [p for p in people if p.matched_by is MatchedBy.NONE]
     if alone:
         notes.append(grouped(f"{len(alone)} player{'s' if len(alone) != 1 else ''} without a FIDE "
                              "id found on no list, so told apart by name, federation and birth "
-                             "year", alone))
+                             "year", [f"{p.name} ({p.where})" for p in alone],
+                             [p.key for p in alone]))
     if matched:
         notes.append(grouped(f"{len(matched)} player{'s' if len(matched) != 1 else ''} without a "
-                              "FIDE id in the source found by name and federation", matched))
+                             "FIDE id in the source found by name and federation",
+                             [text for _, text in matched], [key for key, _ in matched]))
     if ambiguous:
         notes.append(grouped(f"{len(ambiguous)} player{'s' if len(ambiguous) != 1 else ''} "
-                              "without a FIDE id match several people of the same name and "
-                              "federation and are left unmatched", ambiguous))
+                             "without a FIDE id match several people of the same name and "
+                             "federation and are left unmatched", [t for _, _, t in ambiguous],
+                             [people[code[(tkey, p.start_no)]].key for p, tkey, _ in ambiguous]))
     return Identities(tuple(people), code, tuple(notes))
 
 

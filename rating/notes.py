@@ -1,22 +1,34 @@
-"""Notes for people: one note about many players names the first few, then counts the rest."""
+"""Notes for people: one note about many players names the first few, then counts the rest, and
+remembers whom it is about (so that each player's page shows the notes that concern them)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
-__all__ = ["NAMES_SHOWN", "grouped"]
+__all__ = ["NAMES_SHOWN", "Note", "grouped"]
 
 NAMES_SHOWN: Final = 12
 """How many players a grouped note names before '… and N more'."""
 
 
-def grouped(head: str, names: Sequence[str]) -> str:
-    """One note about many players: *head*, then the first names.
+class Note(str):
+    """A note's text (it is a ``str``), and the keys of the players it is about."""
+
+    players: frozenset[str]
+
+    def __new__(cls, text: str, players: Iterable[str] = ()) -> Note:
+        note = super().__new__(cls, text)
+        note.players = frozenset(players)
+        return note
+
+
+def grouped(head: str, names: Sequence[str], players: Iterable[str] = ()) -> Note:
+    """One note about many players: *head*, then the first names; *players* are their keys.
 
     >>> grouped("2 players unrated", ["Ann (No. 1 in a)", "Bo (No. 2 in a)"])
     '2 players unrated: Ann (No. 1 in a); Bo (No. 2 in a)'
     """
     shown = "; ".join(names[:NAMES_SHOWN])
     more = f"; and {len(names) - NAMES_SHOWN} more" if len(names) > NAMES_SHOWN else ""
-    return f"{head}: {shown}{more}"
+    return Note(f"{head}: {shown}{more}", players)

@@ -26,7 +26,7 @@ from importer.model import Player, RatingList, Status, Tournament
 from rating.errors import RatingError
 from rating.fide import PlayerFacts, is_junior_category, player_k
 from rating.identity import Identities, Person, RatingFrom, identify
-from rating.notes import grouped
+from rating.notes import Note, grouped
 from rating.period_core import (
     DISREGARDED,
     NONE,
@@ -280,7 +280,8 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         at = index[key]
         rated_on = [3 * at + li for li in range(3) if f.base[3 * at + li] >= 0]
         f.base[rated_on or [3 * at]] = corrections[key]
-        notes.append(f"{_who(people[at])}: base rating corrected to {corrections[key]}")
+        notes.append(Note(f"{_who(people[at])}: base rating corrected to {corrections[key]}",
+                          [key]))
 
     # The long table: one row per player per played game (R24 5.1: forfeits, byes, games of
     # less than one move are never rated).
@@ -372,10 +373,11 @@ def _finish(specs: Sequence[PeriodTournament], people: Sequence[Person], pl: Arr
                             for c in frame["pl"]], dtype=bool)
         drop = (first & zero).to_numpy() & ~earlier & (reason[unrated_rows] == POOLED)
         reason[unrated_rows[drop]] = DISREGARDED
-        zeros = [_who(people[c // 3]) for c in np.unique(frame["pl"].to_numpy()[drop]).tolist()]
+        zeros = [people[c // 3] for c in np.unique(frame["pl"].to_numpy()[drop]).tolist()]
         if zeros:
             notes.append(grouped(f"{_count(len(zeros), 'unrated player')} scored nothing in "
-                                 "their first event, which is not counted", zeros))
+                                 "their first event, which is not counted",
+                                 [_who(p) for p in zeros], [p.key for p in zeros]))
     pooled = reason == POOLED
     n_pool = np.bincount(pl[pooled], minlength=n_pl).astype(np.int64)
     s_pool = np.bincount(pl[pooled], weights=opp[pooled], minlength=n_pl).astype(np.int64)

@@ -221,7 +221,7 @@ def _not_listed(result: PeriodResult,
     head = (f"{len(off)} of {len(rated)} players rated in the tournaments are not on {where}"
             + (", so their tournament rating is the base: is it FIDE's full list?"
                if 2 * len(off) > len(rated) else ", so their tournament rating is the base"))
-    return [grouped(head, names)]
+    return [grouped(head, names, [p.key for p in off])]
 
 
 def _register_list(register: Register, period: date, ids: set[str], federations: set[str],

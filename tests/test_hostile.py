@@ -103,7 +103,8 @@ def test_html_never_contains_the_markup(outputs):
 @pytest.mark.browser
 def test_names_render_as_text_in_chromium(browser, outputs, tmp_path):
     for html in (outputs / "report" / "index.html", outputs / "report" / "player-1.html",
-                 outputs / "period" / "period.html"):
+                 outputs / "period" / "period.html",
+                 outputs / "period" / "period-players" / "99300001-standard.html"):
         page = browser.new_page()
         dialogs: list[str] = []
         page.on("dialog", lambda d, seen=dialogs: (seen.append(d.message), d.dismiss()))

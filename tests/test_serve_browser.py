@@ -14,6 +14,7 @@ import pytest
 from loopback import ChessResults
 from serving import ROOT, TNR, Served, Trap, serve_fixtures
 from test_report import small
+from test_serve_period import post_period
 
 from importer.trf.writer import write_trf
 
@@ -137,3 +138,30 @@ def test_hostile_names_stay_text(page, server, tmp_path):
     assert page.locator("h1").text_content() == "Test <Open> & Co"
     assert page.locator("img").count() == 0
     assert "<script>alert(1)</script>" in column(page, 1)
+
+
+def test_the_period_pages_under_the_servers_policy(page, server):
+    """The period page and a player's calculation, served: the sorting script and the pages'
+    styles pass the policy (a blocked one is a console error), nothing scrolls sideways."""
+    index = post_period(server)
+    assert index.status_code == 200
+    page.goto(index.url)
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.width
+    # the period pages' own style element applies: the players table's numbers align right
+    assert page.eval_on_selector("#players tbody td:nth-child(4)",
+                                 "e => getComputedStyle(e).textAlign") == "right"
+    page.click("#players thead th:nth-child(9) button")  # New rating, ascending
+    assert page.get_attribute("#players thead th:nth-child(9)", "aria-sort") == "ascending"
+    page.click("text=Arkell, Magnus")
+    assert page.url == f"{index.url}period-players/99200001-standard.html"
+    assert page.locator("h1").text_content() == "Arkell, Magnus"
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.width
+    assert fits(page, "nav.site") and fits(page, "#outcome")
+    with page.expect_download() as got:
+        page.click(".site-downloads a:first-child")
+    assert got.value.suggested_filename == "period_players.csv"
+    page.click("text=Fjord Elite Invitational")
+    assert page.url == f"{index.url}elite_nov2025/player-1.html"
+    page.go_back()
+    page.click("text=← FIDE rating period 2025-12")
+    assert page.url == f"{index.url}period.html"

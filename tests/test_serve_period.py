@@ -39,6 +39,19 @@ def test_the_period_page_is_fiderate_period_and_stores_nothing(tmp_path, run_cli
         for link in links:  # each tournament's report, as `fiderate period` writes it beside
             page = requests.get(r.url + link, timeout=10)
             assert page.status_code == 200 and "<h1>" in page.text
+        # each player's calculation is a page of its own, and its links resolve under the key
+        players = re.findall(r'<th scope="row"><a href="(period-players/[\w.-]+\.html)">', r.text)
+        assert len(players) == 19
+        arkell = requests.get(r.url + "period-players/99200001-standard.html", timeout=10)
+        assert arkell.status_code == 200 and "<h1>Arkell, Magnus</h1>" in arkell.text
+        assert "default-src 'none'" in arkell.headers["content-security-policy"]
+        hrefs = set(re.findall(r'href="([^"#]+)"', arkell.text))
+        assert {"../period.html", "../elite_nov2025/player-1.html",
+                "../period_players.csv", "../period-players/99200005-standard.html"} <= hrefs
+        for href in hrefs:
+            url = requests.compat.urljoin(arkell.url, href)
+            if url.startswith(r.url):
+                assert requests.get(url, timeout=10).status_code == 200, href
         assert requests.get(r.url + "../../etc/passwd", timeout=10).status_code == 404
         assert server.uploads_left() == []
         assert not list(server.data.rglob("*.sqlite"))  # no register anywhere

@@ -10,7 +10,7 @@ Routes::
     GET  /report/{key}/report.zip        the report folder, as ``fiderate report --out`` writes it
     GET  /calc                           the calculator
     GET  /period, POST /period           the rating period form → 303 to /period/{key}/
-    GET  /period/{key}/, …/{file}        the period page, its CSV files and its tournaments' reports
+    GET  /period/{key}/, …/{file}        the period page, its players' pages, CSV files and reports
     GET  /api/report, POST /api/report   a report as JSON
     GET  /api/calc                       the calculator as JSON (``fiderate calc --json``)
     GET  /api/openapi.json               the API described

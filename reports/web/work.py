@@ -35,7 +35,8 @@ MAX_PLAYERS = 5000
 READERS = (chessresults, excel, jsonfile, smcsv, trf)
 """Every reader, imported once by the fork server: no job imports one itself."""
 
-for _name in ("index.html", "player.html", "period.html"):
+for _name in ("index.html", "player.html", "period.html", "period_part.html",
+              "period_player.html"):
     environment().get_template(_name)  # compiled once, in the fork server
 
 
@@ -93,8 +94,8 @@ class PeriodRequest:
 def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: PeriodRequest,
                  site: Mapping[str, Any]) -> dict[str, str]:
     """``fiderate period`` for uploaded files: its files by relative path (period_players.csv,
-    period_games.csv, period.html and each tournament's report); the register is written only
-    when the request names one."""
+    period_games.csv, period.html, each player's page in period-players/ and each tournament's
+    report); the register is written only when the request names one."""
     from contextlib import nullcontext
 
     from importer.events import load_events
