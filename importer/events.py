@@ -23,8 +23,8 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from functools import cached_property
 from decimal import Decimal
+from functools import cached_property
 from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
