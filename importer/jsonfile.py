@@ -1,8 +1,9 @@
 """The tournament model as one JSON document (``fiderate import --format json``), and back.
 
-Every field of every record is written under its own name; enums as their values, dates as
-ISO text, exact decimals as JSON numbers.  :func:`from_json` reads the document back into the
-same records (InputError naming the field on a document that is not ours).
+Every field of every record is written under its own name; enums as their values, dates (and
+the last update, to the second) as ISO text, exact decimals as JSON numbers.  :func:`from_json`
+reads the document back into the same records (InputError naming the field on a document that
+is not ours).
 """
 
 from __future__ import annotations
@@ -11,13 +12,22 @@ import json
 import types
 import typing
 from dataclasses import asdict, fields
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from enum import Enum
 from typing import Any, TypeVar
 
 from importer.errors import InputError
-from importer.model import Game, Player, Provenance, RoundResult, Tournament, TournamentInfo
+from importer.model import (
+    Game,
+    Player,
+    Provenance,
+    RoundResult,
+    Tournament,
+    TournamentInfo,
+    format_timestamp,
+    parse_timestamp,
+)
 
 __all__ = ["from_json", "looks_like_json", "to_json"]
 
@@ -27,6 +37,8 @@ _R = TypeVar("_R")
 def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, datetime):
+        return format_timestamp(value)
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Decimal):
@@ -72,6 +84,8 @@ def _value(kind: Any, raw: Any, where: str) -> Any:
     try:
         if kind is Decimal:
             return Decimal(str(raw))
+        if kind is datetime:
+            return parse_timestamp(raw)
         if kind is date:
             return date.fromisoformat(raw)
         if isinstance(kind, type) and issubclass(kind, Enum):

@@ -32,6 +32,8 @@ from importer.model import (
     System,
     Tournament,
     TournamentInfo,
+    format_timestamp,
+    parse_timestamp,
 )
 
 __all__ = [
@@ -49,7 +51,7 @@ __all__ = [
 TOURNAMENT_COLUMNS = ("id", "name", "source", "start_date", "end_date", "rounds", "system",
                       "rating_list", "federation", "time_control", "rating_calculation",
                       "fide_event_id", "focus", "date_source", "city", "chief_arbiter",
-                      "deputy_arbiters", "round_dates")
+                      "deputy_arbiters", "round_dates", "last_update")
 PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating",
                   "national_rating", "birth_year", "sex", "club", "points", "rank",
                   "national_id", "team", "k", "rating_change", "category", "rating_known",
@@ -64,7 +66,8 @@ _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_yea
           "rank", "k", "rating_change", "round", "opponent_no", "board", "white_no",
           "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
           "result", "date_source", "rating_known", "published_performance", "published_games",
-          "published_score", "published_expected", "birth_date", "round_dates"}
+          "published_score", "published_expected", "birth_date", "round_dates",
+          "last_update"}
 
 
 def format_points(points: Decimal | None) -> str:
@@ -88,6 +91,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "city": i.city, "chief_arbiter": i.chief_arbiter,
         "deputy_arbiters": "; ".join(i.deputy_arbiters),
         "round_dates": " ".join(_iso(d) or "-" for d in i.round_dates),
+        "last_update": format_timestamp(i.last_update) if i.last_update else "",
     }
     players = ({
         "start_no": p.start_no, "name": p.name, "title": p.title, "federation": p.federation,
@@ -218,6 +222,7 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         city=r.text("city"), chief_arbiter=r.text("chief_arbiter"),
         deputy_arbiters=tuple(d for d in r.text("deputy_arbiters").split("; ") if d),
         round_dates=r.opt("round_dates", _round_dates, "dates YYYY-MM-DD separated by spaces") or (),
+        last_update=r.opt("last_update", parse_timestamp, "a date and time YYYY-MM-DDTHH:MM:SS"),
     )
     focus = r.opt("focus", int, "a start number")
     players = tuple(Player(

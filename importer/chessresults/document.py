@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import cached_property
 from html import unescape
 from urllib.parse import parse_qs, parse_qsl, urlsplit
@@ -23,7 +23,7 @@ import lxml.etree
 
 from importer.chessresults.details import (
     Details,
-    last_update_date,
+    last_update,
     parse_details,
     round_caption,
     rounds_in_heading,
@@ -137,8 +137,9 @@ class Document:
     cut: bool
     round_dates: dict[int, date]
     """Round → date from the round captions and headings ('Round 2 on 2026/08/02 at 14:30')."""
-    last_update: date | None
-    """The 'Last update 06.08.2026 20:41:16' line: the event started on or before it."""
+    last_update: datetime | None
+    """The 'Last update 06.08.2026 20:41:16' line: when the page was last updated (the event
+    started on or before it)."""
     heading_rounds: int | None
     """N of a heading 'Final Ranking after N Rounds'."""
 
@@ -256,15 +257,15 @@ def load_document(text: str, *, source: str = "") -> Document:
     cut = any("zeilen=99999" in (a.get("href") or "") for a in root.iter("a")
               if a.get("class") == "fett")  # the 'Show complete list' link
     round_dates, heading_rounds = _round_facts(root)
-    last_update = next((day for p in root.iter("p") if "CRsmall" in (p.get("class") or "")
-                        if (day := last_update_date(content(p))) is not None), None)
+    updated = next((moment for p in root.iter("p") if "CRsmall" in (p.get("class") or "")
+                    if (moment := last_update(content(p))) is not None), None)
     return Document(
         root=root, source=source, tnr=m[1] if m else "", art=_q("art"),
         rd=int(rd) if rd.isdigit() and rd.isascii() else None,
         snr=int(snr) if snr.isdigit() and snr.isascii() else None, gate=gate, name=name,
         details=parse_details(detail_rows), menu_rounds=(int(mr[1]), int(mr[2])) if mr else None,
         menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(notes)), cut=cut,
-        round_dates=round_dates, last_update=last_update, heading_rounds=heading_rounds,
+        round_dates=round_dates, last_update=updated, heading_rounds=heading_rounds,
     )
 
 
@@ -299,7 +300,7 @@ def event_dates(doc: Document) -> tuple[date | None, date | None, DateSource]:
     if named:
         return min(named), max(named) if len(set(named)) > 1 else None, DateSource.TITLE
     if doc.last_update is not None:
-        return doc.last_update, None, DateSource.LAST_UPDATE
+        return doc.last_update.date(), None, DateSource.LAST_UPDATE
     return None, None, DateSource.NONE
 
 
