@@ -33,6 +33,7 @@ from importer.model import (
     System,
     Tournament,
     TournamentInfo,
+    checked_rating,
 )
 from importer.pairings import games_from_results
 from importer.trf import classify_time_control
@@ -250,8 +251,11 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
             start_no = len(players) + 1 if by_rank else _int(get("no"))
             if start_no is None:
                 raise InputError("expected a starting number in the No. column")
-            rating = parse_rating(get("rating") or get("rating_intl"))
-            national_rating = parse_rating(get("rating_nat"))
+            who = get("name")
+            rating = checked_rating(parse_rating(get("rating") or get("rating_intl")),
+                                    start_no, who)
+            national_rating = checked_rating(parse_rating(get("rating_nat")), start_no, who,
+                                             national=True)
             points = parse_points(get("points"))
         except InputError as exc:
             raise _cell_error(exc, source, lineno) from None
@@ -259,7 +263,7 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
             rank = last_rank = rank if rank is not None else last_rank
         fide_id = get("fide_id")
         players.append(Player(
-            start_no=start_no, name=get("name"), title=get("title"), federation=get("fed"),
+            start_no=start_no, name=who, title=get("title"), federation=get("fed"),
             fide_id="" if fide_id in ("", "0") else fide_id, national_id=get("national_id"),
             rating=rating, national_rating=national_rating, sex=_SEX.get(get("sex").lower(), ""),
             club=get("club"),

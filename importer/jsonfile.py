@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import types
 import typing
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from enum import Enum
@@ -25,6 +25,7 @@ from importer.model import (
     RoundResult,
     Tournament,
     TournamentInfo,
+    checked_rating,
     format_timestamp,
     parse_timestamp,
 )
@@ -107,6 +108,16 @@ def _record(cls: type[_R], raw: Any, where: str) -> _R:
     return cls(**{k: _value(hints[k], v, f"{where}.{k}") for k, v in raw.items() if k in names})
 
 
+def _checked(p: Player, where: str) -> Player:
+    """The player with both ratings checked (:func:`importer.model.checked_rating`)."""
+    try:
+        return replace(p, rating=checked_rating(p.rating, p.start_no, p.name),
+                       national_rating=checked_rating(p.national_rating, p.start_no, p.name,
+                                                      national=True))
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+
+
 def from_json(text: str, *, source: str = "") -> Tournament:
     """Read a document written by :func:`to_json` (InputError when it is not one)."""
     try:
@@ -122,7 +133,9 @@ def from_json(text: str, *, source: str = "") -> Tournament:
 
         return Tournament(
             info=_record(TournamentInfo, doc.get("tournament", {}), "tournament"),
-            players=many(Player, "players"), results=many(RoundResult, "results"),
+            players=tuple(_checked(p, f"players[{i}]")
+                          for i, p in enumerate(many(Player, "players"))),
+            results=many(RoundResult, "results"),
             games=many(Game, "games"), focus=doc.get("focus"),
             warnings=tuple(doc.get("warnings", ())),
             provenance=(Provenance(location=source, kind="fiderate-json"),))

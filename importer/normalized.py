@@ -32,6 +32,7 @@ from importer.model import (
     System,
     Tournament,
     TournamentInfo,
+    checked_rating,
     format_timestamp,
     parse_timestamp,
 )
@@ -200,6 +201,32 @@ def _read(path: Path, columns: tuple[str, ...]) -> list[_Row]:
     return [_Row(row, str(path), n) for n, row in enumerate(reader, start=2)]
 
 
+def _player(p: _Row) -> Player:
+    """One players.csv row, its ratings checked (:func:`importer.model.checked_rating`)."""
+    start_no, name = p.req("start_no", int, "a start number"), p.text("name")
+    rating = p.opt("rating", int, "a rating")
+    national = p.opt("national_rating", int, "a rating")
+    try:
+        rating = checked_rating(rating, start_no, name)
+        national = checked_rating(national, start_no, name, national=True)
+    except InputError as exc:
+        raise InputError(str(exc), source=p.source, line=p.line) from None
+    return Player(
+        start_no=start_no, name=name, title=p.text("title"), federation=p.text("federation"),
+        fide_id=p.text("fide_id"), rating=rating, national_rating=national,
+        birth_year=p.opt("birth_year", int, "a year"), sex=p.text("sex"), club=p.text("club"),
+        points=p.opt("points", Decimal, "points"), rank=p.opt("rank", int, "a rank"),
+        national_id=p.text("national_id"), team=p.text("team"), k=p.opt("k", int, "a K factor"),
+        rating_change=p.opt("rating_change", Decimal, "a number"), category=p.text("category"),
+        rating_known=p.enum("rating_known", _flag, "true or false"),
+        published_performance=p.opt("published_performance", int, "a rating"),
+        published_games=p.opt("published_games", int, "a number of games"),
+        published_score=p.opt("published_score", Decimal, "a number"),
+        published_expected=p.opt("published_expected", Decimal, "a number"),
+        birth_date=p.opt("birth_date", date.fromisoformat, "a date YYYY-MM-DD"),
+    )
+
+
 def read_folder(path: str | os.PathLike[str]) -> Tournament:
     """Read a folder written by :func:`write_folder`."""
     folder = Path(path)
@@ -225,22 +252,7 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         last_update=r.opt("last_update", parse_timestamp, "a date and time YYYY-MM-DDTHH:MM:SS"),
     )
     focus = r.opt("focus", int, "a start number")
-    players = tuple(Player(
-        start_no=p.req("start_no", int, "a start number"), name=p.text("name"),
-        title=p.text("title"), federation=p.text("federation"), fide_id=p.text("fide_id"),
-        rating=p.opt("rating", int, "a rating"),
-        national_rating=p.opt("national_rating", int, "a rating"),
-        birth_year=p.opt("birth_year", int, "a year"), sex=p.text("sex"), club=p.text("club"),
-        points=p.opt("points", Decimal, "points"), rank=p.opt("rank", int, "a rank"),
-        national_id=p.text("national_id"), team=p.text("team"), k=p.opt("k", int, "a K factor"),
-        rating_change=p.opt("rating_change", Decimal, "a number"), category=p.text("category"),
-        rating_known=p.enum("rating_known", _flag, "true or false"),
-        published_performance=p.opt("published_performance", int, "a rating"),
-        published_games=p.opt("published_games", int, "a number of games"),
-        published_score=p.opt("published_score", Decimal, "a number"),
-        published_expected=p.opt("published_expected", Decimal, "a number"),
-        birth_date=p.opt("birth_date", date.fromisoformat, "a date YYYY-MM-DD"),
-    ) for p in _read(folder / "players.csv", PLAYER_COLUMNS))
+    players = tuple(_player(p) for p in _read(folder / "players.csv", PLAYER_COLUMNS))
     results = tuple(RoundResult(
         start_no=x.req("start_no", int, "a start number"), round=x.req("round", int, "a round"),
         opponent_no=x.opt("opponent_no", int, "a start number"),

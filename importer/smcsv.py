@@ -25,6 +25,7 @@ from importer.model import (
     Status,
     Tournament,
     TournamentInfo,
+    checked_rating,
 )
 from importer.pairings import games_from_results
 
@@ -104,12 +105,13 @@ def parse_smcsv(text: str, *, source: str = "") -> Tournament:
         try:
             start_no = _int(get("no"), "a starting number (SNo.)")
             rank = _int(get("rank"), "a rank") if get("rank") else last_rank
-            rating = parse_rating(get("rating"))
+            who = " ".join(get("name").split())
+            rating = checked_rating(parse_rating(get("rating")), start_no, who)
             points = parse_points(get("points"))
         except InputError as exc:
             raise InputError(str(exc), source=source, line=i + 1) from None
         last_rank = rank
-        players.append(Player(start_no=start_no, name=" ".join(get("name").split()),
+        players.append(Player(start_no=start_no, name=who,
                               title=get("title"), federation=get("fed"), rating=rating,
                               fide_id=get("fide_id"), club=get("club"), points=points,
                               rank=rank))

@@ -56,10 +56,11 @@ def _pairing_side(ctx: Ctx, keys: list[str], cells: list[El],
         no = None if no_text in ("", "-1", "-2", "-") else read_int(ctx, no_text, "No.", row)
     fed = (cells[name_i].get("class") or "").strip()
     intl = find_column(keys, "rating_intl", lo, hi)
-    return _Side(no=no, name=player_name(text), title=cell_at(cells, find_column(keys, "title", lo, hi)),
+    name = player_name(text)
+    return _Side(no=no, name=name, title=cell_at(cells, find_column(keys, "title", lo, hi)),
                  rating=read_rating(ctx, cell_at(cells, intl if intl is not None
                                                  else find_column(keys, "rating", lo, hi)),
-                                    f"pairings row {row}"),
+                                    f"pairings row {row}", no, name),
                  fed=fed if FED.fullmatch(fed) else "", word=word)
 
 

@@ -101,14 +101,19 @@ def read_player_card(ctx: Ctx, doc: Document, tables: list[El],
         intl, display = parse_rating(info.get("rating_intl", "")), parse_rating(
             info.get("rating", ""))
         national = parse_rating(info.get("rating_nat", ""))
-        # 'Rating' repeats the national rating and not the international one: the card (and
-        # its games table's single rating column) shows national ratings, e.g. Нац.рейтинг
-        display_national = display is not None and display == national and display != intl
+    except InputError as e:
+        raise ctx.error(f"player card {snr}: {e}") from None
+    # 'Rating' repeats the national rating and not the international one: the card (and its
+    # games table's single rating column) shows national ratings, e.g. Нац.рейтинг
+    display_national = display is not None and display == national and display != intl
+    name = player_name(info.get("name", ""))
+    rating = ctx.rating(intl if "rating_intl" in info else display, "player card", snr, name)
+    national = ctx.rating(national, "player card", snr, name, national=True)
+    try:
         me = Player(
-            start_no=snr, name=player_name(info.get("name", "")), title=info.get("title", ""),
+            start_no=snr, name=name, title=info.get("title", ""),
             federation=info.get("federation", ""), fide_id=id_or_blank(info.get("fide_id", "")),
-            rating=intl if "rating_intl" in info else display,
-            national_rating=national,
+            rating=rating, national_rating=national,
             national_id=id_or_blank(info.get("national_id", "")),
             birth_year=parse_int(info.get("birth_year", "")), club=info.get("club", ""),
             points=parse_points(info.get("points", "")),
@@ -191,6 +196,8 @@ def _card_opponent(ctx: Ctx, t: Table, tr: El, cells: list[El], opp: int, row: i
             national = parse_rating(get("rating"))
     except InputError as e:
         raise ctx.error(f"player card row {row} (opponent {opp}): {e}") from None
-    return Player(start_no=opp, name=player_name(get("name")), title=get("title"), rating=rating,
-                  national_rating=national, points=points,
-                  federation=get("fed") or row_fed(tr), club=get("club"))
+    name, where = player_name(get("name")), f"player card row {row}"
+    return Player(start_no=opp, name=name, title=get("title"),
+                  rating=ctx.rating(rating, where, opp, name),
+                  national_rating=ctx.rating(national, where, opp, name, national=True),
+                  points=points, federation=get("fed") or row_fed(tr), club=get("club"))

@@ -43,6 +43,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
     as_points,
+    checked_rating,
 )
 from importer.pairings import games_from_results
 from importer.trf.dates import RATE_WORDS, classify_time_control, encoded_time_control, parse_date
@@ -161,7 +162,12 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
     if not start_no:
         raise st.error(f"expected a starting rank (1-9999) in columns 5-8, found "
                        f"{line[4:8].strip()!r}", lineno)
-    rating = _number(st, line[48:52], "a rating", "49-52", lineno) or None
+    name = " ".join(line[14:47].split())
+    rating = _number(st, line[48:52], "a rating", "49-52", lineno)
+    try:  # an NRS line's rating is the national one
+        rating = checked_rating(rating, start_no, name, national=nrs)
+    except InputError as e:
+        raise st.error(str(e), lineno) from None
     raw_id = line[57:68].strip()
     if raw_id and not (raw_id.isascii() and raw_id.isdigit()):
         raise st.error(f"expected an id (digits) in columns 58-68, found {raw_id!r}", lineno)
@@ -191,7 +197,7 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
             raise st.error(f"expected points (e.g. ' 4.5') in columns 81-84, found "
                            f"{raw_points!r}", lineno)
     rank = _number(st, line[85:89], "a rank", "86-89", lineno)
-    return Player(start_no=start_no, name=" ".join(line[14:47].split()),
+    return Player(start_no=start_no, name=name,
                   title=_title(line[10:13]), sex=_SEX.get(line[9], ""),
                   federation=line[53:56].strip(), fide_id=fide_id, national_id=national_id,
                   rating=rating, birth_year=birth_year, birth_date=birth_date,
