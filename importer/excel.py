@@ -33,8 +33,8 @@ from importer.model import (
     System,
     Tournament,
     TournamentInfo,
-    checked_rating,
 )
+from importer.numbers import checked_rating
 from importer.pairings import games_from_results
 from importer.trf import classify_time_control
 

@@ -25,10 +25,10 @@ from importer.model import (
     RoundResult,
     Tournament,
     TournamentInfo,
-    checked_rating,
     format_timestamp,
     parse_timestamp,
 )
+from importer.numbers import checked_rating
 
 __all__ = ["from_json", "looks_like_json", "to_json"]
 
@@ -109,7 +109,7 @@ def _record(cls: type[_R], raw: Any, where: str) -> _R:
 
 
 def _checked(p: Player, where: str) -> Player:
-    """The player with both ratings checked (:func:`importer.model.checked_rating`)."""
+    """The player with both ratings checked (:func:`importer.numbers.checked_rating`)."""
     try:
         return replace(p, rating=checked_rating(p.rating, p.start_no, p.name),
                        national_rating=checked_rating(p.national_rating, p.start_no, p.name,

@@ -3,7 +3,7 @@
 Frozen, typed records that cross every layer: `TournamentInfo` (the header),
 `Player`, `RoundResult` (one per player per round), `Game` (one per pairing) and
 `Tournament`, which holds them all.  Unrated is ``None``, never 0, and every reader checks
-its ratings with :func:`checked_rating` (1 to 3500); ids are text.
+its ratings with :func:`importer.numbers.checked_rating` (1 to 3500); ids are text.
 This module imports nothing heavy: pandas lives in :mod:`importer.frames`.
 """
 
@@ -16,12 +16,9 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from importer.errors import InputError
-
 __all__ = [
     "FULL_POINT",
     "HALF_POINT",
-    "MAX_RATING",
     "NO_POINT",
     "Colour",
     "DateSource",
@@ -36,7 +33,6 @@ __all__ = [
     "Tournament",
     "TournamentInfo",
     "as_points",
-    "checked_rating",
     "format_timestamp",
     "parse_timestamp",
 ]
@@ -138,28 +134,6 @@ def as_points(value: Decimal | float | int | str | None) -> Decimal | None:
         return found
     exact = value if isinstance(value, Decimal) else Decimal(str(value))
     return exact.quantize(_WHOLE) if exact == exact.to_integral_value() else exact.normalize()
-
-
-MAX_RATING = 3500
-"""The highest rating a reader accepts, FIDE's and national alike (no one has reached 2900)."""
-
-
-def checked_rating(rating: int | None, start_no: int | None, name: str = "", *,
-                   national: bool = False) -> int | None:
-    """A rating as a reader read it, checked: 0 (unrated) → None; InputError naming the player
-    when it is outside 0 to :data:`MAX_RATING` (the reader adds the file and line or row).
-
-    Every reader's ratings go through here, so the refusal reads the same everywhere:
-    'player 3 (Adams, Michael): rating 25000 is not a rating (expected 0 to 3500)'.
-    """
-    if not rating:
-        return None
-    if 0 < rating <= MAX_RATING:
-        return rating
-    who = "player" if start_no is None else f"player {start_no}"
-    kind = "national rating" if national else "rating"
-    raise InputError(f"{who}{f' ({name})' if name else ''}: {kind} {rating} is not a rating "
-                     f"(expected 0 to {MAX_RATING})")
 
 
 def format_timestamp(moment: datetime) -> str:

@@ -32,10 +32,10 @@ from importer.model import (
     System,
     Tournament,
     TournamentInfo,
-    checked_rating,
     format_timestamp,
     parse_timestamp,
 )
+from importer.numbers import checked_rating
 
 __all__ = [
     "GAME_COLUMNS",
@@ -202,7 +202,7 @@ def _read(path: Path, columns: tuple[str, ...]) -> list[_Row]:
 
 
 def _player(p: _Row) -> Player:
-    """One players.csv row, its ratings checked (:func:`importer.model.checked_rating`)."""
+    """One players.csv row, its ratings checked (:func:`importer.numbers.checked_rating`)."""
     start_no, name = p.req("start_no", int, "a start number"), p.text("name")
     rating = p.opt("rating", int, "a rating")
     national = p.opt("national_rating", int, "a rating")

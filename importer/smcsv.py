@@ -25,8 +25,8 @@ from importer.model import (
     Status,
     Tournament,
     TournamentInfo,
-    checked_rating,
 )
+from importer.numbers import checked_rating
 from importer.pairings import games_from_results
 
 __all__ = ["looks_like_smcsv", "parse_smcsv"]

@@ -21,7 +21,8 @@ from importer.chessresults.cells import clean, parse_int, parse_points, parse_ra
 from importer.chessresults.lang import header_key, numbered_column, round_column, tiebreak_column
 from importer.chessresults.records import parse_game_result
 from importer.errors import InputError
-from importer.model import Player, RoundResult, Status, checked_rating
+from importer.model import Player, RoundResult, Status
+from importer.numbers import checked_rating
 
 __all__ = [
     "BOARD",
@@ -164,7 +165,7 @@ class Ctx:
 
     def rating(self, value: int | None, where: str, no: int | None, name: str, *,
                national: bool = False) -> int | None:
-        """*value* checked (:func:`importer.model.checked_rating`); its refusal names
+        """*value* checked (:func:`importer.numbers.checked_rating`); its refusal names
         ``where`` on this page."""
         try:
             return checked_rating(value, no, name, national=national)

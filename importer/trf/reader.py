@@ -43,8 +43,8 @@ from importer.model import (
     Tournament,
     TournamentInfo,
     as_points,
-    checked_rating,
 )
+from importer.numbers import checked_rating
 from importer.pairings import games_from_results
 from importer.trf.dates import RATE_WORDS, classify_time_control, encoded_time_control, parse_date
 
