@@ -34,7 +34,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.numbers import checked_rating
+from importer.numbers import checked_rating, whole_number
 from importer.pairings import games_from_results
 from importer.trf import classify_time_control
 
@@ -297,9 +297,10 @@ def _int(text: str) -> int | None:
     t = text.strip()
     if not t:
         return None
-    if not (t.isascii() and t.isdigit()):
+    value = whole_number(t)
+    if value is None:
         raise InputError(f"expected a whole number, found {t!r}")
-    return int(t)
+    return value
 
 
 def _results(cells: dict[int, dict[int, tuple[str, int]]], known: set[int], source: str,

@@ -93,7 +93,8 @@ def _value(kind: Any, raw: Any, where: str) -> Any:
             return kind(raw)
         if kind is float:
             return float(raw)
-        if kind in (int, str, bool) and not isinstance(raw, kind):
+        if (kind in (int, str, bool) and not isinstance(raw, kind)) or (
+                kind is int and isinstance(raw, bool)):  # true is no number
             raise TypeError(raw)
     except (ValueError, TypeError, InvalidOperation):
         raise InputError(f"{where}: unexpected value {raw!r}") from None
@@ -124,6 +125,9 @@ def from_json(text: str, *, source: str = "") -> Tournament:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON ({exc.msg} at line {exc.lineno})", source=source) from None
+    except ValueError:  # json refuses to convert a number of more than 4300 digits
+        raise InputError("a number with more digits than any tournament file holds",
+                         source=source) from None
     if not isinstance(doc, dict) or doc.get("format") != "fiderate-tournament":
         raise InputError("a JSON file fiderate did not write (no \"format\": "
                          "\"fiderate-tournament\")", source=source)

@@ -26,7 +26,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.numbers import checked_rating
+from importer.numbers import checked_rating, whole_number
 from importer.pairings import games_from_results
 
 __all__ = ["looks_like_smcsv", "parse_smcsv"]
@@ -164,9 +164,10 @@ def _mirrored(results: list[RoundResult]) -> int:
 
 
 def _int(text: str, what: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) == 0:
+    value = whole_number(text)
+    if not value:
         raise InputError(f"expected {what}, found {text!r}")
-    return int(text)
+    return value
 
 
 def _triplet(no: int, rnd: int, cells: list[str], number: dict[int, int], source: str,
@@ -181,13 +182,14 @@ def _triplet(no: int, rnd: int, cells: list[str], number: dict[int, int], source
                              f"1, x, 0 or -", source=source, line=lineno)
         points, status = _NO_GAME[result]
         return RoundResult(start_no=no, round=rnd, status=status, points=points)
-    if not (opp.isascii() and opp.isdigit()):
+    opp_no = whole_number(opp)
+    if opp_no is None:
         raise InputError(f"round {rnd}: expected an opponent number, found {opp!r}",
                          source=source, line=lineno)
-    if int(opp) not in number:
+    if opp_no not in number:
         raise InputError(f"round {rnd}: opponent {opp} is not in the file (broken or truncated "
                          f"file)", source=source, line=lineno)
-    opponent = number[int(opp)]
+    opponent = number[opp_no]
     if result == "":
         return RoundResult(start_no=no, round=rnd, status=Status.PENDING,
                            opponent_no=opponent, colour=_COLOURS[colour])

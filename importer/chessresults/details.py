@@ -18,6 +18,7 @@ from datetime import date, datetime, time
 
 from importer.chessresults.lang import detail_key, norm
 from importer.model import RatingList, System
+from importer.numbers import whole_number
 
 __all__ = ["Details", "find_dates", "last_update", "parse_details", "rating_list_of",
            "round_caption", "rounds_in_heading", "system_of", "title_dates"]
@@ -297,8 +298,8 @@ def parse_details(rows: Iterable[tuple[str, str]]) -> Details:
             else:
                 warnings.append(f"details: unreadable date {value!r}")
         elif key == "rounds":
-            if value.isdigit() and value.isascii():
-                found["rounds"] = int(value)
+            if (n := whole_number(value)) is not None:
+                found["rounds"] = n
             else:
                 warnings.append(f"details: unreadable number of rounds {value!r}")
         elif key == "type":

@@ -41,12 +41,13 @@ from importer.chessresults.table import (
 )
 from importer.errors import InputError
 from importer.model import DateSource, System
+from importer.numbers import whole_number
 
 __all__ = ["Document", "event_dates", "load_document", "looks_like_chess_results",
            "record_not_found", "round_of"]
 
 _TNR = re.compile(r"tnr(\d+)\.aspx", re.IGNORECASE)
-_MENU_ROUNDS = re.compile(r"Rd\.\s*(\d+)\s*/\s*(\d+)")
+_MENU_ROUNDS = re.compile(r"Rd\.\s*(\d{1,3})\s*/\s*(\d{1,3})(?!\d)")
 _TB1_IS_POINTS = re.compile(r"(?:tie\s*break|wertung|доп)\S*\s*1\s*:\s*(?:points|punkte|очки)",
                             re.IGNORECASE)
 
@@ -261,8 +262,7 @@ def load_document(text: str, *, source: str = "") -> Document:
                     if (moment := last_update(content(p))) is not None), None)
     return Document(
         root=root, source=source, tnr=m[1] if m else "", art=_q("art"),
-        rd=int(rd) if rd.isdigit() and rd.isascii() else None,
-        snr=int(snr) if snr.isdigit() and snr.isascii() else None, gate=gate, name=name,
+        rd=whole_number(rd), snr=whole_number(snr), gate=gate, name=name,
         details=parse_details(detail_rows), menu_rounds=(int(mr[1]), int(mr[2])) if mr else None,
         menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(notes)), cut=cut,
         round_dates=round_dates, last_update=updated, heading_rounds=heading_rounds,
@@ -310,9 +310,9 @@ def round_of(t: Table, doc: Document) -> int | None:
         text = " ".join(content(h3).split())
         m = FIRST_INT.search(text)
         if m and not text.casefold().startswith("note"):
-            return int(m[0])
+            return whole_number(m[0])
     for _, caption in t.captions:
         m = FIRST_INT.search(caption)
         if m:
-            return int(m[0])
+            return whole_number(m[0])
     return doc.rd

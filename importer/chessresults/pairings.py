@@ -29,6 +29,7 @@ from importer.chessresults.table import (
 )
 from importer.errors import InputError
 from importer.model import FULL_POINT, HALF_POINT, NO_POINT, Colour, Player, RoundResult, Status
+from importer.numbers import whole_number
 
 __all__ = ["read_pairings"]
 
@@ -79,7 +80,7 @@ def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
     for n, (_tr, cells) in enumerate(t.rows):
         if n in caption_at:
             m = FIRST_INT.search(caption_at[n])
-            rd = int(m[0]) if m else rd
+            rd = whole_number(m[0]) if m else rd
         if rd is None:
             raise ctx.error("pairings page without a round number (no 'Round N' caption and "
                             "no rd= in the page's URL): save the whole page, or add its URL "

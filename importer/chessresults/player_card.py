@@ -34,6 +34,7 @@ from importer.model import FULL_POINT as _ONE
 from importer.model import HALF_POINT as _HALF
 from importer.model import NO_POINT as _ZERO
 from importer.model import Colour, Player, RoundResult, Status
+from importer.numbers import whole_number
 
 __all__ = ["read_player_card"]
 
@@ -94,7 +95,8 @@ def read_player_card(ctx: Ctx, doc: Document, tables: list[El],
                 if key and key not in info:
                     info[key] = cell_text(cells[1])
     start_no = info.get("start_no", "")
-    snr = int(start_no) if start_no.isdigit() and start_no.isascii() else doc.snr
+    snr = whole_number(start_no)
+    snr = doc.snr if snr is None else snr
     if snr is None:
         raise ctx.error("player card without a starting number ('Starting rank' row or snr=)")
     try:

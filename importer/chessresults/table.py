@@ -22,7 +22,7 @@ from importer.chessresults.lang import header_key, numbered_column, round_column
 from importer.chessresults.records import parse_game_result
 from importer.errors import InputError
 from importer.model import Player, RoundResult, Status
-from importer.numbers import checked_rating
+from importer.numbers import checked_rating, whole_number
 
 __all__ = [
     "BOARD",
@@ -102,8 +102,8 @@ def is_header(tr: El, cells: list[El]) -> bool:
 def link_snr(cell: El) -> int | None:
     for a in cell.iter("a"):
         m = _SNR.search(a.get("href") or "")
-        if m:
-            return int(m[1])
+        if m and (snr := whole_number(m[1])) is not None:
+            return snr
     return None
 
 
@@ -251,8 +251,9 @@ def cell_at(cells: list[El], i: int | None) -> str:
 
 def read_int(ctx: Ctx, text: str, what: str, row: int) -> int | None:
     """A whole number in a cell ('' → None); InputError naming the row when it is not one."""
-    if text.isdigit() and text.isascii():  # the hot path
-        return int(text)
+    value = whole_number(text)  # the hot path
+    if value is not None:
+        return value
     try:
         return parse_int(text)
     except InputError:

@@ -34,6 +34,7 @@ from importer.chessresults.table import (
 )
 from importer.errors import InputError
 from importer.model import Colour, Player, RoundResult, Status
+from importer.numbers import whole_number
 
 __all__ = ["read_all_details", "read_board_pairings"]
 
@@ -50,7 +51,7 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
         cells = row_cells(tr)
         if len(cells) == 1:
             m = FIRST_INT.search(cell_text(cells[0]))
-            rd = int(m[0]) if m else rd
+            rd = whole_number(m[0]) if m else rd
             continue
         if not cells:
             continue

@@ -44,7 +44,7 @@ from importer.model import (
     TournamentInfo,
     as_points,
 )
-from importer.numbers import checked_rating
+from importer.numbers import checked_rating, whole_number
 from importer.pairings import games_from_results
 from importer.trf.dates import RATE_WORDS, classify_time_control, encoded_time_control, parse_date
 
@@ -231,11 +231,12 @@ def _read_team(st: _State, line: str, lineno: int, name_cols: tuple[int, int],
     name = line[name_cols[0]:name_cols[1]].strip()
     members = []
     for token in line[first_col:].split():
-        if not (token.isascii() and token.isdigit()):
+        no = whole_number(token)
+        if no is None:
             raise st.error(f"expected team members' starting ranks (digits) from column "
                            f"{first_col + 1}, found {token!r}", lineno)
-        if int(token):
-            members.append(int(token))
+        if no:
+            members.append(no)
     into.append((name, members, lineno))
 
 
@@ -297,8 +298,9 @@ def _read_line(st: _State, line: str, lineno: int) -> None:
 
 def _rounds_value(st: _State, rest: str, lineno: int) -> int | None:
     t = rest.split()
-    if t and t[0].isascii() and t[0].isdigit() and 0 < int(t[0]) < 1000:
-        return int(t[0])
+    n = whole_number(t[0]) if t else None
+    if n is not None and 0 < n < 1000:
+        return n
     st.warn(f"number of rounds {rest.strip()!r} unreadable, ignored", lineno)
     return None
 
@@ -562,7 +564,7 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
     if not st.rows:
         raise InputError("not a TRF file: no 001 player records found", source=source)
     declared = st.header.get("062", "").split()
-    if declared and declared[0].isdigit() and int(declared[0]) != len(st.rows):
+    if declared and (n := whole_number(declared[0])) is not None and n != len(st.rows):
         st.warn(f"062 says {declared[0]} players but the file has {len(st.rows)} player lines")
     if st.short_ids:
         st.warn(f"{st.short_ids} id(s) of fewer than {MIN_FIDE_ID_DIGITS} digits in the "
