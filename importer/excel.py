@@ -18,11 +18,11 @@ import re
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from importer.chessresults.cells import parse_points, parse_rating, parse_round_cell
-from importer.chessresults.details import Details, last_update_date, parse_details, title_dates
+from importer.chessresults.details import Details, last_update, parse_details, title_dates
 from importer.chessresults.lang import header_key, round_column, tiebreak_column
 from importer.errors import InputError
 from importer.model import (
@@ -34,6 +34,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from importer.numbers import checked_rating, whole_number
 from importer.pairings import games_from_results
 from importer.trf import classify_time_control
 
@@ -156,24 +157,24 @@ def _find_header(rows: Sequence[Sequence[str]]) -> int | None:
     return None
 
 
-def _preamble(lines: list[str]) -> tuple[str, list[tuple[str, str]], date | None]:
-    """(name, detail rows, last-update date) from the column-A lines above the header."""
+def _preamble(lines: list[str]) -> tuple[str, list[tuple[str, str]], datetime | None]:
+    """(name, detail rows, last update) from the column-A lines above the header."""
     name = ""
     details: list[tuple[str, str]] = []
-    updated: date | None = None
+    updated: datetime | None = None
     rest = [t for t in lines if t and "chess-results" not in t.casefold()]
     for t in rest:
         if " : " in t:
             key, _, value = t.partition(" : ")
             details.append((key.strip(), value.strip()))
         elif _LAST_UPDATE.match(t):
-            updated = updated or last_update_date(t)
+            updated = updated or last_update(t)
         elif not name:
             name = t
     return name, details, updated
 
 
-def _dates(det: Details, name: str, updated: date | None,
+def _dates(det: Details, name: str, updated: datetime | None,
            ) -> tuple[date | None, date | None, DateSource]:
     """The details' dates, else a date in the name, else the last update (an upper bound)."""
     if det.start_date is not None:
@@ -182,7 +183,7 @@ def _dates(det: Details, name: str, updated: date | None,
     if named:
         return min(named), max(named) if len(set(named)) > 1 else None, DateSource.TITLE
     if updated is not None:
-        return updated, None, DateSource.LAST_UPDATE
+        return updated.date(), None, DateSource.LAST_UPDATE
     return None, None, DateSource.NONE
 
 
@@ -250,8 +251,11 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
             start_no = len(players) + 1 if by_rank else _int(get("no"))
             if start_no is None:
                 raise InputError("expected a starting number in the No. column")
-            rating = parse_rating(get("rating") or get("rating_intl"))
-            national_rating = parse_rating(get("rating_nat"))
+            who = get("name")
+            rating = checked_rating(parse_rating(get("rating") or get("rating_intl")),
+                                    start_no, who)
+            national_rating = checked_rating(parse_rating(get("rating_nat")), start_no, who,
+                                             national=True)
             points = parse_points(get("points"))
         except InputError as exc:
             raise _cell_error(exc, source, lineno) from None
@@ -259,7 +263,7 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
             rank = last_rank = rank if rank is not None else last_rank
         fide_id = get("fide_id")
         players.append(Player(
-            start_no=start_no, name=get("name"), title=get("title"), federation=get("fed"),
+            start_no=start_no, name=who, title=get("title"), federation=get("fed"),
             fide_id="" if fide_id in ("", "0") else fide_id, national_id=get("national_id"),
             rating=rating, national_rating=national_rating, sex=_SEX.get(get("sex").lower(), ""),
             club=get("club"),
@@ -284,7 +288,7 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
         rating_list=det.rating_list or classify_time_control(det.time_control),
         federation=det.federation, time_control=det.time_control,
         rating_calculation=det.rating_calculation, fide_event_id=det.fide_event_id,
-        system=det.system or System.SWISS)
+        system=det.system or System.SWISS, last_update=updated)
     return Tournament(info=info, players=tuple(sorted(players, key=lambda p: p.start_no)),
                       results=tuple(results), games=tuple(games), warnings=tuple(warnings))
 
@@ -293,9 +297,10 @@ def _int(text: str) -> int | None:
     t = text.strip()
     if not t:
         return None
-    if not (t.isascii() and t.isdigit()):
+    value = whole_number(t)
+    if value is None:
         raise InputError(f"expected a whole number, found {t!r}")
-    return int(t)
+    return value
 
 
 def _results(cells: dict[int, dict[int, tuple[str, int]]], known: set[int], source: str,

@@ -1,8 +1,9 @@
 """The tournament model as one JSON document (``fiderate import --format json``), and back.
 
-Every field of every record is written under its own name; enums as their values, dates as
-ISO text, exact decimals as JSON numbers.  :func:`from_json` reads the document back into the
-same records (InputError naming the field on a document that is not ours).
+Every field of every record is written under its own name; enums as their values, dates (and
+the last update, to the second) as ISO text, exact decimals as JSON numbers.  :func:`from_json`
+reads the document back into the same records (InputError naming the field on a document that
+is not ours).
 """
 
 from __future__ import annotations
@@ -10,14 +11,24 @@ from __future__ import annotations
 import json
 import types
 import typing
-from dataclasses import asdict, fields
-from datetime import date
+from dataclasses import asdict, fields, replace
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from enum import Enum
 from typing import Any, TypeVar
 
 from importer.errors import InputError
-from importer.model import Game, Player, Provenance, RoundResult, Tournament, TournamentInfo
+from importer.model import (
+    Game,
+    Player,
+    Provenance,
+    RoundResult,
+    Tournament,
+    TournamentInfo,
+    format_timestamp,
+    parse_timestamp,
+)
+from importer.numbers import checked_rating
 
 __all__ = ["from_json", "looks_like_json", "to_json"]
 
@@ -27,6 +38,8 @@ _R = TypeVar("_R")
 def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, datetime):
+        return format_timestamp(value)
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Decimal):
@@ -72,13 +85,16 @@ def _value(kind: Any, raw: Any, where: str) -> Any:
     try:
         if kind is Decimal:
             return Decimal(str(raw))
+        if kind is datetime:
+            return parse_timestamp(raw)
         if kind is date:
             return date.fromisoformat(raw)
         if isinstance(kind, type) and issubclass(kind, Enum):
             return kind(raw)
         if kind is float:
             return float(raw)
-        if kind in (int, str, bool) and not isinstance(raw, kind):
+        if (kind in (int, str, bool) and not isinstance(raw, kind)) or (
+                kind is int and isinstance(raw, bool)):  # true is no number
             raise TypeError(raw)
     except (ValueError, TypeError, InvalidOperation):
         raise InputError(f"{where}: unexpected value {raw!r}") from None
@@ -93,12 +109,25 @@ def _record(cls: type[_R], raw: Any, where: str) -> _R:
     return cls(**{k: _value(hints[k], v, f"{where}.{k}") for k, v in raw.items() if k in names})
 
 
+def _checked(p: Player, where: str) -> Player:
+    """The player with both ratings checked (:func:`importer.numbers.checked_rating`)."""
+    try:
+        return replace(p, rating=checked_rating(p.rating, p.start_no, p.name),
+                       national_rating=checked_rating(p.national_rating, p.start_no, p.name,
+                                                      national=True))
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+
+
 def from_json(text: str, *, source: str = "") -> Tournament:
     """Read a document written by :func:`to_json` (InputError when it is not one)."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON ({exc.msg} at line {exc.lineno})", source=source) from None
+    except ValueError:  # json refuses to convert a number of more than 4300 digits
+        raise InputError("a number with more digits than any tournament file holds",
+                         source=source) from None
     if not isinstance(doc, dict) or doc.get("format") != "fiderate-tournament":
         raise InputError("a JSON file fiderate did not write (no \"format\": "
                          "\"fiderate-tournament\")", source=source)
@@ -108,7 +137,9 @@ def from_json(text: str, *, source: str = "") -> Tournament:
 
         return Tournament(
             info=_record(TournamentInfo, doc.get("tournament", {}), "tournament"),
-            players=many(Player, "players"), results=many(RoundResult, "results"),
+            players=tuple(_checked(p, f"players[{i}]")
+                          for i, p in enumerate(many(Player, "players"))),
+            results=many(RoundResult, "results"),
             games=many(Game, "games"), focus=doc.get("focus"),
             warnings=tuple(doc.get("warnings", ())),
             provenance=(Provenance(location=source, kind="fiderate-json"),))

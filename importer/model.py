@@ -2,7 +2,8 @@
 
 Frozen, typed records that cross every layer: `TournamentInfo` (the header),
 `Player`, `RoundResult` (one per player per round), `Game` (one per pairing) and
-`Tournament`, which holds them all.  Unrated is ``None``, never 0; ids are text.
+`Tournament`, which holds them all.  Unrated is ``None``, never 0, and every reader checks
+its ratings with :func:`importer.numbers.checked_rating` (1 to 3500); ids are text.
 This module imports nothing heavy: pandas lives in :mod:`importer.frames`.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import MISSING, dataclass, field, fields, replace
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -32,6 +33,8 @@ __all__ = [
     "Tournament",
     "TournamentInfo",
     "as_points",
+    "format_timestamp",
+    "parse_timestamp",
 ]
 
 
@@ -133,6 +136,17 @@ def as_points(value: Decimal | float | int | str | None) -> Decimal | None:
     return exact.quantize(_WHOLE) if exact == exact.to_integral_value() else exact.normalize()
 
 
+def format_timestamp(moment: datetime) -> str:
+    """A naive datetime as the normalized folder and the JSON file write it:
+    '2026-08-07T21:04:32' (ISO 8601 to the second, no time zone)."""
+    return moment.isoformat(timespec="seconds")
+
+
+def parse_timestamp(text: str) -> datetime:
+    """'2026-08-07T21:04:32' → a naive datetime (ValueError for any other form)."""
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S")  # noqa: DTZ007 - local time as printed
+
+
 def _quick_init(cls: type[_T]) -> type[_T]:
     """Give a frozen, slotted dataclass an ``__init__`` that fills its slots directly.
 
@@ -196,6 +210,9 @@ class TournamentInfo:
     deputy_arbiters: tuple[str, ...] = ()
     round_dates: tuple[date | None, ...] = ()
     """The date of each round (round 1 first; None where the source gives none)."""
+    last_update: datetime | None = None
+    """When the source was last updated ('Last update 07.08.2026 21:04:32'), naive local time
+    as printed; None when the source does not show it.  Tells two snapshots apart."""
 
 
 @_quick_init

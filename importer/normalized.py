@@ -32,7 +32,10 @@ from importer.model import (
     System,
     Tournament,
     TournamentInfo,
+    format_timestamp,
+    parse_timestamp,
 )
+from importer.numbers import checked_rating
 
 __all__ = [
     "GAME_COLUMNS",
@@ -49,7 +52,7 @@ __all__ = [
 TOURNAMENT_COLUMNS = ("id", "name", "source", "start_date", "end_date", "rounds", "system",
                       "rating_list", "federation", "time_control", "rating_calculation",
                       "fide_event_id", "focus", "date_source", "city", "chief_arbiter",
-                      "deputy_arbiters", "round_dates")
+                      "deputy_arbiters", "round_dates", "last_update")
 PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating",
                   "national_rating", "birth_year", "sex", "club", "points", "rank",
                   "national_id", "team", "k", "rating_change", "category", "rating_known",
@@ -64,7 +67,8 @@ _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_yea
           "rank", "k", "rating_change", "round", "opponent_no", "board", "white_no",
           "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
           "result", "date_source", "rating_known", "published_performance", "published_games",
-          "published_score", "published_expected", "birth_date", "round_dates"}
+          "published_score", "published_expected", "birth_date", "round_dates",
+          "last_update"}
 
 
 def format_points(points: Decimal | None) -> str:
@@ -88,6 +92,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "city": i.city, "chief_arbiter": i.chief_arbiter,
         "deputy_arbiters": "; ".join(i.deputy_arbiters),
         "round_dates": " ".join(_iso(d) or "-" for d in i.round_dates),
+        "last_update": format_timestamp(i.last_update) if i.last_update else "",
     }
     players = ({
         "start_no": p.start_no, "name": p.name, "title": p.title, "federation": p.federation,
@@ -196,6 +201,32 @@ def _read(path: Path, columns: tuple[str, ...]) -> list[_Row]:
     return [_Row(row, str(path), n) for n, row in enumerate(reader, start=2)]
 
 
+def _player(p: _Row) -> Player:
+    """One players.csv row, its ratings checked (:func:`importer.numbers.checked_rating`)."""
+    start_no, name = p.req("start_no", int, "a start number"), p.text("name")
+    rating = p.opt("rating", int, "a rating")
+    national = p.opt("national_rating", int, "a rating")
+    try:
+        rating = checked_rating(rating, start_no, name)
+        national = checked_rating(national, start_no, name, national=True)
+    except InputError as exc:
+        raise InputError(str(exc), source=p.source, line=p.line) from None
+    return Player(
+        start_no=start_no, name=name, title=p.text("title"), federation=p.text("federation"),
+        fide_id=p.text("fide_id"), rating=rating, national_rating=national,
+        birth_year=p.opt("birth_year", int, "a year"), sex=p.text("sex"), club=p.text("club"),
+        points=p.opt("points", Decimal, "points"), rank=p.opt("rank", int, "a rank"),
+        national_id=p.text("national_id"), team=p.text("team"), k=p.opt("k", int, "a K factor"),
+        rating_change=p.opt("rating_change", Decimal, "a number"), category=p.text("category"),
+        rating_known=p.enum("rating_known", _flag, "true or false"),
+        published_performance=p.opt("published_performance", int, "a rating"),
+        published_games=p.opt("published_games", int, "a number of games"),
+        published_score=p.opt("published_score", Decimal, "a number"),
+        published_expected=p.opt("published_expected", Decimal, "a number"),
+        birth_date=p.opt("birth_date", date.fromisoformat, "a date YYYY-MM-DD"),
+    )
+
+
 def read_folder(path: str | os.PathLike[str]) -> Tournament:
     """Read a folder written by :func:`write_folder`."""
     folder = Path(path)
@@ -218,24 +249,10 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         city=r.text("city"), chief_arbiter=r.text("chief_arbiter"),
         deputy_arbiters=tuple(d for d in r.text("deputy_arbiters").split("; ") if d),
         round_dates=r.opt("round_dates", _round_dates, "dates YYYY-MM-DD separated by spaces") or (),
+        last_update=r.opt("last_update", parse_timestamp, "a date and time YYYY-MM-DDTHH:MM:SS"),
     )
     focus = r.opt("focus", int, "a start number")
-    players = tuple(Player(
-        start_no=p.req("start_no", int, "a start number"), name=p.text("name"),
-        title=p.text("title"), federation=p.text("federation"), fide_id=p.text("fide_id"),
-        rating=p.opt("rating", int, "a rating"),
-        national_rating=p.opt("national_rating", int, "a rating"),
-        birth_year=p.opt("birth_year", int, "a year"), sex=p.text("sex"), club=p.text("club"),
-        points=p.opt("points", Decimal, "points"), rank=p.opt("rank", int, "a rank"),
-        national_id=p.text("national_id"), team=p.text("team"), k=p.opt("k", int, "a K factor"),
-        rating_change=p.opt("rating_change", Decimal, "a number"), category=p.text("category"),
-        rating_known=p.enum("rating_known", _flag, "true or false"),
-        published_performance=p.opt("published_performance", int, "a rating"),
-        published_games=p.opt("published_games", int, "a number of games"),
-        published_score=p.opt("published_score", Decimal, "a number"),
-        published_expected=p.opt("published_expected", Decimal, "a number"),
-        birth_date=p.opt("birth_date", date.fromisoformat, "a date YYYY-MM-DD"),
-    ) for p in _read(folder / "players.csv", PLAYER_COLUMNS))
+    players = tuple(_player(p) for p in _read(folder / "players.csv", PLAYER_COLUMNS))
     results = tuple(RoundResult(
         start_no=x.req("start_no", int, "a start number"), round=x.req("round", int, "a round"),
         opponent_no=x.opt("opponent_no", int, "a start number"),

@@ -26,6 +26,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from importer.numbers import checked_rating, whole_number
 from importer.pairings import games_from_results
 
 __all__ = ["looks_like_smcsv", "parse_smcsv"]
@@ -104,12 +105,13 @@ def parse_smcsv(text: str, *, source: str = "") -> Tournament:
         try:
             start_no = _int(get("no"), "a starting number (SNo.)")
             rank = _int(get("rank"), "a rank") if get("rank") else last_rank
-            rating = parse_rating(get("rating"))
+            who = " ".join(get("name").split())
+            rating = checked_rating(parse_rating(get("rating")), start_no, who)
             points = parse_points(get("points"))
         except InputError as exc:
             raise InputError(str(exc), source=source, line=i + 1) from None
         last_rank = rank
-        players.append(Player(start_no=start_no, name=" ".join(get("name").split()),
+        players.append(Player(start_no=start_no, name=who,
                               title=get("title"), federation=get("fed"), rating=rating,
                               fide_id=get("fide_id"), club=get("club"), points=points,
                               rank=rank))
@@ -162,9 +164,10 @@ def _mirrored(results: list[RoundResult]) -> int:
 
 
 def _int(text: str, what: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) == 0:
+    value = whole_number(text)
+    if not value:
         raise InputError(f"expected {what}, found {text!r}")
-    return int(text)
+    return value
 
 
 def _triplet(no: int, rnd: int, cells: list[str], number: dict[int, int], source: str,
@@ -179,13 +182,14 @@ def _triplet(no: int, rnd: int, cells: list[str], number: dict[int, int], source
                              f"1, x, 0 or -", source=source, line=lineno)
         points, status = _NO_GAME[result]
         return RoundResult(start_no=no, round=rnd, status=status, points=points)
-    if not (opp.isascii() and opp.isdigit()):
+    opp_no = whole_number(opp)
+    if opp_no is None:
         raise InputError(f"round {rnd}: expected an opponent number, found {opp!r}",
                          source=source, line=lineno)
-    if int(opp) not in number:
+    if opp_no not in number:
         raise InputError(f"round {rnd}: opponent {opp} is not in the file (broken or truncated "
                          f"file)", source=source, line=lineno)
-    opponent = number[int(opp)]
+    opponent = number[opp_no]
     if result == "":
         return RoundResult(start_no=no, round=rnd, status=Status.PENDING,
                            opponent_no=opponent, colour=_COLOURS[colour])

@@ -29,9 +29,11 @@ def assert_refused(res, out: Path, *words: str) -> None:
     ("excel/not_a_zip.xlsx", ["not_a_zip.xlsx"]),
     ("excel/zip_bomb_declared_size.xlsx", ["zip_bomb_declared_size.xlsx"]),
     ("trf/letters_in_rating.trf", ["letters_in_rating.trf:6"]),
+    ("trf/rating_out_of_range.trf", ["rating_out_of_range.trf:6: player 1 (Alpha, Ann): rating "
+                                     "9999 is not a rating (expected 0 to 3500)"]),
     ("trf/opponent_not_in_file.trf", ["opponent_not_in_file.trf"]),
 ], ids=["truncated-crosstable", "foreign-html", "xlsx-not-zip", "xlsx-zip-bomb",
-        "trf-letters", "trf-missing-opponent"])
+        "trf-letters", "trf-rating-out-of-range", "trf-missing-opponent"])
 @pytest.mark.parametrize("command", ["import", "report"])
 def test_bad_tournament_files(run_cli, fixtures_dir, tmp_path, fixture, words, command):
     out = tmp_path / "out"

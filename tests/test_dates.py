@@ -7,7 +7,7 @@ The expected dates of the real pages were read by eye from each saved file.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ import pytest
 from importer.chessresults import Page, build_tournament, parse_page
 from importer.chessresults.details import (
     find_dates,
-    last_update_date,
+    last_update,
     round_caption,
     rounds_in_heading,
     title_dates,
@@ -118,15 +118,21 @@ def test_round_captions(text: str, want: tuple[int, date] | None) -> None:
 
 @pytest.mark.parametrize(("text", "want"), [
     ("Last update 06.08.2026 20:41:16, Creator/Last Upload: englishchessfederation",
-     D(2026, 8, 6)),
-    ("Последнее обновление08.01.2020 15:43:59, Автор/Последняя загрузка: anton", D(2020, 1, 8)),
-    ("Die Seite wurde zuletzt aktualisiert am 27.09.2026 11:01:05, Ersteller", D(2026, 9, 27)),
-    ("Last update 29.09.2018 14:17:36", D(2018, 9, 29)),
+     datetime(2026, 8, 6, 20, 41, 16)),
+    ("Последнее обновление08.01.2020 15:43:59, Автор/Последняя загрузка: anton",
+     datetime(2020, 1, 8, 15, 43, 59)),
+    ("Die Seite wurde zuletzt aktualisiert am 27.09.2026 11:01:05, Ersteller",
+     datetime(2026, 9, 27, 11, 1, 5)),
+    ("Última Atualização11.04.2026 23:11:09", datetime(2026, 4, 11, 23, 11, 9)),
+    ("Last update 29.09.2018 14:17:36", datetime(2018, 9, 29, 14, 17, 36)),
+    ("Last update 10.06.2019 14:17", datetime(2019, 6, 10, 14, 17)),  # no seconds: 0
+    ("Last update 10.06.2019 25:17:00", None),  # no such time
+    ("Last update 10.06.2019", None),           # a date without a time is no update line
     ("Show tournament details", None),
     ("", None),
 ])
-def test_last_update_line(text: str, want: date | None) -> None:
-    assert last_update_date(text) == want
+def test_last_update_line(text: str, want: datetime | None) -> None:
+    assert last_update(text) == want
 
 
 @pytest.mark.parametrize(("text", "want"), [

@@ -31,6 +31,7 @@ from importer.chessresults.table import MAX_ROUND
 from importer.errors import ImporterError, InputError
 from importer.excel import parse_xlsx
 from importer.model import Colour, Status, Tournament
+from importer.numbers import MAX_RATING, whole_number
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 TOKENS = ["w", "b", "s", "+", "-", "1", "0", "½", "=", "*", " ", "\xa0", "256", "-1", "-0",
@@ -65,6 +66,8 @@ def consistent(t: Tournament) -> None:
         seen.add((r.start_no, r.round))
     for p in t.players:
         assert p.points is None or p.points >= 0, p
+        for rating in (p.rating, p.national_rating):  # unrated is None, never 0
+            assert rating is None or 0 < rating <= MAX_RATING, p
     for g in t.games:
         assert g.white_no in known and g.black_no in known, g
 
@@ -229,6 +232,31 @@ def _merged(page: Page) -> Tournament:
     start = starting_list(page.tnr)
     return build_tournament([page] if start is None or start.source == page.source else
                             [start, page], source=page.source)
+
+
+RATING_CELLS = st.one_of(st.integers(0, 10**40).map(str), st.integers(0, 4000).map(str),
+                        cell_text)
+
+
+@CHEAP
+@given(st.lists(RATING_CELLS, min_size=1, max_size=4))
+def test_fuzz_rating_cells(cells):
+    """Whatever the rating cells of a starting list hold: refused, or every rating is None or
+    0 < r <= 3500; ratings 0 to 3500 are never refused."""
+    html = own_page("art0_startingrank_small.html")
+    for old, new in zip((">2400<", ">2300<", ">2200<", ">0<"), cells, strict=False):
+        html = html.replace(old, f">{new}<", 1)
+    in_range = all((n := whole_number(c)) is not None and n <= MAX_RATING for c in cells)
+    try:
+        t = _merged(parse_page(html, source="ratings.html"))
+    except InputError as e:
+        refused(e, "ratings.html")
+        t = None
+    if t is None:
+        assert not in_range, cells
+        return
+    consistent(t)
+    assert len(t.players) == 4
 
 
 def test_every_fuzzed_kind_starts_readable():

@@ -18,6 +18,7 @@ from importer.model import FULL_POINT as _ONE
 from importer.model import HALF_POINT as _HALF_POINT
 from importer.model import NO_POINT as _ZERO
 from importer.model import Colour, Status, as_points
+from importer.numbers import whole_number
 
 __all__ = ["Cell", "clean", "parse_int", "parse_points", "parse_rating", "parse_round_cell"]
 
@@ -88,7 +89,9 @@ def parse_round_cell(cell: str) -> Cell:
     if m["bare"] is not None:
         points, status = _RESULT[m["bare"]]
         return Cell(None, Colour.NONE, points, status)
-    opp = int(m["opp"])
+    opp = whole_number(m["opp"])
+    if opp is None:
+        raise InputError(f"round cell {cell!r}: its opponent number has too many digits")
     colour = _COLOURS[m["colour"]]
     if m["res"] is None:
         return Cell(opp, colour, None, Status.PENDING)
@@ -122,15 +125,17 @@ def parse_int(text: str) -> int | None:
     t = clean(text)
     if not t:
         return None
-    if not t.isdigit() or not t.isascii():
+    value = whole_number(t)
+    if value is None:
         raise InputError(f"bad number {text!r}: expected digits")
-    return int(t)
+    return value
 
 
 def parse_rating(text: str) -> int | None:
     """A printed rating: '' or 0 (unrated) → None, '-' → None."""
-    if text.isdigit() and text.isascii():  # the hot path
-        return int(text) or None
+    value = whole_number(text)  # the hot path
+    if value is not None:
+        return value or None
     t = clean(text)
     if t in ("", "-"):
         return None

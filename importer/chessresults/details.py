@@ -1,7 +1,7 @@
 """Dates and rounds as chess-results prints them: the ``turdet=YES`` details block's key/value
 rows, and the dates printed elsewhere: round captions ('Round 2 on 2026/08/10 at
 10:00', '1. Runde am 26.09.2026'), a tournament name ('… 10 August 2026', '20260808-10') and
-the 'Last update 10.06.2019 14:17' line.
+the 'Last update 10.06.2019 14:17' line (its date and time).
 
 A date is read only when its reading is certain: year-first (2026/08/10, 2026-08-10) and
 dotted day-first (10.08.2026) numbers, month names in several languages, and a slashed or
@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, time
 
 from importer.chessresults.lang import detail_key, norm
 from importer.model import RatingList, System
+from importer.numbers import whole_number
 
-__all__ = ["Details", "find_dates", "last_update_date", "parse_details", "rating_list_of",
+__all__ = ["Details", "find_dates", "last_update", "parse_details", "rating_list_of",
            "round_caption", "rounds_in_heading", "system_of", "title_dates"]
 
 _FED = re.compile(r"\(\s*([A-Z]{3})\s*\)")
@@ -221,16 +222,21 @@ def title_dates(name: str) -> list[date]:
     return [d for _, _, days in _spans(" ".join(name.split()), compact=True) for d in days]
 
 
-_TIME = re.compile(r"\s*(?:,\s*)?\d{1,2}:\d{2}")
+_TIME = re.compile(r"\s*(?:,\s*)?(\d{1,2}):(\d{2})(?::(\d{2}))?(?!\d)")
 
 
-def last_update_date(text: str) -> date | None:
-    """The date of a 'Last update 10.06.2019 14:17:36, Creator/Last Upload: …' line (any
-    language: the first date followed by a time near the start), or None."""
+def last_update(text: str) -> datetime | None:
+    """The time of a 'Last update 10.06.2019 14:17:36, Creator/Last Upload: …' line (any
+    language: the first date followed by a time near the start; seconds 0 when not printed),
+    or None."""
     text = " ".join(text.split())
     for a, b, days in _spans(text[:120], named=False):
-        if _TIME.match(text, b) and a < 80:
-            return days[0]
+        m = _TIME.match(text, b)
+        if m and a < 80:
+            try:
+                return datetime.combine(days[0], time(int(m[1]), int(m[2]), int(m[3] or 0)))
+            except ValueError:  # 25:61: not a time
+                return None
     return None
 
 
@@ -292,8 +298,8 @@ def parse_details(rows: Iterable[tuple[str, str]]) -> Details:
             else:
                 warnings.append(f"details: unreadable date {value!r}")
         elif key == "rounds":
-            if value.isdigit() and value.isascii():
-                found["rounds"] = int(value)
+            if (n := whole_number(value)) is not None:
+                found["rounds"] = n
             else:
                 warnings.append(f"details: unreadable number of rounds {value!r}")
         elif key == "type":

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import cached_property
 from html import unescape
 from urllib.parse import parse_qs, parse_qsl, urlsplit
@@ -23,7 +23,7 @@ import lxml.etree
 
 from importer.chessresults.details import (
     Details,
-    last_update_date,
+    last_update,
     parse_details,
     round_caption,
     rounds_in_heading,
@@ -41,12 +41,13 @@ from importer.chessresults.table import (
 )
 from importer.errors import InputError
 from importer.model import DateSource, System
+from importer.numbers import whole_number
 
 __all__ = ["Document", "event_dates", "load_document", "looks_like_chess_results",
            "record_not_found", "round_of"]
 
 _TNR = re.compile(r"tnr(\d+)\.aspx", re.IGNORECASE)
-_MENU_ROUNDS = re.compile(r"Rd\.\s*(\d+)\s*/\s*(\d+)")
+_MENU_ROUNDS = re.compile(r"Rd\.\s*(\d{1,3})\s*/\s*(\d{1,3})(?!\d)")
 _TB1_IS_POINTS = re.compile(r"(?:tie\s*break|wertung|доп)\S*\s*1\s*:\s*(?:points|punkte|очки)",
                             re.IGNORECASE)
 
@@ -137,8 +138,9 @@ class Document:
     cut: bool
     round_dates: dict[int, date]
     """Round → date from the round captions and headings ('Round 2 on 2026/08/02 at 14:30')."""
-    last_update: date | None
-    """The 'Last update 06.08.2026 20:41:16' line: the event started on or before it."""
+    last_update: datetime | None
+    """The 'Last update 06.08.2026 20:41:16' line: when the page was last updated (the event
+    started on or before it)."""
     heading_rounds: int | None
     """N of a heading 'Final Ranking after N Rounds'."""
 
@@ -256,15 +258,14 @@ def load_document(text: str, *, source: str = "") -> Document:
     cut = any("zeilen=99999" in (a.get("href") or "") for a in root.iter("a")
               if a.get("class") == "fett")  # the 'Show complete list' link
     round_dates, heading_rounds = _round_facts(root)
-    last_update = next((day for p in root.iter("p") if "CRsmall" in (p.get("class") or "")
-                        if (day := last_update_date(content(p))) is not None), None)
+    updated = next((moment for p in root.iter("p") if "CRsmall" in (p.get("class") or "")
+                    if (moment := last_update(content(p))) is not None), None)
     return Document(
         root=root, source=source, tnr=m[1] if m else "", art=_q("art"),
-        rd=int(rd) if rd.isdigit() and rd.isascii() else None,
-        snr=int(snr) if snr.isdigit() and snr.isascii() else None, gate=gate, name=name,
+        rd=whole_number(rd), snr=whole_number(snr), gate=gate, name=name,
         details=parse_details(detail_rows), menu_rounds=(int(mr[1]), int(mr[2])) if mr else None,
         menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(notes)), cut=cut,
-        round_dates=round_dates, last_update=last_update, heading_rounds=heading_rounds,
+        round_dates=round_dates, last_update=updated, heading_rounds=heading_rounds,
     )
 
 
@@ -299,7 +300,7 @@ def event_dates(doc: Document) -> tuple[date | None, date | None, DateSource]:
     if named:
         return min(named), max(named) if len(set(named)) > 1 else None, DateSource.TITLE
     if doc.last_update is not None:
-        return doc.last_update, None, DateSource.LAST_UPDATE
+        return doc.last_update.date(), None, DateSource.LAST_UPDATE
     return None, None, DateSource.NONE
 
 
@@ -309,9 +310,9 @@ def round_of(t: Table, doc: Document) -> int | None:
         text = " ".join(content(h3).split())
         m = FIRST_INT.search(text)
         if m and not text.casefold().startswith("note"):
-            return int(m[0])
+            return whole_number(m[0])
     for _, caption in t.captions:
         m = FIRST_INT.search(caption)
         if m:
-            return int(m[0])
+            return whole_number(m[0])
     return doc.rd

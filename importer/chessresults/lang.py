@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from importer.numbers import whole_number
+
 __all__ = [
     "BYE_WORDS",
     "NOT_PAIRED_WORDS",
@@ -168,16 +170,15 @@ def round_column(text: str) -> int | None:
     m = _ROUND_COL.fullmatch(t)
     if m is None or t.isdigit():
         return None
-    return int(m[1])
+    return whole_number(m[1])
 
 
 def numbered_column(text: str) -> int | None:
     """N for a bare numbered column (round-robin opponents, team-composition rounds)."""
-    t = norm(text)
-    return int(t) if t.isdigit() and t.isascii() else None
+    return whole_number(norm(text))
 
 
 def tiebreak_column(text: str) -> int | None:
     """N for a tie-break column ``TBn`` / ``Wtgn`` / ``Допn`` / ``Despn`` / ``Desn`` …"""
     m = _TIEBREAK.fullmatch(norm(text))
-    return int(m[1]) if m else None
+    return whole_number(m[1]) if m else None

@@ -114,7 +114,8 @@ def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[str]) -> Pa
 
 _DATE_TRUST = (DateSource.DETAILS, DateSource.ROUND_DATES, DateSource.TITLE,
                DateSource.LAST_UPDATE, DateSource.NONE)
-_DATE_FIELDS = frozenset({"start_date", "end_date", "date_source", "rounds", "system"})
+_DATE_FIELDS = frozenset({"start_date", "end_date", "date_source", "rounds", "system",
+                          "last_update"})
 
 
 def _merge_dates(pages: Sequence[Page], warnings: list[str]) -> dict[str, object]:
@@ -155,6 +156,9 @@ def _merge_info(pages: Sequence[Page], source: str,
             if name not in _DATE_FIELDS and not _empty(value) and _empty(fields.get(name)):
                 fields[name] = value
     fields.update(_merge_dates(pages, [] if warnings is None else warnings))
+    # the latest of the pages' last updates: the newest snapshot among them
+    fields["last_update"] = max((p.info.last_update for p in pages if p.info.last_update),
+                                default=None)
     # every page's count is the total (details, menu 'Rd.7/9') or rounds it shows: the most
     rounds = [p.info.rounds for p in pages if p.info.rounds is not None]
     if rounds:

@@ -29,6 +29,7 @@ from importer.chessresults.table import (
 )
 from importer.errors import InputError
 from importer.model import FULL_POINT, HALF_POINT, NO_POINT, Colour, Player, RoundResult, Status
+from importer.numbers import whole_number
 
 __all__ = ["read_pairings"]
 
@@ -56,10 +57,11 @@ def _pairing_side(ctx: Ctx, keys: list[str], cells: list[El],
         no = None if no_text in ("", "-1", "-2", "-") else read_int(ctx, no_text, "No.", row)
     fed = (cells[name_i].get("class") or "").strip()
     intl = find_column(keys, "rating_intl", lo, hi)
-    return _Side(no=no, name=player_name(text), title=cell_at(cells, find_column(keys, "title", lo, hi)),
+    name = player_name(text)
+    return _Side(no=no, name=name, title=cell_at(cells, find_column(keys, "title", lo, hi)),
                  rating=read_rating(ctx, cell_at(cells, intl if intl is not None
                                                  else find_column(keys, "rating", lo, hi)),
-                                    f"pairings row {row}"),
+                                    f"pairings row {row}", no, name),
                  fed=fed if FED.fullmatch(fed) else "", word=word)
 
 
@@ -78,7 +80,7 @@ def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
     for n, (_tr, cells) in enumerate(t.rows):
         if n in caption_at:
             m = FIRST_INT.search(caption_at[n])
-            rd = int(m[0]) if m else rd
+            rd = whole_number(m[0]) if m else rd
         if rd is None:
             raise ctx.error("pairings page without a round number (no 'Round N' caption and "
                             "no rd= in the page's URL): save the whole page, or add its URL "

@@ -65,7 +65,7 @@ def _page(ctx: Ctx, doc: Document, reading: Reading) -> Page:
         system=reading.system or d.system or (System.TEAM if doc.team else System.SWISS),
         rating_list=d.rating_list, federation=d.federation, time_control=d.time_control,
         rating_calculation=d.rating_calculation, fide_event_id=d.fide_event_id,
-        date_source=date_source)
+        date_source=date_source, last_update=doc.last_update)
     return Page(
         kind=kind, info=info, players=players, results=reading.results, round=reading.round,
         warnings=tuple(dict.fromkeys(ctx.warnings)),

@@ -34,6 +34,7 @@ from importer.model import FULL_POINT as _ONE
 from importer.model import HALF_POINT as _HALF
 from importer.model import NO_POINT as _ZERO
 from importer.model import Colour, Player, RoundResult, Status
+from importer.numbers import whole_number
 
 __all__ = ["read_player_card"]
 
@@ -94,21 +95,27 @@ def read_player_card(ctx: Ctx, doc: Document, tables: list[El],
                 if key and key not in info:
                     info[key] = cell_text(cells[1])
     start_no = info.get("start_no", "")
-    snr = int(start_no) if start_no.isdigit() and start_no.isascii() else doc.snr
+    snr = whole_number(start_no)
+    snr = doc.snr if snr is None else snr
     if snr is None:
         raise ctx.error("player card without a starting number ('Starting rank' row or snr=)")
     try:
         intl, display = parse_rating(info.get("rating_intl", "")), parse_rating(
             info.get("rating", ""))
         national = parse_rating(info.get("rating_nat", ""))
-        # 'Rating' repeats the national rating and not the international one: the card (and
-        # its games table's single rating column) shows national ratings, e.g. Нац.рейтинг
-        display_national = display is not None and display == national and display != intl
+    except InputError as e:
+        raise ctx.error(f"player card {snr}: {e}") from None
+    # 'Rating' repeats the national rating and not the international one: the card (and its
+    # games table's single rating column) shows national ratings, e.g. Нац.рейтинг
+    display_national = display is not None and display == national and display != intl
+    name = player_name(info.get("name", ""))
+    rating = ctx.rating(intl if "rating_intl" in info else display, "player card", snr, name)
+    national = ctx.rating(national, "player card", snr, name, national=True)
+    try:
         me = Player(
-            start_no=snr, name=player_name(info.get("name", "")), title=info.get("title", ""),
+            start_no=snr, name=name, title=info.get("title", ""),
             federation=info.get("federation", ""), fide_id=id_or_blank(info.get("fide_id", "")),
-            rating=intl if "rating_intl" in info else display,
-            national_rating=national,
+            rating=rating, national_rating=national,
             national_id=id_or_blank(info.get("national_id", "")),
             birth_year=parse_int(info.get("birth_year", "")), club=info.get("club", ""),
             points=parse_points(info.get("points", "")),
@@ -191,6 +198,8 @@ def _card_opponent(ctx: Ctx, t: Table, tr: El, cells: list[El], opp: int, row: i
             national = parse_rating(get("rating"))
     except InputError as e:
         raise ctx.error(f"player card row {row} (opponent {opp}): {e}") from None
-    return Player(start_no=opp, name=player_name(get("name")), title=get("title"), rating=rating,
-                  national_rating=national, points=points,
-                  federation=get("fed") or row_fed(tr), club=get("club"))
+    name, where = player_name(get("name")), f"player card row {row}"
+    return Player(start_no=opp, name=name, title=get("title"),
+                  rating=ctx.rating(rating, where, opp, name),
+                  national_rating=ctx.rating(national, where, opp, name, national=True),
+                  points=points, federation=get("fed") or row_fed(tr), club=get("club"))

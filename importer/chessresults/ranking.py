@@ -29,6 +29,7 @@ from importer.chessresults.table import (
 )
 from importer.errors import InputError
 from importer.model import Player
+from importer.numbers import whole_number
 
 __all__ = ["RankingColumns", "heading_round", "ranking_columns", "read_ranking"]
 
@@ -87,8 +88,9 @@ def heading_round(table: El) -> int | None:
     heads = [] if parent is None else [h for h in parent if h.tag in ("h2", "h3")]
     for h in heads:
         m = FIRST_INT.search(content(h))
-        if m and int(m[0]) < 100:
-            return int(m[0])
+        n = whole_number(m[0]) if m else None
+        if n is not None and n < 100:
+            return n
     return None
 
 

@@ -22,6 +22,7 @@ from importer.chessresults.lang import header_key, numbered_column, round_column
 from importer.chessresults.records import parse_game_result
 from importer.errors import InputError
 from importer.model import Player, RoundResult, Status
+from importer.numbers import checked_rating, whole_number
 
 __all__ = [
     "BOARD",
@@ -101,8 +102,8 @@ def is_header(tr: El, cells: list[El]) -> bool:
 def link_snr(cell: El) -> int | None:
     for a in cell.iter("a"):
         m = _SNR.search(a.get("href") or "")
-        if m:
-            return int(m[1])
+        if m and (snr := whole_number(m[1])) is not None:
+            return snr
     return None
 
 
@@ -161,6 +162,15 @@ class Ctx:
 
     def error(self, message: str) -> InputError:
         return InputError(message, source=self.source)
+
+    def rating(self, value: int | None, where: str, no: int | None, name: str, *,
+               national: bool = False) -> int | None:
+        """*value* checked (:func:`importer.numbers.checked_rating`); its refusal names
+        ``where`` on this page."""
+        try:
+            return checked_rating(value, no, name, national=national)
+        except InputError as e:
+            raise self.error(f"{where}: {e}") from None
 
     def columns(self, texts: Sequence[str]) -> list[str]:
         """Canonical keys of a header row ('' for an unknown or ignorable column)."""
@@ -241,20 +251,23 @@ def cell_at(cells: list[El], i: int | None) -> str:
 
 def read_int(ctx: Ctx, text: str, what: str, row: int) -> int | None:
     """A whole number in a cell ('' → None); InputError naming the row when it is not one."""
-    if text.isdigit() and text.isascii():  # the hot path
-        return int(text)
+    value = whole_number(text)  # the hot path
+    if value is not None:
+        return value
     try:
         return parse_int(text)
     except InputError:
         raise ctx.error(f"row {row}: {what} {text!r} is not a number") from None
 
 
-def read_rating(ctx: Ctx, text: str, where: str) -> int | None:
-    """A rating cell ('' or 0: unrated → None); InputError naming ``where`` otherwise."""
+def read_rating(ctx: Ctx, text: str, where: str, no: int | None, name: str) -> int | None:
+    """A rating cell ('' or 0: unrated → None); InputError naming ``where`` (and the player,
+    for a rating out of range) otherwise."""
     try:
-        return parse_rating(text)
+        value = parse_rating(text)
     except InputError as e:
         raise ctx.error(f"{where}: {e}") from None
+    return ctx.rating(value, where, no, name)
 
 
 def column_index(keys: list[str]) -> dict[str, int]:
@@ -290,9 +303,11 @@ def player_from_row(ctx: Ctx, idx: dict[str, int], tr: El,
         national = parse_rating(get("rating_nat", ""))
     except InputError as e:
         raise ctx.error(f"row {row} (player {no}): {e}") from None
+    name = player_name(get("name", ""))
     return Player(
-        start_no=no, name=player_name(get("name", "")), title=get("title", ""), federation=fed,
-        fide_id=id_or_blank(get("fide_id", "")), rating=rating, national_rating=national,
+        start_no=no, name=name, title=get("title", ""), federation=fed,
+        fide_id=id_or_blank(get("fide_id", "")), rating=ctx.rating(rating, f"row {row}", no, name),
+        national_rating=ctx.rating(national, f"row {row}", no, name, national=True),
         national_id=id_or_blank(get("national_id", "")), sex=sex_of(get("sex", "")),
         club=get("club", ""), team=get("team", ""), category=get("typ", ""), points=points,
         rank=read_int(ctx, v["rank"], "Rk.", row) if "rank" in v else None,

@@ -34,6 +34,7 @@ from importer.chessresults.table import (
 )
 from importer.errors import InputError
 from importer.model import Colour, Player, RoundResult, Status
+from importer.numbers import whole_number
 
 __all__ = ["read_all_details", "read_board_pairings"]
 
@@ -50,7 +51,7 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
         cells = row_cells(tr)
         if len(cells) == 1:
             m = FIRST_INT.search(cell_text(cells[0]))
-            rd = int(m[0]) if m else rd
+            rd = whole_number(m[0]) if m else rd
             continue
         if not cells:
             continue
@@ -78,11 +79,13 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
             square = next((d.get("class") for d in cells[i].iter("div")
                            if (d.get("class") or "").startswith("Farbe")), "")
             colour = Colour.WHITE if square == "FarbewT" else Colour.BLACK
+            name = player_name(cell_text(cells[i]))
+            rating = read_rating(ctx, cell_at(cells, i + 1), f"board {m[0]} round {rd}", snr,
+                                 name)
             if snr not in players:
-                players[snr] = Player(start_no=snr, name=player_name(cell_text(cells[i])),
+                players[snr] = Player(start_no=snr, name=name,
                                       title=cell_text(cells[i - 1]) if i else "",
-                                      rating=read_rating(ctx, cell_at(cells, i + 1),
-                                                         f"board {m[0]} round {rd}"),
+                                      rating=rating,
                                       team=teams[0 if home else 1] if len(teams) == 2 else "")
             sides_.append((snr, colour, home))
         text = _board_result(cells, max(side_cells))

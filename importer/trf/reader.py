@@ -44,6 +44,7 @@ from importer.model import (
     TournamentInfo,
     as_points,
 )
+from importer.numbers import checked_rating, whole_number
 from importer.pairings import games_from_results
 from importer.trf.dates import RATE_WORDS, classify_time_control, encoded_time_control, parse_date
 
@@ -161,7 +162,12 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
     if not start_no:
         raise st.error(f"expected a starting rank (1-9999) in columns 5-8, found "
                        f"{line[4:8].strip()!r}", lineno)
-    rating = _number(st, line[48:52], "a rating", "49-52", lineno) or None
+    name = " ".join(line[14:47].split())
+    rating = _number(st, line[48:52], "a rating", "49-52", lineno)
+    try:  # an NRS line's rating is the national one
+        rating = checked_rating(rating, start_no, name, national=nrs)
+    except InputError as e:
+        raise st.error(str(e), lineno) from None
     raw_id = line[57:68].strip()
     if raw_id and not (raw_id.isascii() and raw_id.isdigit()):
         raise st.error(f"expected an id (digits) in columns 58-68, found {raw_id!r}", lineno)
@@ -191,7 +197,7 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
             raise st.error(f"expected points (e.g. ' 4.5') in columns 81-84, found "
                            f"{raw_points!r}", lineno)
     rank = _number(st, line[85:89], "a rank", "86-89", lineno)
-    return Player(start_no=start_no, name=" ".join(line[14:47].split()),
+    return Player(start_no=start_no, name=name,
                   title=_title(line[10:13]), sex=_SEX.get(line[9], ""),
                   federation=line[53:56].strip(), fide_id=fide_id, national_id=national_id,
                   rating=rating, birth_year=birth_year, birth_date=birth_date,
@@ -225,11 +231,12 @@ def _read_team(st: _State, line: str, lineno: int, name_cols: tuple[int, int],
     name = line[name_cols[0]:name_cols[1]].strip()
     members = []
     for token in line[first_col:].split():
-        if not (token.isascii() and token.isdigit()):
+        no = whole_number(token)
+        if no is None:
             raise st.error(f"expected team members' starting ranks (digits) from column "
                            f"{first_col + 1}, found {token!r}", lineno)
-        if int(token):
-            members.append(int(token))
+        if no:
+            members.append(no)
     into.append((name, members, lineno))
 
 
@@ -291,8 +298,9 @@ def _read_line(st: _State, line: str, lineno: int) -> None:
 
 def _rounds_value(st: _State, rest: str, lineno: int) -> int | None:
     t = rest.split()
-    if t and t[0].isascii() and t[0].isdigit() and 0 < int(t[0]) < 1000:
-        return int(t[0])
+    n = whole_number(t[0]) if t else None
+    if n is not None and 0 < n < 1000:
+        return n
     st.warn(f"number of rounds {rest.strip()!r} unreadable, ignored", lineno)
     return None
 
@@ -556,7 +564,7 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
     if not st.rows:
         raise InputError("not a TRF file: no 001 player records found", source=source)
     declared = st.header.get("062", "").split()
-    if declared and declared[0].isdigit() and int(declared[0]) != len(st.rows):
+    if declared and (n := whole_number(declared[0])) is not None and n != len(st.rows):
         st.warn(f"062 says {declared[0]} players but the file has {len(st.rows)} player lines")
     if st.short_ids:
         st.warn(f"{st.short_ids} id(s) of fewer than {MIN_FIDE_ID_DIGITS} digits in the "

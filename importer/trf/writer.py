@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from importer.errors import OutputError
 from importer.model import Colour, Player, RoundResult, Status, System, Tournament
 from importer.trf.dates import classify_time_control
 from importer.trf.reader import MIN_FIDE_ID_DIGITS, NOT_NRS
 
 __all__ = ["write_trf"]
 
+_MAX_START_NO = 9999
+"""TRF's start numbers fill columns 5-8 (a larger one, a label elsewhere, cannot be written)."""
 _CODE = {(Status.PLAYED, 1.0): "1", (Status.PLAYED, 0.5): "=", (Status.PLAYED, 0.0): "0",
          (Status.UNPLAYED, 1.0): "W", (Status.UNPLAYED, 0.5): "D",
          (Status.UNPLAYED, 0.0): "L"}
@@ -66,8 +69,13 @@ def write_trf(t: Tournament) -> str:
     """The tournament as a TRF16 text (``XXR`` and ``013`` teams included; LF line ends).
 
     National ratings, and national ids that cannot share the FIDE-id column, are written as
-    TRF26 NRS lines (``NAT …``), which TRF16 readers skip as unknown records.
+    TRF26 NRS lines (``NAT …``), which TRF16 readers skip as unknown records.  OutputError
+    for a start number TRF's four columns cannot hold (above 9999).
     """
+    wide = next((p for p in t.players if not 0 < p.start_no <= _MAX_START_NO), None)
+    if wide is not None:
+        raise OutputError(f"TRF holds start numbers 1 to {_MAX_START_NO} (columns 5-8): player "
+                          f"{wide.start_no} ({wide.name}) cannot be written; write csv or json")
     i = t.info
     rated = sum(1 for p in t.players if p.rating)
     system_text = _SYSTEM_TEXT[i.system]
