@@ -22,7 +22,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from functools import cached_property
 from itertools import repeat
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from importer.errors import InputError
-from importer.model import DateSource, Status, Tournament
+from importer.model import DateSource, Status, Tournament, TournamentInfo
 from importer.names import name_key
 
 if TYPE_CHECKING:
@@ -174,10 +174,9 @@ class Events:
         return len(self.events)
 
 
-def _updated(info: object) -> str:
+def _updated(info: TournamentInfo) -> str:
     """The last update as sortable text ('' when the source does not show it)."""
-    updated: datetime | None = getattr(info, "last_update", None)
-    return updated.isoformat() if updated is not None else ""
+    return info.last_update.isoformat() if info.last_update is not None else ""
 
 
 def _progress(t: Tournament) -> tuple[int, int, str]:
@@ -262,6 +261,15 @@ def _slot(page: Page) -> tuple[object, ...]:
     return (page.kind,)
 
 
+def _page_state(page: Page) -> str:
+    """A page's moment in words: 'after round 7, updated 2026-08-07 21:04'."""
+    last = max((r.round for r in page.results if r.points is not None
+                and r.status not in (Status.PENDING, Status.UNKNOWN)), default=0)
+    updated = _updated(page.info)
+    words = f"after round {last}" if last else "before any result"
+    return words + (f", updated {updated[:16].replace('T', ' ')}" if updated else "")
+
+
 def _page_progress(page: Page) -> tuple[int, str]:
     decided = sum(1 for r in page.results
                   if r.points is not None and r.status not in (Status.PENDING, Status.UNKNOWN))
@@ -310,7 +318,9 @@ def _newest_pages(group: Sequence[SavedPage], notes: list[str]) -> list[SavedPag
             used = next(s for s in pages if _page_progress(s.page) == newest)
             notes.append(f"{', '.join(s.source for s in left)} and {used.source} show the same "
                          f"view of {used.page.info.name or 'the tournament'} at two moments: "
-                         f"the newer, {used.source}, is used")
+                         f"the newer, {used.source} ({_page_state(used.page)}), is used; "
+                         f"{', '.join(f'{s.source} ({_page_state(s.page)})' for s in left)} "
+                         f"{'is' if len(left) == 1 else 'are'} left out")
     order = {id(s): i for i, s in enumerate(group)}
     return sorted(kept, key=lambda s: order[id(s)])
 

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from importer.events import Event, EventIdentity, distinct_events
 from importer.model import Player, RatingList, Status, Tournament
+from importer.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.fide import PlayerFacts, is_junior_category, player_k
 from rating.identity import Identities, Person, RatingFrom, identify
@@ -53,11 +54,9 @@ from rating.period_records import (
 )
 from rating.rules import FideRules, rules_for
 
-__all__ = ["MAX_RATING", "rate_period"]
+__all__ = ["rate_period"]
 
 Array = npt.NDArray[Any]
-MAX_RATING: Final = 3500
-"""No rating is above this (the engine refuses a tournament that says otherwise)."""
 _POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
 _START, _OPPONENT, _POINTS, _ROUND = (attrgetter(n) for n in ("start_no", "opponent_no", "points",
                                                                "round"))
