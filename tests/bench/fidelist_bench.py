@@ -1,12 +1,14 @@
 """Benchmark the FIDE list at full size: reading it, and keeping it in the register.
 
     python tests/bench/fidelist_bench.py [--lines N] [--quick] [--no-xml] [--keep DIR]
+                                         [--rounds N]
 
 Writes a realistic combined list (the FOA layout: the real header, 162-character CRLF
 lines, varied ids, names, federations, titles, flags; ~60 % unrated on each list), the same
 players zipped and as ``players_list_xml_foa.xml``, then measures each step in a fresh
 process: the raw baseline (read the bytes and slice the fixed-width columns with numpy)
-side by side with a full load and the XML load (best of three each), ``to_frame``, a load
+in turns with a full load and the XML load (raw, TXT, XML, raw, TXT, XML, …: best of
+``--rounds`` each, default three, five with ``--quick``), ``to_frame``, a load
 filtered to 500 ids, the zipped load (best of two: the machine's load drifts), storing the
 list in a register and looking 500 players up there.
 Ends with one line: ``lines=… load_s=… raw_s=… ratio=… to_frame_s=… filtered_s=… store_s=…
@@ -216,6 +218,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="200,000 lines")
     parser.add_argument("--no-xml", action="store_true", help="skip the XML layout")
     parser.add_argument("--keep", metavar="DIR", help="write the lists here and reuse them")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="turns of raw, TXT and XML loads (default 3; 5 with --quick)")
     parser.add_argument("--measure", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -230,7 +234,7 @@ def main() -> None:
         raw: list[float] = []
         loads: list[dict[str, float]] = []
         xmls: list[float] = []
-        for _ in range(3):  # side by side, best of three: the machine's load drifts
+        for _ in range(args.rounds or (5 if args.quick else 3)):  # in turns: the load drifts
             raw.append(_child("raw", txt, ids, store)["seconds"])
             loads.append(_child("load", txt, ids, store))
             if xml is not None:
