@@ -23,6 +23,7 @@ line; exits 1 only on a clear regression or a benchmark that breaks.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -52,24 +53,38 @@ OK, SLOW, FAIL, SKIP = "ok", "slow", "FAIL", "skip"
 @dataclass(frozen=True)
 class Limit:
     """A target for one printed figure: at most ``bound`` (a time or a ratio), or at least
-    ``bound`` when ``at_least`` (a rate)."""
+    ``bound`` when ``at_least`` (a rate).
+
+    ``cpu`` names the same measure in CPU seconds, when the benchmark prints it: the better of
+    the two readings counts.  A busy machine makes a command wait for a core, which inflates
+    its wall clock but not its CPU time; a command that spreads over threads is credited for
+    them on the wall clock.
+    """
 
     figure: str
     bound: float
     at_least: bool = False
+    cpu: str = ""
 
-    def best(self, values: Sequence[float]) -> float:
-        """The best of the attempts' values (a missing figure counts as the worst)."""
-        worst = -math.inf if self.at_least else math.inf
-        kept = [v for v in values if not math.isnan(v)] or [worst]
-        return max(kept) if self.at_least else min(kept)
+    def best(self, attempts: Sequence[Mapping[str, float]]) -> float:
+        """The best reading over the attempts (a figure no attempt printed is the worst)."""
+        names = [self.figure, self.cpu] if self.cpu else [self.figure]
+        values = [a[n] for a in attempts for n in names if n in a and not math.isnan(a[n])]
+        if not values:
+            return -math.inf if self.at_least else math.inf
+        return max(values) if self.at_least else min(values)
 
     def met(self, value: float, margin: float = 1.0) -> bool:
         """Within the target (``margin`` 1), or within ``margin`` × the target."""
         return value >= self.bound / margin if self.at_least else value <= self.bound * margin
 
-    def text(self) -> str:
-        return f"{self.figure} {'≥' if self.at_least else '≤'} {self.bound:g}"
+    def missed(self, attempts: Sequence[Mapping[str, float]]) -> str:
+        """How the best reading misses the target (``""`` when it does not)."""
+        value = self.best(attempts)
+        if self.met(value):
+            return ""
+        name = f"{self.figure}|{self.cpu}" if self.cpu else self.figure
+        return f"{name} {value:.4g} {'<' if self.at_least else '>'} {self.bound:g}"
 
 
 def verdict(attempts: Sequence[Mapping[str, float]], limits: Sequence[Limit], *,
@@ -83,7 +98,7 @@ def verdict(attempts: Sequence[Mapping[str, float]], limits: Sequence[Limit], *,
     """
     if not attempts or not limits:
         return FAIL
-    best = [lim.best([a.get(lim.figure, math.nan) for a in attempts]) for lim in limits]
+    best = [lim.best(attempts) for lim in limits]
     combine = any if any_of else all
     if combine(lim.met(v) for lim, v in zip(limits, best, strict=True)):
         return OK
@@ -106,13 +121,8 @@ class Check:
         return verdict(attempts, self.limits, any_of=self.any_of)
 
     def missed(self, attempts: Sequence[Mapping[str, float]]) -> str:
-        """The limits the best figures miss, e.g. ``xml_ratio 4.31 > 4``."""
-        out = []
-        for lim in self.limits:
-            value = lim.best([a.get(lim.figure, math.nan) for a in attempts])
-            if not lim.met(value):
-                out.append(f"{lim.figure} {value:.4g} {'<' if lim.at_least else '>'} {lim.bound:g}")
-        return "; ".join(out)
+        """The limits the best figures miss, e.g. ``xml_ratio|xml_cpu_ratio 4.31 > 4``."""
+        return "; ".join(m for m in (lim.missed(attempts) for lim in self.limits) if m)
 
 
 @dataclass
@@ -138,10 +148,8 @@ def parse_figures(text: str) -> tuple[dict[str, float], str]:
     pairs = dict(FIGURE.findall(text))
     figures = {}
     for key, value in pairs.items():
-        try:
+        with contextlib.suppress(ValueError):
             figures[key] = float(value)
-        except ValueError:
-            pass
     return figures, " ".join(f"{k}={v}" for k, v in pairs.items())
 
 
@@ -193,16 +201,16 @@ def checks(folder: Path) -> list[Check]:
     """The quick budget; ``folder`` keeps the generated FIDE lists between attempts."""
     return [
         Check("import (load ≤ 2× lxml walk)", "import_bench.py", ("--repeat", "30"),
-              (Limit("ratio", 2.0),)),
+              (Limit("ratio", 2.0, cpu="cpu_ratio"),)),
         Check("report 300×9 (≤ 1.5 s)", "report_bench.py", ("--repeat", "3"),
-              (Limit("seconds", 1.5), Limit("cpu_seconds", 1.5)), any_of=True),
+              (Limit("seconds", 1.5, cpu="cpu_seconds"),)),
         Check("fiderate --help (≤ 0.3 s or ≤ 2.5×)", "help_bench.py", ("--repeat", "9"),
               (Limit("help_s", 0.3), Limit("ratio", 2.5)), any_of=True),
         Check("period engine (≥ 5 M rows/s)", "period_bench.py", ("--quick",),
               (Limit("rows_per_s", 5_000_000.0, at_least=True),)),
         Check("FIDE list (≤ 5× raw, XML ≤ 4× TXT)", "fidelist_bench.py",
               ("--quick", "--keep", str(folder)),
-              (Limit("ratio", 5.0), Limit("xml_ratio", 4.0))),
+              (Limit("ratio", 5.0, cpu="cpu_ratio"), Limit("xml_ratio", 4.0, cpu="xml_cpu_ratio"))),
     ]
 
 
