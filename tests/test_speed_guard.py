@@ -108,7 +108,7 @@ def test_a_miss_is_run_again_until_it_passes():
     lines = []
     assert quick.guard(_check(), run, say=lines.append) == "ok"
     assert len(calls) == 2
-    assert "missed: ratio 5.6 > 4, run again" in lines[0]
+    assert lines[0].startswith("miss ") and "missed: ratio 5.6 > 4, run again" in lines[0]
     assert lines[1].startswith("ok ") and "ratio=3.5" in lines[1]
 
 
@@ -117,9 +117,18 @@ def test_a_clear_regression_fails_after_every_attempt_and_prints_each():
     lines = []
     assert quick.guard(_check(), run, say=lines.append) == "FAIL"
     assert len(calls) == quick.ATTEMPTS == 3
-    assert [line.split()[0] for line in lines] == ["FAIL"] * 3
+    assert [line.split()[0] for line in lines] == ["miss", "miss", "FAIL"]
     assert all(f"ratio={v}" in line for v, line in zip([9.0, 8.0, 8.5], lines, strict=True))
     assert "run again" not in lines[-1]
+
+
+def test_a_miss_within_the_margin_is_slow_on_its_last_line_only():
+    run, calls = _runner([4.5, 5.0, 4.2])
+    lines = []
+    assert quick.guard(_check(), run, say=lines.append) == "slow"
+    assert len(calls) == 3
+    assert [line.split()[0] for line in lines] == ["miss", "miss", "slow"]
+    assert lines[-1].endswith("missed: ratio 4.2 > 4")
 
 
 def test_a_broken_benchmark_fails_at_once_and_a_skip_does_not():
