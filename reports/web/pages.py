@@ -253,13 +253,14 @@ class RatedPeriod:
 
 
 def _saving(periods: Periods, tokens: Sequence[str | None]) -> tuple[bool, str]:
-    """Whether to write the register, given the tokens the request carried, and the line the
+    """Whether to write the register, given the tokens the request carried (None: not given;
+    '' from an ``Authorization`` header of another kind: given, and wrong), and the line the
     period page says about it."""
     if periods.store is None:
         return False, ""
     if not periods.saves:
         return False, "Not saved: this server does not save periods to its rating register."
-    given = [t for t in tokens if t]
+    given = [t for t in tokens if t is not None]
     if any(periods.may_write(t) for t in given):
         return True, "Saved to this server's rating register."
     if given:
@@ -309,7 +310,7 @@ async def period_post(request: Request) -> Response:
         form = await read_form(request)
         fields = {"period": form.get("period"), "list": form.get("list")}
         rated = await rate_period(request, form, [
-            form.get("token"), bearer_token(request.headers.get("authorization"))])
+            form.get("token") or None, bearer_token(request.headers.get("authorization"))])
         return RedirectResponse(f"/period/{rated.key}/", status_code=303)
     except Exception as exc:
         status, line = problem(exc)
