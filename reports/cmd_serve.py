@@ -16,10 +16,12 @@ def _token(_ctx: click.Context, _param: click.Parameter, value: str | None) -> s
     """The write token, checked (never shown, not even in the error)."""
     if value is None:
         return None
-    if len(value) < MIN_TOKEN or not all(33 <= ord(ch) <= 126 for ch in value):
+    if (len(value) < MIN_TOKEN or value != value.strip()
+            or not all(32 <= ord(ch) <= 126 for ch in value)):
         raise click.BadParameter(
-            f"use {MIN_TOKEN} or more letters, digits or punctuation, no spaces "
-            "(e.g. what python3 -c 'import secrets; print(secrets.token_urlsafe())' prints)")
+            f"use {MIN_TOKEN} or more letters, digits, punctuation or spaces (none first or "
+            "last), e.g. a passphrase or what python3 -c 'import secrets; "
+            "print(secrets.token_urlsafe())' prints")
     return value
 
 

@@ -428,8 +428,9 @@ def test_a_server_given_its_origin_takes_posts_from_there_only(tmp_path, site):
 @pytest.mark.parametrize(("args", "words"), [
     (["--origin", "ratings.example"], "expected scheme://host[:port]"),
     (["--origin", "https://ratings.example/path"], "expected scheme://host[:port]"),
-    (["--write-token", "short-token"], "use 12 or more letters, digits or punctuation"),
-    (["--write-token", "a secret with spaces"], "no spaces"),
+    (["--write-token", "short-token"], "use 12 or more letters, digits, punctuation or spaces"),
+    (["--write-token", " a spaced secret"], "none first or last"),
+    (["--write-token", "a secret, ünïcode"], "use 12 or more"),
 ])
 def test_bad_origins_and_tokens_are_refused_at_start(run_cli, args, words):
     res = run_cli("serve", "--port", "0", *args)

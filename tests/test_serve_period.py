@@ -21,6 +21,7 @@ LIST = "players_list_foa_nov25.txt"
 
 
 TOKEN = "club-secret-7f3a9c2e51"
+PASSPHRASE = "correct horse battery staple"
 TABLES = ("players", "periods", "lists", "tournaments", "games", "pool", "list_months",
           "list_players")
 
@@ -166,8 +167,11 @@ def test_the_write_token_saves_the_month(tmp_path, run_cli):
     assert {k: v for k, v in saved.items() if k.startswith("list_")} == {
         k: v for k, v in before.items() if k.startswith("list_")}
     fresh = tmp_path / "fresh.sqlite"
-    with Served(tmp_path / "api", "--store", str(fresh), "--write-token", TOKEN) as server:
-        api = post_period(server, "api/period", headers=bearer(TOKEN))
+    with Served(tmp_path / "api", "--store", str(fresh),
+                env={"FIDERATE_WRITE_TOKEN": PASSPHRASE}) as server:
+        assert post_period(server, "api/period", headers=bearer(TOKEN)).status_code == 403
+        assert not fresh.exists()
+        api = post_period(server, "api/period", headers=bearer(PASSPHRASE))
         assert api.status_code == 200, api.text
         got = api.json()
         assert got["stored"] is True and got["period"] == "2025-12"
