@@ -68,7 +68,7 @@ def test_every_answer_has_the_security_headers(server, path):
     assert "unsafe-inline" not in csp and "sha256-" in script_src
     assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp
     assert r.headers["x-content-type-options"] == "nosniff"
-    assert r.headers["referrer-policy"] == "no-referrer"
+    assert r.headers["referrer-policy"] == "same-origin"
     assert "Traceback" not in r.text
 
 

@@ -295,6 +295,10 @@ def test_cross_site_says_which_requests_to_refuse():
                    ("origin", "http://127.0.0.1:8000"))
     assert cross_site(twice) == "Origin 'http://127.0.0.1:8000' and 1 more"
     assert cross_site(_scope("PUT", host, ("origin", "http://evil.example"))) is not None
+    assert cross_site(_scope("POST", host, ("origin", "null"))) == "Origin 'null'"
+    assert cross_site(_scope("POST", host, ("origin", "null"), ("sec-fetch-site", "same-origin"))
+                      ) is None  # the browser vouches for a page hiding its origin
+    assert cross_site(_scope("POST", host, ("origin", "null"), ("sec-fetch-site", "cross-site")))
     public = [("https", "ratings.example", 443)]
     assert cross_site(_scope("POST", host, ("origin", "https://ratings.example")), public) is None
     assert cross_site(_scope("POST", host, ("origin", "http://127.0.0.1:8000")), public)

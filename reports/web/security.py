@@ -74,7 +74,13 @@ def content_security_policy() -> str:
 
 
 class SecurityHeaders:
-    """ASGI middleware adding the security headers to every response."""
+    """ASGI middleware adding the security headers to every response.
+
+    ``Referrer-Policy: same-origin``: no address of this server (a report's key) is ever sent
+    to another site, and the server's own forms post with their ``Origin`` (under
+    ``no-referrer`` a browser sends ``Origin: null`` with every post, which :class:`SameOrigin`
+    could not tell from another site's).
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -90,7 +96,7 @@ class SecurityHeaders:
                 headers += [
                     (b"content-security-policy", content_security_policy().encode()),
                     (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
+                    (b"referrer-policy", b"same-origin"),
                     (b"x-frame-options", b"DENY"),
                     (b"cross-origin-opener-policy", b"same-origin"),
                 ]
@@ -146,8 +152,9 @@ def cross_site(scope: Scope, origins: Iterable[Origin] = ()) -> str | None:
     when its ``Sec-Fetch-Site`` says another site (``cross-site``, ``same-site``: a browser
     sends it and a page cannot forge it), or when its ``Origin`` is not this server's: one of
     *origins* when the server was given them, else the request's own scheme and ``Host``.
-    ``Origin: null`` (a sandboxed or privacy-hidden page) is refused too.  A request with
-    neither header (curl, a script: no browser, so no visitor's browser to abuse) goes on.
+    ``Origin: null`` (a sandboxed page, a page whose referrer policy hides its origin) is
+    refused unless ``Sec-Fetch-Site`` says ``same-origin``.  A request with neither header
+    (curl, a script: no browser, so no visitor's browser to abuse) goes on.
 
     Why the request's own ``Host`` by default: a browser always sends the ``Host`` of the
     server it connects to, and no page can change it, so another site's form or ``fetch``
@@ -176,6 +183,8 @@ def cross_site(scope: Scope, origins: Iterable[Origin] = ()) -> str | None:
         return f"Sec-Fetch-Site {', '.join(sites)!r}"
     if not sent:
         return None
+    if sent == ["null"] and sites == ["same-origin"]:
+        return None  # this server's own page, hiding its origin: the browser vouches for it
     origin = parse_origin(sent[0]) if len(sent) == 1 else None
     allowed: set[Origin | None] = set(origins) or {_own_origin(scope, host)}
     if origin is None or origin not in allowed:
