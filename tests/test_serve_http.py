@@ -323,6 +323,12 @@ def test_openapi_describes_the_api(server):
     assert spec["openapi"].startswith("3.")
     assert {"/api/report", "/api/calc", "/healthz"} <= set(spec["paths"])
     assert {"get", "post"} == set(spec["paths"]["/api/report"])
+    period = spec["paths"]["/api/period"]["post"]
+    fields = period["requestBody"]["content"]["multipart/form-data"]["schema"]["properties"]
+    assert set(fields) == {"period", "tournaments", "ratings_list", "list"}
+    assert {"200", "403"} <= set(period["responses"])
+    assert period["security"] == [{}, {"writeToken": []}]
+    assert spec["components"]["securitySchemes"]["writeToken"]["scheme"] == "bearer"
 
 
 def test_many_users_at_once_keep_the_delay_between_requests(tmp_path, site, trap):
