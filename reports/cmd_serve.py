@@ -47,8 +47,8 @@ def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
 @click.option("--write-token", envvar="FIDERATE_WRITE_TOKEN", metavar="TOKEN",
               callback=_token, show_envvar=False,
               help="The secret that lets the period page save a month to the --store register "
-                   "(env FIDERATE_WRITE_TOKEN, better: a command line is seen by other users "
-                   "of the machine). Without it the register is only read.")
+                   "(without it the register is only read). Better in env "
+                   "FIDERATE_WRITE_TOKEN: a command line is seen by other users of the machine.")
 @click.option("--origin", "origins", multiple=True, metavar="URL", callback=_origins,
               help="The address people open the pages at, e.g. https://ratings.example.org, "
                    "when the server sees another (behind a TLS proxy); repeatable. Form posts "
@@ -72,7 +72,7 @@ def serve(**opts: Any) -> None:
     Examples:
       fiderate serve                      # then open http://127.0.0.1:8000/
       fiderate serve --host 0.0.0.0 --port 8080 --store ratings.sqlite
-      FIDERATE_WRITE_TOKEN=... fiderate serve --store ratings.sqlite
+      FIDERATE_WRITE_TOKEN='a long secret' fiderate serve --store ratings.sqlite
     """
     import socket
 
@@ -99,6 +99,9 @@ def serve(**opts: Any) -> None:
         saves = ("saves months to it only with the write token" if opts["write_token"]
                  else "never writes it (no write token)")
         click.echo(f"fiderate: the period page reads the register {opts['store']} and {saves}",
+                   err=True)
+    elif opts["write_token"]:
+        click.echo("fiderate: the write token has no use without --store: nothing is stored",
                    err=True)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"fiderate: serving on http://{shown}:{bound}/ (Ctrl+C to stop)", err=True)
