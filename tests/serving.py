@@ -6,7 +6,8 @@ connection made to it (nothing may ever connect there).
         requests.get(server.url + "healthz")
 
 The server gets private cache, data and temporary folders (so the test can look into them)
-and ``--delay 0``; its log goes to a file, read with :meth:`Served.log`.
+and ``--delay 0``, and no environment variable of fiderate's but those given (*env*); its log
+goes to a file, read with :meth:`Served.log`.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ class Trap:
 class Served:
     """A ``fiderate serve`` process on a free port of 127.0.0.1."""
 
-    def __init__(self, tmp: Path, *args: str, base_url: str | None = None) -> None:
+    def __init__(self, tmp: Path, *args: str, base_url: str | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.tmp = tmp
         self.temp = tmp / "tmp"
         self.data = tmp / "data"
@@ -94,6 +96,7 @@ class Served:
         if base_url:
             self.args += ["--base-url", base_url]
         self._log = tmp / "server.log"
+        self.env = env or {}
         self.url = ""
         self.started_in = 0.0
         self.proc: subprocess.Popen[bytes] | None = None
@@ -103,6 +106,8 @@ class Served:
                "XDG_DATA_HOME": str(self.data), "TMPDIR": str(self.temp),
                "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
         env.pop("FIDERATE_BASE_URL", None)
+        env.pop("FIDERATE_WRITE_TOKEN", None)
+        env.update(self.env)
         start = time.monotonic()
         with self._log.open("wb") as log:
             self.proc = subprocess.Popen([sys.executable, "-m", "reports", "serve", *self.args],

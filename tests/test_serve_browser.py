@@ -1,5 +1,7 @@
 """``fiderate serve`` in a real headless Chromium, at 1280 and 390 px: paste a tournament
-number, drop a TRF, open a player, download the zip, use the calculator.
+number, drop a TRF, open a player, download the zip, use the calculator; and save a rating
+period to the register with the write token (the browser's own Origin and Sec-Fetch-Site
+let its posts through).
 
 Uses the system Chromium through Playwright (never a downloaded browser); skipped only when
 /usr/bin/chromium is absent.  Any console error (a blocked script or style is one) fails.
@@ -17,6 +19,7 @@ from test_report import small
 from test_serve_period import post_period
 
 from importer.trf.writer import write_trf
+from rating.register import Register
 
 pytestmark = pytest.mark.browser
 
@@ -165,3 +168,41 @@ def test_the_period_pages_under_the_servers_policy(page, server):
     page.go_back()
     page.click("text=← FIDE rating period 2025-12")
     assert page.url == f"{index.url}period.html"
+
+
+def test_the_period_form_saves_the_month_only_with_the_write_token(browser, tmp_path):
+    from test_serve_period import EVENTS, LIST, PERIOD
+
+    token = "correct horse battery staple"
+    store = tmp_path / "register.sqlite"
+    with Served(tmp_path / "period", "--store", str(store),
+                env={"FIDERATE_WRITE_TOKEN": token}) as server:
+        context = browser.new_context(viewport={"width": 390, "height": 900})
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        posted: list[dict[str, str]] = []
+        tab.on("request", lambda r: r.method == "POST" and posted.append(r.all_headers()))
+
+        def send(typed: str) -> str:
+            tab.goto(server.url + "period")
+            tab.fill("#period", "2025-12")
+            tab.set_input_files("#tournaments", [str(PERIOD / e) for e in EVENTS])
+            tab.set_input_files("#ratings_list", str(PERIOD / LIST))
+            tab.fill("#token", typed)
+            tab.click("button[type=submit]")
+            assert tab.locator("h1").text_content() == "FIDE rating period 2025-12"
+            return tab.locator(".site-status").text_content()
+
+        assert send("correct horse") == ("Not saved to the rating register: the write token "
+                                         "was wrong.")
+        assert not store.exists()
+        assert send(token) == "Saved to this server's rating register."
+        assert errors == []
+        own = server.url.rstrip("/")
+        assert [(h.get("origin"), h.get("sec-fetch-site")) for h in posted] == [
+            (own, "same-origin")] * 2  # what the server compares
+        context.close()
+    with Register(store) as reg:
+        assert f"{reg.newest_period():%Y-%m}" == "2025-12"

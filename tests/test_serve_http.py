@@ -68,7 +68,7 @@ def test_every_answer_has_the_security_headers(server, path):
     assert "unsafe-inline" not in csp and "sha256-" in script_src
     assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp
     assert r.headers["x-content-type-options"] == "nosniff"
-    assert r.headers["referrer-policy"] == "no-referrer"
+    assert r.headers["referrer-policy"] == "same-origin"
     assert "Traceback" not in r.text
 
 
@@ -323,6 +323,12 @@ def test_openapi_describes_the_api(server):
     assert spec["openapi"].startswith("3.")
     assert {"/api/report", "/api/calc", "/healthz"} <= set(spec["paths"])
     assert {"get", "post"} == set(spec["paths"]["/api/report"])
+    period = spec["paths"]["/api/period"]["post"]
+    fields = period["requestBody"]["content"]["multipart/form-data"]["schema"]["properties"]
+    assert set(fields) == {"period", "tournaments", "ratings_list", "list"}
+    assert {"200", "403"} <= set(period["responses"])
+    assert period["security"] == [{}, {"writeToken": []}]
+    assert spec["components"]["securitySchemes"]["writeToken"]["scheme"] == "bearer"
 
 
 def test_many_users_at_once_keep_the_delay_between_requests(tmp_path, site, trap):
@@ -346,3 +352,94 @@ def test_many_users_at_once_keep_the_delay_between_requests(tmp_path, site, trap
     gaps = [b - a for a, b in pairwise(arrivals)]
     assert min(gaps) >= delay * 0.9, gaps
     assert trap.connections == 0
+
+
+CROSS_SITE = ("refused: this was sent from another web site; open this server&#39;s own page "
+              "and send it from there")
+
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "http://evil.example"},
+    {"Origin": "null"},
+    {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "same-site"},
+    {"Origin": "http://ADDRESS", "Sec-Fetch-Site": "same-site"},
+    {"Origin": "https://ADDRESS"},  # another scheme
+    {"Origin": "http://ADDRESS/path"},
+    {"Origin": "http://user@ADDRESS"},
+    {"Origin": "http://ADDRESS, http://ADDRESS"},
+    {"Host": "evil.example", "Origin": "http://ADDRESS"},  # only a non-browser sends another Host
+], ids=lambda h: ",".join(f"{k}={v}" for k, v in h.items()))
+def test_posts_from_other_sites_are_refused_before_anything_is_read(server, site, headers):
+    address = server.url.removeprefix("http://").rstrip("/")  # 127.0.0.1:port
+    sent = {k: v.replace("ADDRESS", address) for k, v in headers.items()}
+    before = len(site.requests)
+    r = requests.post(server.url + "report", data={"source": "999404"}, headers=sent, timeout=10)
+    assert r.status_code == 403 and error_line(r.text) == CROSS_SITE
+    assert 'name="source"' in r.text  # the form it came from, with the one line
+    api = requests.post(server.url + "api/report", data={"source": "999404"}, headers=sent,
+                        timeout=10)
+    assert api.status_code == 403
+    assert api.json() == {"error": CROSS_SITE.replace("&#39;", "'")}
+    period = requests.post(server.url + "period", data={"period": "2025-13"}, headers=sent,
+                           timeout=10)
+    assert period.status_code == 403 and error_line(period.text) == CROSS_SITE
+    assert len(site.requests) == before  # nothing fetched
+    assert "refused a cross-site POST /report" in server.log()
+
+
+@pytest.mark.parametrize("headers", [
+    {}, {"Origin": "http://ADDRESS"}, {"Origin": "http://ADDRESS", "Sec-Fetch-Site": "same-origin"},
+    {"Origin": "HTTP://ADDRESS"}, {"Sec-Fetch-Site": "none"}, {"Sec-Fetch-Site": "same-origin"},
+    {"Host": "localhost:PORT", "Origin": "http://localhost:PORT"},
+], ids=lambda h: ",".join(f"{k}={v}" for k, v in h.items()) or "none")
+def test_posts_from_the_server_own_pages_or_from_no_browser_go_on(server, headers):
+    address = server.url.removeprefix("http://").rstrip("/")
+    port = address.rsplit(":", 1)[1]
+    sent = {k: v.replace("ADDRESS", address).replace("PORT", port) for k, v in headers.items()}
+    r = requests.post(server.url + "report", data={"source": TNR}, headers=sent, timeout=30)
+    assert r.status_code == 200 and r.url == f"{server.url}report/{TNR}/"
+    api = requests.post(server.url + "api/report", data={"source": TNR}, headers=sent, timeout=30)
+    assert api.status_code == 200 and api.json()["key"] == TNR
+
+
+def test_pages_from_another_site_are_still_given(server):
+    """A GET changes nothing: a link from anywhere opens the report."""
+    r = requests.get(server.url + f"report/{TNR}/", timeout=30,
+                     headers={"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"})
+    assert r.status_code == 200
+
+
+def test_a_server_given_its_origin_takes_posts_from_there_only(tmp_path, site):
+    public = "https://ratings.example"
+    with Served(tmp_path, "--origin", public, "--origin", "http://10.0.0.7:8080",
+                base_url=site.url) as server:
+        own = server.url.rstrip("/")
+        for origin in (own, "http://ratings.example", "https://ratings.example:8443",
+                       "https://evil.example"):
+            r = requests.post(server.url + "api/report", data={"source": TNR}, timeout=10,
+                              headers={"Origin": origin})
+            assert r.status_code == 403, origin
+        rebound = requests.post(server.url + "api/report", data={"source": TNR}, timeout=10,
+                                headers={"Host": "evil.example", "Origin": "http://evil.example"})
+        assert rebound.status_code == 403  # a rebound name is not the server's origin
+        for headers in ({"Origin": public}, {"Origin": public + ":443"},
+                        {"Origin": "http://10.0.0.7:8080"}, {}):
+            r = requests.post(server.url + "api/report", data={"source": TNR}, timeout=30,
+                              headers=headers)
+            assert r.status_code == 200, headers
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--origin", "ratings.example"], "expected scheme://host[:port]"),
+    (["--origin", "https://ratings.example/path"], "expected scheme://host[:port]"),
+    (["--write-token", "short-token"], "use 12 or more letters, digits, punctuation or spaces"),
+    (["--write-token", " a spaced secret"], "none first or last"),
+    (["--write-token", "a secret, ünïcode"], "use 12 or more"),
+])
+def test_bad_origins_and_tokens_are_refused_at_start(run_cli, args, words):
+    res = run_cli("serve", "--port", "0", *args)
+    assert res.code == 2 and words in res.stderr
+    if args[0] == "--write-token":
+        assert args[1] not in res.stderr  # the token is never shown

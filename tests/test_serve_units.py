@@ -257,3 +257,65 @@ def test_a_taken_port_is_one_line(run_cli):
     assert res.code == 2
     assert res.stderr == (f"fiderate: error: cannot listen on 127.0.0.1 port {port}: "
                           "Address already in use\n")
+
+
+@pytest.mark.parametrize(("text", "origin"), [
+    ("http://127.0.0.1:8000", ("http", "127.0.0.1", 8000)),
+    ("HTTPS://Ratings.Example", ("https", "ratings.example", 443)),
+    ("https://ratings.example:443/", ("https", "ratings.example", 443)),
+    ("http://[::1]:8080", ("http", "::1", 8080)),
+    ("null", None), ("", None), ("ratings.example", None), ("ftp://ratings.example", None),
+    ("https://ratings.example/x", None), ("https://u:p@ratings.example", None),
+    ("https://ratings.example:99999", None), ("https://ratings.example?x", None),
+])
+def test_origins_are_read_strictly(text, origin):
+    from reports.web.security import parse_origin
+
+    assert parse_origin(text) == origin
+
+
+def _scope(method: str, *headers: tuple[str, str]) -> dict:
+    return {"type": "http", "method": method, "scheme": "http", "server": ("127.0.0.1", 8000),
+            "headers": [(k.encode(), v.encode()) for k, v in headers]}
+
+
+def test_cross_site_says_which_requests_to_refuse():
+    from reports.web.security import cross_site
+
+    host = ("host", "127.0.0.1:8000")
+    assert cross_site(_scope("GET", ("origin", "http://evil.example"))) is None
+    assert cross_site(_scope("POST", host)) is None
+    assert cross_site(_scope("POST", host, ("origin", "http://127.0.0.1:8000"))) is None
+    assert cross_site(_scope("POST", ("origin", "http://127.0.0.1:8000"))) is None  # no Host
+    assert cross_site(_scope("POST", host, ("origin", "http://evil.example"))) == (
+        "Origin 'http://evil.example'")
+    assert cross_site(_scope("POST", host, ("sec-fetch-site", "cross-site"))) == (
+        "Sec-Fetch-Site 'cross-site'")
+    twice = _scope("POST", host, ("origin", "http://127.0.0.1:8000"),
+                   ("origin", "http://127.0.0.1:8000"))
+    assert cross_site(twice) == "Origin 'http://127.0.0.1:8000' and 1 more"
+    assert cross_site(_scope("PUT", host, ("origin", "http://evil.example"))) is not None
+    assert cross_site(_scope("POST", host, ("origin", "null"))) == "Origin 'null'"
+    assert cross_site(_scope("POST", host, ("origin", "null"), ("sec-fetch-site", "same-origin"))
+                      ) is None  # the browser vouches for a page hiding its origin
+    assert cross_site(_scope("POST", host, ("origin", "null"), ("sec-fetch-site", "cross-site")))
+    public = [("https", "ratings.example", 443)]
+    assert cross_site(_scope("POST", host, ("origin", "https://ratings.example")), public) is None
+    assert cross_site(_scope("POST", host, ("origin", "http://127.0.0.1:8000")), public)
+
+
+def test_the_write_token_is_compared_whole():
+    from reports.web.security import bearer_token, token_matches
+
+    assert token_matches("club-secret-1234", "club-secret-1234")
+    for given in ("club-secret-123", "club-secret-12345", "", None, "CLUB-SECRET-1234", "é"):
+        assert not token_matches("club-secret-1234", given)
+    assert not token_matches(None, "anything") and not token_matches("", "")
+    assert bearer_token(None) is None
+    assert bearer_token("Bearer  abc ") == "abc" and bearer_token("bearer abc") == "abc"
+    assert bearer_token("Basic abc") == "" and bearer_token("abc") == ""
+
+
+def test_the_write_token_is_never_in_the_config_s_repr():
+    config = Config(store="r.sqlite", write_token="club-secret-1234")
+    assert "club-secret-1234" not in repr(config)

@@ -1,4 +1,5 @@
-"""The JSON API: reports, the calculator and a health check, described at /api/openapi.json.
+"""The JSON API: reports, the rating period, the calculator and a health check, described at
+/api/openapi.json.
 
 Errors are ``{"error": "<the command line's one-line message>"}`` with a 4xx status for bad
 input, 502 when chess-results cannot be read and 500 for a bug in fiderate.
@@ -19,10 +20,11 @@ if TYPE_CHECKING:
     from starlette.requests import Request
 
     from reports.web.kept import Kept
-    from reports.web.service import Reports
+    from reports.web.pages import RatedPeriod
+    from reports.web.service import Periods, Reports
     from reports.web.uploads import Form
 
-__all__ = ["OPENAPI", "calc_json", "json_response"]
+__all__ = ["OPENAPI", "api_period", "calc_json", "json_response", "period_json"]
 
 _REPORT_FIELDS = ("source", "system", "player", "k", "date")
 _CALC_OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--result",
@@ -31,6 +33,9 @@ _CALC_OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--re
                  "reached_2400": "--reached-2400", "opponent_k": "--opponent-k",
                  "system": "--system", "elo_cap": "--elo-cap", "date": "--date", "list": "--list",
                  "table": "--table"}
+_PERIOD_FIELDS = ("period", "list", "tournaments", "ratings_list")
+_PERIOD_TEXT = frozenset({"fide_id", "name", "list", "status"})
+"""The text columns of period_players.csv (the others hold numbers or nothing)."""
 _FLAGS = {"reached_2400": True, "table": True}
 _YES, _NO = ("", "1", "true", "yes", "on"), ("0", "false", "no", "off")
 
@@ -142,6 +147,56 @@ async def api_report_post(request: Request) -> Response:
             form.close()
 
 
+def _number(text: str) -> int | float | None:
+    if text == "":
+        return None
+    return float(text) if "." in text else int(text)
+
+
+def period_json(rated: RatedPeriod) -> dict[str, Any]:
+    """The period as the API returns it: key, url, period, stored, the rows of
+    period_players.csv (numbers as numbers) and the notes."""
+    import csv
+    import io
+
+    rows = csv.DictReader(io.StringIO(rated.out.files["period_players.csv"], newline=""))
+    players = [{c: v if c in _PERIOD_TEXT else _number(v) for c, v in row.items()}
+               for row in rows]
+    notes = [*rated.out.notes, *([rated.saying] if rated.saying and not rated.stored else [])]
+    return {"key": rated.key, "url": f"/period/{rated.key}/", "period": f"{rated.period:%Y-%m}",
+            "stored": rated.stored, "players": players, "notes": notes}
+
+
+async def api_period(request: Request) -> Response:
+    """POST /api/period: a rating period from uploaded files (as the period page) as JSON.
+
+    The register is written only with ``Authorization: Bearer TOKEN``; a request that sends
+    the header to a server that does not save periods, or with a token that is not its
+    write token, is refused (403) before its files are read: a client asking to write is told
+    at once that it cannot.  Without the header the period is rated and not saved.
+    """
+    from reports.web.pages import rate_period
+    from reports.web.security import bearer_token
+
+    form: Form | None = None
+    try:
+        token = bearer_token(request.headers.get("authorization"))
+        if token is not None:
+            periods: Periods = request.app.state.periods
+            if not periods.saves:
+                raise Problem("this server does not save periods to its rating register", 403)
+            if not periods.may_write(token):
+                raise Problem("the write token is wrong (Authorization: Bearer TOKEN)", 403)
+        form = await read_form(request)
+        _unknown([*form.fields, *form.files], _PERIOD_FIELDS)
+        return json_response(period_json(await rate_period(request, form, [token])))
+    except Exception as exc:
+        return error_response(exc, form)
+    finally:
+        if form is not None:
+            form.close()
+
+
 def openapi(_request: Request) -> Response:
     """GET /api/openapi.json: this API, described."""
     return json_response(OPENAPI)
@@ -165,6 +220,13 @@ _OPTIONS = [
 _ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": \"…\"}"}
 _REPORT = {"description": "The report: key, url (its HTML pages), tournament, rules, players "
                           "(each with rounds and scenarios), published, notes, warnings."}
+_FILES = {"type": "array", "items": {"type": "string", "format": "binary"}}
+_PERIOD = {"description": "The period: key, url (its HTML page and CSV files), period "
+                          "(YYYY-MM), stored (written to the server's rating register), "
+                          "players (the rows of period_players.csv, numbers as numbers), "
+                          "notes."}
+_REFUSED = {"description": "Refused: a post from another web site, or an Authorization header "
+                           "the server cannot write the register with: {\"error\": \"…\"}"}
 
 OPENAPI: dict[str, Any] = {
     "openapi": "3.1.0",
@@ -183,15 +245,34 @@ OPENAPI: dict[str, Any] = {
             "post": {"summary": "The report of uploaded files",
                      "requestBody": {"required": True, "content": {"multipart/form-data": {
                          "schema": {"type": "object", "properties": {
-                             "files": {"type": "array", "items": {"type": "string",
-                                                                  "format": "binary"},
-                                       "description": "Saved chess-results pages, Excel "
+                             "files": {**_FILES, "description": "Saved chess-results pages, Excel "
                                        "exports, Swiss-Manager CSV or TRF files of one "
                                        "tournament: at most 20 files of 10 MB, 50 MB in all."},
                              **{p["name"]: {"type": p["schema"]["type"],
                                             "description": p["description"]}
                                 for p in _OPTIONS}}}}}},
                      "responses": {"200": _REPORT, "4XX": _ERROR}}},
+        "/api/period": {"post": {
+            "summary": "A rating period: several tournaments of one list month rated together",
+            "description": "As the period page. The server's rating register (if it has one) "
+                           "gives the previous month's ratings, K and history; the period is "
+                           "written to it only with the server's write token as "
+                           "Authorization: Bearer TOKEN.",
+            "security": [{}, {"writeToken": []}],
+            "requestBody": {"required": True, "content": {"multipart/form-data": {
+                "schema": {"type": "object", "required": ["period", "tournaments"],
+                           "properties": {
+                    "period": {"type": "string", "description": "The list month, YYYY-MM."},
+                    "tournaments": {**_FILES, "description": "One file a tournament of the "
+                                    "month: a saved chess-results page, an Excel export, a "
+                                    "Swiss-Manager CSV or a TRF file."},
+                    "ratings_list": {"type": "string", "format": "binary",
+                                     "description": "The previous FIDE rating list (TXT or "
+                                     "XML, zipped or not): base ratings, K and birth years."},
+                    "list": {"type": "string", "enum": ["standard", "rapid", "blitz"],
+                             "description": "Rate only this list's tournaments (default: "
+                                            "every list, kept apart)."}}}}}},
+            "responses": {"200": _PERIOD, "403": _REFUSED, "4XX": _ERROR}}},
         "/api/calc": {"get": {
             "summary": "The rating calculator (as fiderate calc --json)",
             "parameters": [
@@ -216,4 +297,8 @@ OPENAPI: dict[str, Any] = {
             "responses": {"200": {"description": "The calculation, as fiderate calc --json."},
                           "400": _ERROR}}},
     },
+    "components": {"securitySchemes": {"writeToken": {
+        "type": "http", "scheme": "bearer",
+        "description": "The server's write token (fiderate serve --write-token): only with it "
+                       "is a period written to the rating register."}}},
 }

@@ -12,9 +12,13 @@ Routes::
     GET  /period, POST /period           the rating period form → 303 to /period/{key}/
     GET  /period/{key}/, …/{file}        the period page, its players' pages, CSV files and reports
     GET  /api/report, POST /api/report   a report as JSON
+    POST /api/period                     a rating period as JSON
     GET  /api/calc                       the calculator as JSON (``fiderate calc --json``)
     GET  /api/openapi.json               the API described
     GET  /healthz                        200 while the server answers
+
+A POST from another web site is refused (403) before anything of it is read
+(:class:`~reports.web.security.SameOrigin`).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from starlette.routing import Route
 from reports.web import api, pages
 from reports.web.kept import site_context
 from reports.web.problems import Problem, for_people, problem
-from reports.web.security import SecurityHeaders
+from reports.web.security import SameOrigin, SecurityHeaders, parse_origin
 from reports.web.service import Config, Fetcher, Periods, Reports
 
 if TYPE_CHECKING:
@@ -125,7 +129,13 @@ def create_app(config: Config | None = None) -> Starlette:
     config = config or Config()
     runner = Runner(limit=config.time_limit)
     reports = Reports(Fetcher(config), runner)
-    periods = Periods(runner, config.store)
+    periods = Periods(runner, config.store, config.write_token)
+    origins = []
+    for text in config.origins:
+        origin = parse_origin(text)
+        if origin is None:
+            raise ValueError(f"{text!r}: not an origin (scheme://host[:port])")
+        origins.append(origin)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -150,12 +160,15 @@ def create_app(config: Config | None = None) -> Starlette:
         Route("/period/{key}/{name:path}", pages.period_view, methods=["GET"]),
         Route("/api/report", api.api_report_get, methods=["GET"]),
         Route("/api/report", api.api_report_post, methods=["POST"]),
+        Route("/api/period", api.api_period, methods=["POST"]),
         Route("/api/calc", api.api_calc, methods=["GET"]),
         Route("/api/openapi.json", api.openapi, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
     ]
     refused = dict.fromkeys((Problem, click.ClickException, *user_facing_errors()), _on_problem)
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders), Middleware(_Bugs)],
+    middleware = [Middleware(SecurityHeaders), Middleware(_Bugs),
+                  Middleware(SameOrigin, origins=origins, refuse=_error)]
+    app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={**refused, HTTPException: _on_http}, lifespan=lifespan)
     app.state.reports = reports
     app.state.periods = periods

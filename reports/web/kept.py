@@ -37,8 +37,9 @@ _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 def site_context(**given: Any) -> dict[str, Any]:
     """What the server shows around a page (``_site.html``): its links, and any of a reload
-    (seconds), a live line, downloads and an error line."""
-    return {"refresh": None, "live": "", "downloads": [], "error": "", **given}
+    (seconds), a live line, a status line (what became of the page's input), downloads and
+    an error line."""
+    return {"refresh": None, "live": "", "status": "", "downloads": [], "error": "", **given}
 
 
 class Kept:

@@ -8,6 +8,9 @@ came from, with the status that says why (4xx: the input; 502: chess-results; 50
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -22,9 +25,11 @@ if TYPE_CHECKING:
     from reports.web.kept import Kept
     from reports.web.service import Periods, Reports
     from reports.web.uploads import Form
+    from reports.web.work import PeriodFiles
 
-__all__ = ["CALC_FORM", "calc_page", "form_page", "home", "period_form", "period_post", "period_view",
-           "render", "report_file", "report_post", "report_redirect"]
+__all__ = ["CALC_FORM", "RatedPeriod", "calc_page", "form_page", "home", "period_form",
+           "period_post", "period_view", "rate_period", "render", "report_file", "report_post",
+           "report_redirect"]
 
 _LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024)}
 _REPORT_FIELDS = ("source", "system", "player", "k", "date")
@@ -226,39 +231,87 @@ def _periods(request: Request) -> Periods:
 
 def period_form(request: Request, fields: dict[str, str] | None = None, error: str = "",
                 status: int = 200) -> HTMLResponse:
-    """GET /period: the form."""
+    """GET /period: the form (with the write token's field when the server saves periods)."""
     form = {"period": "", "list": "", **(fields or {})}
+    periods = _periods(request)
     return render("period_form.html", status, form=form, limits=_LIMITS,
-                  stored=_periods(request).store is not None,
+                  stored=periods.store is not None, saves=periods.saves,
                   site=site_context(error=for_people(error)))
 
 
-async def period_post(request: Request) -> Response:
-    """POST /period: the month's files → the period page (303), or the form with the error."""
+@dataclass(frozen=True, slots=True)
+class RatedPeriod:
+    """A period rated from a submitted form, and kept under its key."""
+
+    key: str
+    period: date
+    stored: bool
+    """Written to the register."""
+    saying: str
+    """What the page says about the register ('' for a server without one)."""
+    out: PeriodFiles
+
+
+def _saving(periods: Periods, tokens: Sequence[str | None]) -> tuple[bool, str]:
+    """Whether to write the register, given the tokens the request carried (None: not given;
+    '' from an ``Authorization`` header of another kind: given, and wrong), and the line the
+    period page says about it."""
+    if periods.store is None:
+        return False, ""
+    if not periods.saves:
+        return False, "Not saved: this server does not save periods to its rating register."
+    given = [t for t in tokens if t is not None]
+    if any(periods.may_write(t) for t in given):
+        return True, "Saved to this server's rating register."
+    if given:
+        return False, "Not saved to the rating register: the write token was wrong."
+    return False, "Not saved to the rating register: no write token was given."
+
+
+async def rate_period(request: Request, form: Form, tokens: Sequence[str | None]) -> RatedPeriod:
+    """The period of a submitted form (fields ``period``, ``list``; files ``tournaments``,
+    ``ratings_list``) rated and kept, and written to the register when one of *tokens* is the
+    write token: the period page's and the API's."""
     from starlette.concurrency import run_in_threadpool
 
     from reports.web.work import PeriodRequest
+
+    month = _month(form.get("period"))
+    only = form.get("list") or None
+    if only not in (None, "standard", "rapid", "blitz"):
+        raise Problem(f"{only!r}: expected standard, rapid or blitz")
+    files = form.uploads("tournaments")
+    if not files:
+        raise Problem("give the files of the month's tournaments")
+    lists = form.uploads("ratings_list")
+    periods = _periods(request)
+    write, saying = _saving(periods, tokens)
+    key, out = await run_in_threadpool(
+        periods.run, files, lists[0] if lists else None,
+        PeriodRequest(period=month, only_list=only, store=periods.store, write=write),
+        site_context(status=saying,
+                     downloads=[{"href": "period_players.csv", "label": "Players (CSV)"},
+                                {"href": "period_games.csv", "label": "Games (CSV)"}]))
+    return RatedPeriod(key=key, period=month, stored=write, saying=saying, out=out)
+
+
+async def period_post(request: Request) -> Response:
+    """POST /period: the month's files → the period page (303), or the form with the error.
+
+    The register is written only with the write token, typed in the form's ``token`` field
+    or sent as ``Authorization: Bearer TOKEN``; without it (or with a wrong one) the month is
+    rated and shown all the same, its page saying it was not saved.
+    """
+    from reports.web.security import bearer_token
 
     form: Form | None = None
     fields: dict[str, str] = {}
     try:
         form = await read_form(request)
         fields = {"period": form.get("period"), "list": form.get("list")}
-        month = _month(fields["period"])
-        only = fields["list"] or None
-        if only not in (None, "standard", "rapid", "blitz"):
-            raise Problem(f"{only!r}: expected standard, rapid or blitz")
-        files = form.uploads("tournaments")
-        if not files:
-            raise Problem("give the files of the month's tournaments")
-        lists = form.uploads("ratings_list")
-        periods = _periods(request)
-        key = await run_in_threadpool(
-            periods.run, files, lists[0] if lists else None,
-            PeriodRequest(period=month, only_list=only, store=periods.store),
-            site_context(downloads=[{"href": "period_players.csv", "label": "Players (CSV)"},
-                                    {"href": "period_games.csv", "label": "Games (CSV)"}]))
-        return RedirectResponse(f"/period/{key}/", status_code=303)
+        rated = await rate_period(request, form, [
+            form.get("token") or None, bearer_token(request.headers.get("authorization"))])
+        return RedirectResponse(f"/period/{rated.key}/", status_code=303)
     except Exception as exc:
         status, line = problem(exc)
         if status >= 500:
@@ -269,7 +322,7 @@ async def period_post(request: Request) -> Response:
             form.close()
 
 
-def _month(text: str) -> Any:
+def _month(text: str) -> date:
     from rating.period_run import parse_month
 
     month = parse_month(text)

@@ -16,7 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from reports.web.problems import Problem
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from reports.web.kept import Kept, Want
     from reports.web.keys import ReportOptions
     from reports.web.uploads import Upload
-    from reports.web.work import PeriodRequest
+    from reports.web.work import PeriodFiles, PeriodRequest
 
 __all__ = ["Config", "Fetcher", "Periods", "Reports", "SingleFlight", "Store"]
 
@@ -52,7 +52,14 @@ class Config:
     base_url: str | None = None
     """A chess-results mirror or test double (None: chess-results.com)."""
     store: str | None = None
-    """The rating register the period page writes (None: it writes none)."""
+    """The rating register the period page reads, and writes with the write token (None:
+    none)."""
+    write_token: str | None = field(default=None, repr=False)
+    """The secret a request must carry for the period to be written to the register (None:
+    the register is only read)."""
+    origins: tuple[str, ...] = ()
+    """The addresses people open the pages at, as ``scheme://host[:port]`` (empty: each
+    request's own); a POST from any other is refused."""
     delay: float = 1.0
     timeout: float = 10.0
     cache_path: str | None = None
@@ -216,22 +223,37 @@ class Reports:
 
 
 class Periods:
-    """Rating-period pages from uploaded files, kept for an hour under random keys."""
+    """Rating-period pages from uploaded files, kept for an hour under random keys; the
+    register (*store*) read, and written only for a request with the write token."""
 
-    def __init__(self, runner: Runner, store: str | None) -> None:
+    def __init__(self, runner: Runner, store: str | None, write_token: str | None = None
+                 ) -> None:
         self.runner = runner
         self.store = store
+        self._token = write_token
         self.kept: Store[dict[str, str]] = Store(16)
         self._register = threading.Lock()
 
+    @property
+    def saves(self) -> bool:
+        """The server has a register and a write token: a period can be saved."""
+        return self.store is not None and bool(self._token)
+
+    def may_write(self, given: str | None) -> bool:
+        """*given* is the write token of a server that saves periods."""
+        from reports.web.security import token_matches
+
+        return self.saves and token_matches(self._token, given)
+
     def run(self, files: list[Upload], ratings_list: Upload | None, request: PeriodRequest,
-            site: dict[str, Any]) -> str:
-        """Rate the period; the key of its files (the register written one period at a time)."""
+            site: dict[str, Any]) -> tuple[str, PeriodFiles]:
+        """Rate the period: the key of its files, and them (the register read and written one
+        period at a time)."""
         from reports.web import work
         from reports.web.keys import upload_key
 
         with self._register:
-            texts = self.runner.run(work.period_files, files, ratings_list, request, site)
+            out = self.runner.run(work.period_files, files, ratings_list, request, site)
         key = upload_key()
-        self.kept.put(key, texts, UPLOAD_TTL)
-        return key
+        self.kept.put(key, out.files, UPLOAD_TTL)
+        return key, out

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from importer.fetch import TournamentPage
     from importer.model import Tournament
 
-__all__ = ["MAX_PLAYERS", "READERS", "PeriodRequest", "period_files", "report_from_files",
-           "report_from_pages"]
+__all__ = ["MAX_PLAYERS", "READERS", "PeriodFiles", "PeriodRequest", "period_files",
+           "report_from_files", "report_from_pages"]
 
 MAX_PLAYERS = 5000
 """More players than any real tournament has: a larger file is refused."""
@@ -88,14 +88,27 @@ class PeriodRequest:
     """The list month (its first day)."""
     only_list: str | None = None
     store: str | None = None
-    """The rating register to read and write (None: none)."""
+    """The rating register to read (None: none)."""
+    write: bool = False
+    """Write the period to the register too (the request carried the write token); without
+    it a register that does not exist yet is not made either."""
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodFiles:
+    """What a period run gives back."""
+
+    files: dict[str, str]
+    """Its files by relative path."""
+    notes: tuple[str, ...]
+    """The notes the period page shows."""
 
 
 def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: PeriodRequest,
-                 site: Mapping[str, Any]) -> dict[str, str]:
+                 site: Mapping[str, Any]) -> PeriodFiles:
     """``fiderate period`` for uploaded files: its files by relative path (period_players.csv,
     period_games.csv, period.html, each player's page in period-players/ and each tournament's
-    report); the register is written only when the request names one."""
+    report) and its notes; the register is written only when the request says so."""
     from contextlib import nullcontext
 
     from importer.events import load_events
@@ -115,13 +128,15 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
             fide_list = read_fide_list(names[-1], fide_ids=ids, federations=federations)
     offered = [PeriodSource(tournament=e.tournament, source=e.label) for e in found.events]
     notes = [*found.notes, *(list_warnings(fide_list.warnings) if fide_list is not None else [])]
-    with Register(request.store) if request.store else nullcontext(None) as reg:
+    store = request.store if request.write or os.path.exists(request.store or "") else None
+    with Register(store) if store else nullcontext(None) as reg:
         result = run_period(offered, period=request.period, ratings_list=fide_list, register=reg,
                             only_list=RatingList(request.only_list) if request.only_list else None)
         if not result.players:
             raise ReportError(f"nothing to rate in {request.period:%Y-%m}: no tournament of the "
                               "month has a game (nothing written, the register is unchanged)")
         result = replace(result, notes=(*notes, *result.notes))
-        if reg is not None:
+        if reg is not None and request.write:
             reg.write_period(result)
-    return render_period_files(result, ratings_list=fide_list, site=site)
+    return PeriodFiles(render_period_files(result, ratings_list=fide_list, site=site),
+                       tuple(result.notes))
