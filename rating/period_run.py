@@ -216,11 +216,11 @@ def _not_listed(result: PeriodResult,
         where = f"the FIDE list of {ratings_list.list_date:%Y-%m} in the register"
     else:
         name = PurePosixPath(ratings_list.source.replace("\\", "/")).name or ratings_list.source
-        n = len(ratings_list)
-        where = f"{name} ({n} player{'s' if n != 1 else ''})"
-    head = (f"{len(off)} of {len(rated)} players rated in the tournaments are not on {where}"
-            + (", so their tournament rating is the base: is it FIDE's full list?"
-               if 2 * len(off) > len(rated) else ", so their tournament rating is the base"))
+        n = ratings_list.size
+        where = f"{name} ({n} player{'s' if n != 1 else ''}"
+        where += "): is it FIDE's full list?" if 2 * len(off) > len(rated) else ")"
+    head = (f"{len(off)} of {len(rated)} players rated in the tournaments are not on {where} "
+            "Their tournament rating is the base")
     return [grouped(head, names, [p.key for p in off])]
 
 

@@ -40,23 +40,33 @@ __all__ = ["GAME_COLUMNS", "PLAYERS_FOLDER", "PLAYER_COLUMNS", "page_names", "pe
            "render_period_files", "sections", "write_period_files"]
 
 PLAYER_COLUMNS = ("fide_id", "name", "list", "old_rating", "k", "games", "change",
-                  "rounded_change", "new_rating", "status")
+                  "rounded_change", "new_rating", "status", "score", "federation", "matched_by",
+                  "rating_from")
 GAME_COLUMNS = ("tournament", "round", "fide_id", "name", "list", "opponent", "opponent_name",
                 "own_rating", "opponent_rating", "capped", "score", "expected", "change", "k")
-_NUMERIC = ("old_rating", "k", "games", "change", "rounded_change", "new_rating", "round",
+_NUMERIC = ("old_rating", "k", "games", "change", "rounded_change", "new_rating", "score", "round",
             "own_rating", "opponent_rating", "score", "expected")
 _RATINGS_FROM = {"source": "the tournament's own", "list": "the list in force at its start"}
 
 
 def player_rows(result: PeriodResult) -> list[dict[str, Any]]:
-    """period_players.csv rows: the change exact to the hundredth, then rounded once."""
-    return [{
-        "fide_id": p.fide_id, "name": p.name, "list": str(p.list), "old_rating": p.old_rating,
-        "k": p.k, "games": p.games,
-        "change": fmt.hundredths(p.change_h) if p.old_rating is not None else None,
-        "rounded_change": p.rounded_change if p.old_rating is not None else None,
-        "new_rating": p.new_rating, "status": p.status.value,
-    } for p in result.players]
+    """period_players.csv rows (numbers as numbers, exact): the change to the hundredth, then
+    rounded once; for an unrated player the games pooled for a first rating and their score."""
+    rows = []
+    for p in result.players:
+        rated = p.old_rating is not None
+        rows.append({
+            "fide_id": p.fide_id, "name": p.name, "list": str(p.list), "old_rating": p.old_rating,
+            "k": p.ks[0] if len(p.ks) == 1 else p.k or None,
+            "games": p.games if rated else p.pool_games,
+            "change": to_decimal(p.change_h) if rated else None,
+            "rounded_change": p.rounded_change if rated else None,
+            "new_rating": p.new_rating, "status": p.status.value,
+            "score": to_decimal(p.score_h if rated else p.pool_score_h),
+            "federation": p.federation, "matched_by": p.matched_by.value,
+            "rating_from": p.rating_from.value if rated else "",
+        })
+    return rows
 
 
 def game_rows(result: PeriodResult) -> list[dict[str, Any]]:

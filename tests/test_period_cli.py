@@ -42,7 +42,7 @@ EXPECTED = {
     "99200011": ("1850", "", "0", "0.00", "0", "1850", "rated"),  # played only unrated players
     "99200016": ("1800", "20", "2", "-3.20", "-3", "1797", "rated"),
     "99200017": ("2250", "20", "2", "3.20", "3", "2253", "rated"),  # per tournament: 2 + 2 = 4
-    "99200020": ("", "", "0", "", "", "1922", "newly_rated"),  # 3/5 against 9507
+    "99200020": ("", "", "5", "", "", "1922", "newly_rated"),  # 3/5 against 9507
     "99200021": ("", "", "0", "", "", "", "unrated"),  # 0/5 in the first event: disregarded
 }
 
@@ -55,8 +55,12 @@ def test_worked_example(run_cli, period_dir, tmp_path):
     players = {r["fide_id"]: r for r in read_csv(tmp_path / "out" / "period_players.csv")}
     assert list(next(iter(players.values()))) == [
         "fide_id", "name", "list", "old_rating", "k", "games", "change", "rounded_change",
-        "new_rating", "status"]
+        "new_rating", "status", "score", "federation", "matched_by", "rating_from"]
     assert len(players) == 19
+    # a first rating shows the games and score it is built from
+    assert (players["99200020"]["games"], players["99200020"]["score"]) == ("5", "3.00")
+    assert {(r["matched_by"], r["rating_from"]) for r in players.values()
+            if r["old_rating"]} == {("fide_id", "list")}
     for fid, want in EXPECTED.items():
         r = players[fid]
         got = (r["old_rating"], r["k"], r["games"], r["change"], r["rounded_change"],

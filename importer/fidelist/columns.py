@@ -65,6 +65,8 @@ class _Builder:
         self.wanted: set[bytes] | None = None
         self.wanted_keys: Array = np.empty(0, np.int64)
         self.wanted_bits: Array = np.zeros(0, bool)
+        self.scanned = 0
+        """Records a filtered load looked at (all of them, kept or not)."""
         self.wanted_feds = sorted({f.strip().upper().encode() for f in federations if f.strip()})
         """Every player of these federations is kept too (for matching players by name)."""
         if fide_ids is not None:
@@ -140,7 +142,8 @@ class _Builder:
                     cols[f"std_{what}"] = np.full(len(cols["_key"]), -1, np.int16)
         date = list_date or self.header_date or _date_from_name(self.name)
         result = FideList(cols, fmt=self.fmt, lists=lists, list_date=date, source=self.name,
-                          warnings=self.warnings)
+                          warnings=self.warnings,
+                          size=self.scanned if self.wanted is not None else None)
         self._report_duplicates(result._index, cols["_line"], cols["fide_id"])
         if self.skipped > MAX_WARNINGS:
             self.warnings.append(f"{self.name}: {self.skipped} broken lines skipped in all")
@@ -194,6 +197,7 @@ class _Deferred:
         self.fmt = builder.fmt
         self.skips: list[tuple[int, str]] = []
         self.blocks: list[dict[str, Array]] = []
+        self.scanned = 0
 
     def skip(self, line: int, reason: str) -> None:
         self.skips.append((line, reason))
@@ -202,6 +206,7 @@ class _Deferred:
         self.blocks.append(block)
 
     def replay(self, builder: _Builder, line: int) -> None:
+        builder.scanned += self.scanned
         for at, reason in self.skips:
             builder.skip(line + at, reason)
         for block in self.blocks:
@@ -243,6 +248,7 @@ class _RowParser:
         here; :meth:`flush` parses them together."""
         patches = patches or {}
         if self.builder.wanted is not None:
+            self.builder.scanned += len(m)
             keys = _numbers(self.ids, m)["fide_id"][0]
             sel = np.flatnonzero(_member(keys, self.builder.wanted_keys, self.builder.wanted_bits))
             wanted = self.builder.wanted

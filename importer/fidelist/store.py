@@ -95,8 +95,11 @@ class FideList:
     """
 
     def __init__(self, columns: dict[str, Array], *, fmt: str, lists: tuple[str, ...],
-                 list_date: dt.date | None, source: str, warnings: list[str]) -> None:
+                 list_date: dt.date | None, source: str, warnings: list[str],
+                 size: int | None = None) -> None:
         self._cols = columns
+        self.size = len(columns["_key"]) if size is None else size
+        """Players in the whole list (a filtered load keeps only some of them)."""
         self.format = fmt
         self.lists = lists
         self.list_date = list_date

@@ -447,6 +447,7 @@ def _xml_with_lxml(data: bytes, stream: _Stream, builder: _Builder, *, at: int,
                                        resolve_entities=False, no_network=True,
                                        huge_tree=False, load_dtd=False,
                                        chunk_size=1 << 20):
+            builder.scanned += 1
             if wanted is None or (elem.findtext("fideid") or "").strip().encode() in wanted or (
                     (elem.findtext("country") or "").strip().upper().encode() in feds):
                 batch.add(elem, (elem.sourceline or 0) + offset)

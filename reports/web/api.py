@@ -34,8 +34,6 @@ _CALC_OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--re
                  "system": "--system", "elo_cap": "--elo-cap", "date": "--date", "list": "--list",
                  "table": "--table"}
 _PERIOD_FIELDS = ("period", "list", "tournaments", "ratings_list")
-_PERIOD_TEXT = frozenset({"fide_id", "name", "list", "status"})
-"""The text columns of period_players.csv (the others hold numbers or nothing)."""
 _FLAGS = {"reached_2400": True, "table": True}
 _YES, _NO = ("", "1", "true", "yes", "on"), ("0", "false", "no", "off")
 
@@ -147,21 +145,10 @@ async def api_report_post(request: Request) -> Response:
             form.close()
 
 
-def _number(text: str) -> int | float | None:
-    if text == "":
-        return None
-    return float(text) if "." in text else int(text)
-
-
 def period_json(rated: RatedPeriod) -> dict[str, Any]:
     """The period as the API returns it: key, url, period, stored, the rows of
     period_players.csv (numbers as numbers) and the notes."""
-    import csv
-    import io
-
-    rows = csv.DictReader(io.StringIO(rated.out.files["period_players.csv"], newline=""))
-    players = [{c: v if c in _PERIOD_TEXT else _number(v) for c, v in row.items()}
-               for row in rows]
+    players = list(rated.out.players)
     notes = [*rated.out.notes, *([rated.saying] if rated.saying and not rated.stored else [])]
     return {"key": rated.key, "url": f"/period/{rated.key}/", "period": f"{rated.period:%Y-%m}",
             "stored": rated.stored, "players": players, "notes": notes}

@@ -102,6 +102,8 @@ class PeriodFiles:
     """Its files by relative path."""
     notes: tuple[str, ...]
     """The notes the period page shows."""
+    players: tuple[dict[str, Any], ...] = ()
+    """The rows of period_players.csv, numbers as numbers."""
 
 
 def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: PeriodRequest,
@@ -115,7 +117,7 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     from importer.model import RatingList
     from rating.period_run import PeriodSource, run_period, wanted_on_list
     from rating.register import Register
-    from reports.period_report import render_period_files
+    from reports.period_report import player_rows, render_period_files
     from reports.report import list_warnings
 
     with _inside([*files, *([ratings_list] if ratings_list else [])]) as names:
@@ -139,4 +141,4 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
         if reg is not None and request.write:
             reg.write_period(result)
     return PeriodFiles(render_period_files(result, ratings_list=fide_list, site=site),
-                       tuple(result.notes))
+                       tuple(map(str, result.notes)), tuple(player_rows(result)))
