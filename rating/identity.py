@@ -39,6 +39,14 @@ class MatchedBy(StrEnum):
     NONE = "none"
     """Not found: identified by name, federation and birth year within fiderate only."""
 
+    @property
+    def words(self) -> str:
+        """How the player was found, for people."""
+        return {"fide_id": "by the FIDE id the source gives",
+                "name_fed": "by name and federation (the source gives no FIDE id)",
+                "none": "on no list (the source gives no FIDE id): told apart by name, "
+                        "federation and birth year"}[self.value]
+
 
 class RatingFrom(StrEnum):
     """Where a player's base rating (the previous list's) comes from."""
@@ -49,6 +57,13 @@ class RatingFrom(StrEnum):
     """A month the register computed."""
     SOURCE = "source"
     """The tournament's own rating: the player is on no list given."""
+
+    @property
+    def words(self) -> str:
+        """Where the rating comes from, for people."""
+        return {"list": "FIDE's list", "register": "the month the register computed",
+                "source": "the tournament's own rating (the player is on no list given)"
+                }[self.value]
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from importer.atomic import write_text_atomic
 from importer.csvio import render_csv, write_csv
 from importer.model import RatingList
 from rating.fide import pooled_initial_rating
-from rating.notes import Note
+from rating.notes import Note as AboutPlayers
 from rating.numbers import round_half_up, to_decimal
 from rating.period_records import PeriodGame, PeriodPlayer, PeriodResult, PeriodStatus, PoolGame
 from rating.rules import FideRules, InitialRule, rules_for
@@ -424,7 +424,7 @@ def _notes(result: PeriodResult) -> tuple[list[tuple[str, str]], dict[str, list[
     out: list[tuple[str, str]] = []
     mine: dict[str, list[str]] = {}
     for note in result.notes:
-        about = sorted(note.players) if isinstance(note, Note) else []
+        about = sorted(note.players) if isinstance(note, AboutPlayers) else []
         out.append((str(note), about[0] if len(about) == 1 else ""))
         for key in about:
             mine.setdefault(key, []).append(str(note))
@@ -511,7 +511,8 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
             **common, root="../", s=s, part=part_of.get(s.page),
             before=before, after=after, several_lists=several,
             others=[o for o in lists[s.player.key] if o is not s],
-            notes=[Note(n) for n in player_notes.get(s.player.key, ())], site=inner)
+            notes=[Note(n) for n in player_notes.get(s.player.key, ())], site=inner,
+            pool_score=fmt.points(to_decimal(s.player.pool_score_h)))
     return files
 
 
