@@ -91,9 +91,11 @@ _EVENTS: Final = (
     "CREATE INDEX tournaments_fide ON tournaments(fide_event) WHERE fide_event != ''",
     "CREATE INDEX tournaments_name ON tournaments(name_key)",
     "CREATE INDEX players_federation ON players(federation)",
+    """CREATE TABLE outputs (
+        folder TEXT PRIMARY KEY, staged TEXT NOT NULL, period TEXT NOT NULL)""",
 )
-"""Version 3: each tournament's identity (so that an event is rated once), and players found
-by federation and name."""
+"""Version 3: each tournament's identity (so that an event is rated once), players found by
+federation and name, and the output folders a committed period has yet to swap in."""
 _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS, 3: _EVENTS}
 """Statements that bring the schema from version v − 1 to v."""
 
@@ -308,7 +310,7 @@ class Register:
     def table(self, name: str) -> list[tuple[Any, ...]]:
         """All rows of one table, sorted (for tests and inspection)."""
         if name not in {"players", "periods", "lists", "tournaments", "games", "pool",
-                        "schema_version", "list_months", "list_players"}:
+                        "schema_version", "list_months", "list_players", "outputs"}:
             raise RatingError(f"no register table {name!r}")
         return sorted(self._db.execute(f"SELECT * FROM {name}").fetchall(),
                       key=lambda r: tuple("" if v is None else str(v) for v in r))
@@ -423,11 +425,24 @@ class Register:
 
     # ---------------------------------------------------------------- writing
 
-    def write_period(self, result: PeriodResult, *, replace: bool = False) -> None:
+    def pending_outputs(self) -> list[tuple[Path, Path]]:
+        """The output folders of committed periods not yet swapped in: (folder, staged)."""
+        return [(Path(f), Path(s)) for f, s in self._db.execute(
+            "SELECT folder, staged FROM outputs ORDER BY folder")]
+
+    def output_done(self, folder: str | Path) -> None:
+        """The output folder is in place: forget it."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM outputs WHERE folder = ?", (str(folder),))
+
+    def write_period(self, result: PeriodResult, *, replace: bool = False,
+                     output: tuple[Path, Path] | None = None) -> None:
         """Store a computed period in one transaction (replacing an earlier run of it).
 
         The given FIDE list's entries (``result.imported``) are kept as the list of T − 1 where
-        the register has no computed entry.
+        the register has no computed entry.  ``output`` is the period's output folder and the
+        complete staged folder that is to replace it: it is recorded in the same transaction,
+        so that a kill after the commit still brings the folder in (:meth:`pending_outputs`).
         """
         previous, imported = result.previous, result.imported
         period = _month(result.period)
@@ -460,6 +475,9 @@ class Register:
                                 int(st.reached_2400 or (st.rating or 0) >= 2400),
                                 "rated" if st.rating is not None else "unrated"))
             db.execute("INSERT INTO periods VALUES (?)", (period,))
+            if output is not None:
+                db.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?, ?)",
+                           (str(output[0]), str(output[1]), period))
             db.executemany("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [(period, s.key, s.tournament.info.name, str(s.rating_list),
                              s.start.isoformat(), *_identity_row(s.identity))

@@ -14,10 +14,12 @@ from reports.options import out_options
 from reports.sources import LoadOptions, source_options
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from datetime import date
     from pathlib import Path
 
     from rating.period_records import PeriodResult
+    from rating.register import Register
 
 __all__ = ["period"]
 
@@ -135,7 +137,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     from dataclasses import replace as with_fields
     from pathlib import Path
 
-    from importer.atomic import atomic_dir, check_output_folder
+    from importer.atomic import check_output_folder
     from importer.model import RatingList
     from rating.errors import RatingError
     from rating.paths import default_store
@@ -169,6 +171,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
         notes += list_warnings(fide_list.warnings)
     store_path = Path(store) if store else default_store()
     with Register(store_path) as reg:
+        finish_outputs(reg)
         result = rate_month(offered, period=when, ratings_list=fide_list, register=reg,
                             only_list=RatingList(only_list) if only_list else None,
                             corrections=corrections, replace_older=replace, rerate=rerate)
@@ -176,10 +179,42 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
             raise ReportError(f"nothing to rate in {when:%Y-%m}: no tournament of the month has "
                               "a game (nothing written, the register is unchanged)")
         result = with_fields(result, notes=(*notes, *result.notes))
-        with atomic_dir(out, force=force) as folder:
-            write_period_files(result, folder, html_summary=not no_html, ratings_list=fide_list)
-            reg.write_period(result, replace=replace)
+        commit_period(reg, result, out, force=force, replace=replace,
+                      write=lambda folder: write_period_files(
+                          result, folder, html_summary=not no_html, ratings_list=fide_list))
     _summary(result, Path(out), quiet=load.quiet)
+
+
+def finish_outputs(reg: Register) -> None:
+    """Swap in the output folders of periods committed before a kill stopped their swap."""
+    from importer.atomic import finish_swap
+
+    for folder, staged in reg.pending_outputs():
+        finish_swap(folder, staged)
+        reg.output_done(folder)
+
+
+def commit_period(reg: Register, result: PeriodResult, out: str, *, force: bool, replace: bool,
+                  write: Callable[[Path], object]) -> None:
+    """The register and the output folder change together: the folder is staged whole, the
+    register commits the period with the staged folder's name, then the folder is swapped in
+    (:func:`finish_outputs` ends a swap a kill interrupted).  A failure before the commit
+    leaves both as they were."""
+    from pathlib import Path
+
+    from importer.atomic import StagedDir
+
+    staged = StagedDir.beside(out, force=force)
+    try:
+        write(staged.path)
+        staged.finish()
+        target = Path(out).absolute()
+        reg.write_period(result, replace=replace, output=(target, staged.path.absolute()))
+    except BaseException:
+        staged.discard()
+        raise
+    staged.swap()
+    reg.output_done(target)
 
 
 def _summary(result: PeriodResult, out: Path, *, quiet: bool) -> None:
