@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from functools import cached_property
 from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from importer.errors import InputError
 from importer.model import DateSource, Status, Tournament, TournamentInfo
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from importer.chessresults import Page
     from importer.sources import Progress, SavedPage
 
-__all__ = ["Event", "EventIdentity", "Events", "distinct_events", "load_events"]
+__all__ = ["Event", "EventIdentity", "Events", "PlayedGames", "distinct_events", "load_events"]
 
 SAME_PLAYERS = 0.8
 """Two files without ids are one event when their names and start dates agree and at least
@@ -48,7 +49,7 @@ this share of their players (of both together) is the same."""
 
 
 def _short(text: str) -> str:
-    return hashlib.sha1(text.encode()).hexdigest()[:8]
+    return f"{zlib.crc32(text.encode()):08x}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,22 +65,22 @@ class EventIdentity:
     start: date | None = None
     """The start date, when the source gives it (a page's last update is not one)."""
     players: frozenset[str] = frozenset()
-    """Short hashes of the players (FIDE id, else name and federation)."""
+    """The players: their FIDE ids, else a short hash of name and federation."""
     games: str = ""
-    """A fingerprint of the start date and every decided game: equal only for the same
+    """A fingerprint of the start date and the games played: equal only for the same
     results."""
 
     @classmethod
-    def of(cls, t: Tournament) -> EventIdentity:
-        """The identity of a tournament."""
+    def of(cls, t: Tournament, games: PlayedGames | None = None) -> EventIdentity:
+        """The identity of a tournament (*games*: its played games, when already read)."""
         info = t.info
         start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
-        players = frozenset(_short(p.fide_id.strip()
-                                   or f"{name_key(p.name)}|{p.federation.strip().upper()}")
+        players = frozenset(p.fide_id.strip()
+                            or _short(f"{name_key(p.name)}|{p.federation.strip().upper()}")
                             for p in t.players)
         return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
                    name=name_key(info.name), start=start, players=players,
-                   games=_fingerprint(t, start))
+                   games=(games or PlayedGames.of(t)).fingerprint(start))
 
     def same_as(self, other: EventIdentity) -> bool:
         """True when both show one event: the ids when both have them, else the same games,
@@ -109,34 +110,50 @@ class EventIdentity:
             yield "name", self.name
 
 
-_STATUS_CODE: Final = {s: i for i, s in enumerate(Status)}
-_HALVES: Final = {Decimal(0): 0, Decimal("0.5"): 1, Decimal(1): 2}
-_FIELDS: Final = (attrgetter("round"), attrgetter("start_no"), attrgetter("opponent_no"))
+_POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
+_START, _OPPONENT, _POINTS, _ROUND = (attrgetter(n) for n in ("start_no", "opponent_no", "points",
+                                                               "round"))
 
 
-def _fingerprint(t: Tournament, start: date | None) -> str:
-    """A hash of the start date and every decided result (round, players, status, points)."""
-    decided = [r for r in t.results
-               if r.points is not None and r.status is not Status.PENDING
-               and r.status is not Status.UNKNOWN]
-    if not decided:
-        return ""
-    import numpy as np
+@dataclass(frozen=True, slots=True)
+class PlayedGames:
+    """A tournament's games played over the board, one row per player and game, by position:
+    ``me`` and ``them`` index ``Tournament.players`` (start numbers are labels, of any size),
+    ``score_h`` is 0, 50 or 100, ``rounds`` the round."""
 
-    n = len(decided)
-    try:
-        cols = [np.fromiter((v or 0 for v in map(get, decided)), np.int64, n) for get in _FIELDS]
-    except OverflowError:  # start numbers beyond 64 bits: hashed as text
-        text = "\n".join(sorted(f"{r.round}:{r.start_no}:{r.opponent_no}:{r.status}:{r.points}"
-                                for r in decided))
-        return hashlib.sha1(f"{start}\n{text}".encode()).hexdigest()
-    cols.append(np.fromiter(map(_STATUS_CODE.__getitem__, map(attrgetter("status"), decided)),
-                            np.int64, n))
-    cols.append(np.fromiter(map(_HALVES.get, map(attrgetter("points"), decided), repeat(-1)),
-                            np.int64, n))
-    rows = np.stack(cols, axis=1)
-    rows = rows[np.lexsort(rows.T[::-1])]
-    return hashlib.sha1(str(start).encode() + rows.tobytes()).hexdigest()
+    me: Any
+    them: Any
+    score_h: Any
+    rounds: Any
+
+    @classmethod
+    def of(cls, t: Tournament) -> PlayedGames:
+        """The played games of *t* (a result whose opponent or points make no game is left
+        out); InputError for a round number too large to be one."""
+        import numpy as np
+
+        at = {p.start_no: i for i, p in enumerate(t.players)}
+        played = [r for r in t.results if r.status is Status.PLAYED and r.opponent_no is not None]
+        n = len(played)
+        me = np.fromiter(map(at.get, map(_START, played), repeat(-1)), np.int64, n)
+        them = np.fromiter(map(at.get, map(_OPPONENT, played), repeat(-1)), np.int64, n)
+        score = np.fromiter(map(_POINTS_H.get, map(_POINTS, played), repeat(-1)), np.int64, n)
+        try:
+            rounds = np.fromiter(map(_ROUND, played), np.int64, n)
+        except OverflowError:
+            raise InputError("a round number too large to be one", source=t.info.source) from None
+        ok = (me >= 0) & (them >= 0) & (score >= 0)
+        return cls(me[ok], them[ok], score[ok], rounds[ok])
+
+    def fingerprint(self, start: date | None) -> str:
+        """A hash of the start date and the games (equal only for the same results)."""
+        import numpy as np
+
+        if not len(self.me):
+            return ""
+        rows = np.stack([self.rounds, self.me, self.them, self.score_h], axis=1)
+        rows = rows[np.lexsort(rows.T[::-1])]
+        return hashlib.sha1(str(start).encode() + rows.tobytes()).hexdigest()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,6 +163,8 @@ class Event:
     tournament: Tournament
     sources: tuple[str, ...] = ()
     """The files and links it was read from, as the user gave them."""
+    known: EventIdentity | None = field(default=None, repr=False)
+    """Its identity, when already computed."""
 
     @classmethod
     def of(cls, t: Tournament, sources: Sequence[str] = ()) -> Event:
@@ -155,7 +174,7 @@ class Event:
     @cached_property
     def identity(self) -> EventIdentity:
         """What identifies the event (computed when first asked for)."""
-        return EventIdentity.of(self.tournament)
+        return self.known or EventIdentity.of(self.tournament)
 
     @property
     def label(self) -> str:

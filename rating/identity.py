@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from importer.model import Player, RatingList, Tournament
@@ -116,7 +117,13 @@ def fallback_key(name: str, federation: str, birth_year: int | None) -> str:
 
 
 def _fide_id(p: Player) -> str:
-    text = p.fide_id.strip()
+    return _id_text(p.fide_id)
+
+
+@lru_cache(maxsize=1 << 16)
+def _id_text(given: str) -> str:
+    """A FIDE id as the source gives it, or '' when it is none (blank, zeros, not digits)."""
+    text = given.strip()
     return text if text.isascii() and text.isdigit() and text.strip("0") else ""
 
 
@@ -171,10 +178,10 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     for tkey, t in tournaments:
         rl = t.info.rating_list or RatingList.STANDARD
         for p in t.players:
-            where = f"No. {p.start_no} in {tkey}"
-            fid = _fide_id(p)
+            fid = _id_text(p.fide_id)
             how = MatchedBy.FIDE_ID
             if not fid:
+                where = f"No. {p.start_no} in {tkey}"
                 fed = p.federation.strip().upper()
                 found = _lookup(p, rl, fed, places)
                 if isinstance(found, Candidate):
@@ -189,7 +196,8 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
                 index[fid] = len(people)
                 people.append(Person(key=fid, fide_id=fid if fid.isdigit() else "",
                                      name=p.name, federation=p.federation,
-                                     birth_year=p.birth_year, matched_by=how, where=where))
+                                     birth_year=p.birth_year, matched_by=how,
+                                     where=f"No. {p.start_no} in {tkey}"))
             code[(tkey, p.start_no)] = index[fid]
     for (nkey, fed), rows in unmatched.items():
         years = {p.birth_year for _, _, p in rows if p.birth_year}

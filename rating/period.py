@@ -13,16 +13,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
-from itertools import repeat
-from operator import attrgetter
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from importer.events import Event, EventIdentity, distinct_events
-from importer.model import Player, RatingList, Status, Tournament
+from importer.errors import InputError
+from importer.events import Event, EventIdentity, PlayedGames, distinct_events
+from importer.model import Player, RatingList, Tournament
 from importer.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.fide import PlayerFacts, is_junior_category, player_k
@@ -57,9 +55,6 @@ from rating.rules import FideRules, rules_for
 __all__ = ["rate_period"]
 
 Array = npt.NDArray[Any]
-_POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
-_START, _OPPONENT, _POINTS, _ROUND = (attrgetter(n) for n in ("start_no", "opponent_no", "points",
-                                                               "round"))
 
 
 def _tournament_list(t: Tournament, notes: list[str], key: str) -> RatingList:
@@ -105,7 +100,8 @@ def _source_rating(p: Player, key: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class _Local:
-    """One tournament's players by position, and its played games as positions."""
+    """One tournament's players by position, and its rated candidates (games of players whose
+    rating is known) as positions."""
 
     person: Array
     """Per player position: the index of the person."""
@@ -117,28 +113,18 @@ class _Local:
     rounds: Array
 
 
-def _local(spec: PeriodTournament, ids: Identities) -> _Local:
-    t = spec.tournament
-    players = t.players
-    at = {p.start_no: i for i, p in enumerate(players)}
+def _local(spec: PeriodTournament, ids: Identities, games: PlayedGames) -> _Local:
+    players = spec.tournament.players
     person = np.fromiter((ids.code[(spec.key, p.start_no)] for p in players), np.int64,
                          len(players))
     rating = [_source_rating(p, spec.key) for p in players]
+    me, them = games.me, games.them
+    ok = np.ones(len(me), dtype=bool)
     hidden = np.fromiter((not p.rating_known for p in players), bool, len(players))
-    played = [r for r in t.results if r.status is Status.PLAYED and r.opponent_no is not None]
-    n = len(played)
-    me = np.fromiter(map(at.get, map(_START, played), repeat(-1)), np.int64, n)
-    them = np.fromiter(map(at.get, map(_OPPONENT, played), repeat(-1)), np.int64, n)
-    score = np.fromiter(map(_POINTS_H.get, map(_POINTS, played), repeat(-1)), np.int64, n)
-    try:
-        rounds = np.fromiter(map(_ROUND, played), np.int64, n)
-    except OverflowError:
-        raise RatingError(f"{spec.key}: a round number too large to be one") from None
-    ok = (me >= 0) & (them >= 0) & (score >= 0)
     if hidden.any():  # a rating the source cut off is unknown: neither side's game is rated
-        ok &= ~hidden[np.maximum(me, 0)] & ~hidden[np.maximum(them, 0)]
-    return _Local(person=person, rating=rating, me=me[ok], them=them[ok], score=score[ok],
-                  rounds=rounds[ok])
+        ok = ~hidden[me] & ~hidden[them]
+    return _Local(person=person, rating=rating, me=me[ok], them=them[ok],
+                  score=games.score_h[ok], rounds=games.rounds[ok])
 
 
 @dataclass(slots=True)
@@ -249,13 +235,17 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     keys = list(keys) if keys is not None else [f"t{i + 1}" for i in range(len(tournaments))]
     if len(set(keys)) != len(keys):
         raise RatingError("two tournaments of the period have the same id")
+    try:
+        played = [PlayedGames.of(t) for t in tournaments]
+    except InputError as exc:
+        raise RatingError(str(exc)) from None
     if events is None:
-        given = [Event(tournament=t, sources=(k,)) for t, k in zip(tournaments, keys, strict=True)]
-        once = distinct_events(given)
-        if len(once) < len(given):
+        events = [EventIdentity.of(t, g) for t, g in zip(tournaments, played, strict=True)]
+        once = distinct_events([Event(tournament=t, sources=(k,), known=i) for t, k, i in zip(
+            tournaments, keys, events, strict=True)])
+        if len(once) < len(tournaments):
             raise RatingError(f"{once.notes[0]}: rate an event once (run_period keeps the newer "
                               "of two snapshots)")
-        events = [e.identity for e in given]
     ids = identities if identities is not None else identify(list(zip(keys, tournaments,
                                                                        strict=True)))
     notes += ids.notes
@@ -263,7 +253,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     people = ids.people
     prev_month = month_add(period, -1)
     f = _facts(people, previous, listed, period)
-    locals_ = [_local(spec, ids) for spec in specs]
+    locals_ = [_local(spec, ids, g) for spec, g in zip(specs, played, strict=True)]
 
     # On no list and unknown to the register: the tournament's own rating is the base (the
     # latest tournament's), so a rated player is never made unrated for want of a list.
@@ -414,19 +404,21 @@ def _finish(specs: Sequence[PeriodTournament], people: Sequence[Person], pl: Arr
     for c, k in zip((pairs // 128).tolist(), (pairs % 128).tolist(), strict=True):
         ks.setdefault(c, []).append(k)
     points = np.bincount(pl[rated_rows], weights=score[rated_rows], minlength=n_pl).astype(np.int64)
-    rows = []
-    for c in np.flatnonzero(has_games).tolist():
-        p = people[c // 3]
-        rows.append(PeriodPlayer(
-            key=p.key, fide_id=p.fide_id, name=p.name, federation=p.federation,
-            birth_year=int(f.birth[c]) or None, list=LISTS[c % 3], old_rating=_rating(base[c]),
-            matched_by=p.matched_by, rating_from=_ORIGINS[f.origin[c]], where=p.where,
-            ks=tuple(ks.get(c, ())), games=int(out.games[c]), score_h=int(points[c]),
-            change_h=int(out.total_h[c]), rounded_change=int(out.rounded[c]),
-            new_rating=_rating(new_rating[c]), status=_STATUS[status[c]],
-            pool_games=int(n_pool[c]), pool_opponents_sum=int(s_pool[c]),
-            pool_score_h=int(w_pool[c]), initial_rating=_rating(ru[c])))
-    rows.sort(key=lambda p: (str(p.list), p.key))
+    shown = np.flatnonzero(has_games)
+    rows = [PeriodPlayer(
+        key=p.key, fide_id=p.fide_id, name=p.name, federation=p.federation,
+        birth_year=by or None, list=LISTS[c % 3], old_rating=b if b > 0 else None,
+        matched_by=p.matched_by, rating_from=_ORIGINS[origin], where=p.where,
+        ks=tuple(ks.get(c, ())), games=n, score_h=w, change_h=total, rounded_change=rounded,
+        new_rating=new if new > 0 else None, status=_STATUS[st], pool_games=pn,
+        pool_opponents_sum=ps, pool_score_h=pw, initial_rating=r0 if r0 > 0 else None)
+        for c, p, by, b, origin, n, w, total, rounded, new, st, pn, ps, pw, r0 in zip(
+            shown.tolist(), (people[c // 3] for c in shown.tolist()), f.birth[shown].tolist(),
+            base[shown].tolist(), f.origin[shown].tolist(), out.games[shown].tolist(),
+            points[shown].tolist(), out.total_h[shown].tolist(), out.rounded[shown].tolist(),
+            new_rating[shown].tolist(), status[shown].tolist(), n_pool[shown].tolist(),
+            s_pool[shown].tolist(), w_pool[shown].tolist(), ru[shown].tolist(), strict=True)]
+    rows.sort(key=lambda p: (p.list.value, p.key))
     prow = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED)).tolist()
     pool = tuple(PoolGame(
         key=people[pl[i] // 3].key, list=LISTS[pl[i] % 3], tournament=specs[tour[i]].key,

@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any, overload
 
 from importer.events import EventIdentity
-from importer.model import RatingList, Tournament
+from importer.model import RatingList, Tournament, quick_init
 from rating.identity import MatchedBy, RatingFrom
 from rating.rules import FideRules
 
@@ -97,6 +97,7 @@ class PeriodTournament:
     """What identifies the event (the register rates an event once)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PeriodPlayer:
     """One player on one list after the period."""
@@ -141,6 +142,7 @@ class PeriodPlayer:
         return "/".join(map(str, self.ks))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PeriodGame:
     """One rated game from the rated player's side."""
@@ -260,6 +262,7 @@ class PeriodGames(Sequence[PeriodGame]):
         return [self[i] for i in self._by_key.get(key, ())]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PoolGame:
     """An unrated player's game against a rated opponent, pooled for a first rating."""

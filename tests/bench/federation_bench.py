@@ -8,8 +8,10 @@ million player-game rows) from a federation of ``--pool`` players (40,000; 3 % u
 without a FIDE id), and the previous FIDE list holding every rated player.  Times, in one
 run: ``run_period`` (identities, the list, the engine, the records), the period pages
 (``period.html`` and each player's page, without the tournaments' own reports), and as a
-bare baseline a loop that only reads every result of every tournament.  Ends with
-``key=value`` figures: ``rows``, ``rows_per_s`` (player-game rows through run_period),
+bare baseline a loop that only reads every result of every tournament; and
+``rate_period`` alone on the same tournaments, given the previous list as standings.  Ends
+with ``key=value`` figures: ``rows``, ``rate_period_rows_per_s``, ``rows_per_s``
+(player-game rows through run_period),
 ``period_s``, ``pages_s``, ``baseline_s``, ``peak_rss_mb``.
 """
 
@@ -36,6 +38,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from rating.period_records import Standing
 
 PERIOD = date(2026, 11, 1)
 WIN, DRAW, LOSS = Decimal(1), Decimal("0.5"), Decimal(0)
@@ -111,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args(argv)
 
+    from rating.period import rate_period
     from rating.period_run import PeriodSource, run_period
 
     rng = np.random.default_rng(args.seed)
@@ -122,6 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     base_s, rows = baseline(events)
     print(f"built tournaments={len(events)} rows={rows} in {build_s:.1f}s", file=sys.stderr)
 
+    previous = {(p["fide_id"], RatingList.STANDARD): Standing(rating=p["rating"], k=20)
+                for p in people if p["fide_id"] and p["rating"] is not None}
+    t0 = time.perf_counter()
+    rate_period(events, PERIOD, previous=previous, listed=set(previous))
+    engine_s = time.perf_counter() - t0
+    print(f"rate_period {engine_s:.2f}s", file=sys.stderr)
     t0 = time.perf_counter()
     result = run_period([PeriodSource(tournament=t, source=t.info.name) for t in events],
                         period=PERIOD, ratings_list=fide_list, today=PERIOD)
@@ -141,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pages {pages_s:.2f}s: {len(written)} files, largest {biggest / 1e6:.2f} MB",
               file=sys.stderr)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"rows={rows} rows_per_s={rows / period_s:.0f} period_s={period_s:.2f} "
+    print(f"rows={rows} rate_period_rows_per_s={rows / engine_s:.0f} "
+          f"rows_per_s={rows / period_s:.0f} period_s={period_s:.2f} "
           f"pages_s={pages_s:.2f} baseline_s={base_s:.2f} peak_rss_mb={peak:.0f}")
     return 0
 
