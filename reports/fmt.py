@@ -19,8 +19,10 @@ def change(value: Decimal | None) -> str:
 
 
 def hundredths(h: int) -> str:
-    """Integer hundredths as a decimal: −320 → '-3.20', 5 → '0.05', 1000 → '10.00'."""
-    return str(to_decimal(h))
+    """Integer hundredths as a decimal: −320 → '-3.20', 5 → '0.05', 1000 → '10.00' (as
+    ``str(to_decimal(h))``, in integer arithmetic: a month's CSV has millions)."""
+    whole, part = divmod(abs(h), 100)
+    return f"{'-' if h < 0 else ''}{whole}.{part:02d}"
 
 
 def average(value: Fraction) -> str:

@@ -23,21 +23,36 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from importer.atomic import write_text_atomic
-from importer.csvio import render_csv, write_csv
+from importer.csvio import render_columns, render_csv
 from importer.model import RatingList
 from rating.fide import pooled_initial_rating
 from rating.notes import Note as AboutPlayers
 from rating.numbers import round_half_up, to_decimal
-from rating.period_records import PeriodGame, PeriodPlayer, PeriodResult, PeriodStatus, PoolGame
+from rating.period_records import (
+    PeriodGame,
+    PeriodGames,
+    PeriodPlayer,
+    PeriodResult,
+    PeriodStatus,
+    PoolGame,
+)
 from rating.rules import FideRules, InitialRule, rules_for
 from reports import fmt
 
 if TYPE_CHECKING:
     from reports.report import RatingsList
 
-__all__ = ["GAME_COLUMNS", "PLAYERS_FOLDER", "PLAYER_COLUMNS", "page_names", "period_pages",
-           "render_period_files", "sections", "write_period_files"]
+__all__ = [
+    "GAME_COLUMNS",
+    "PLAYERS_FOLDER",
+    "PLAYER_COLUMNS",
+    "game_columns",
+    "page_names",
+    "period_pages",
+    "render_period_files",
+    "sections",
+    "write_period_files",
+]
 
 PLAYER_COLUMNS = ("fide_id", "name", "list", "old_rating", "k", "games", "change",
                   "rounded_change", "new_rating", "status", "score", "federation", "matched_by",
@@ -69,15 +84,19 @@ def player_rows(result: PeriodResult) -> list[dict[str, Any]]:
     return rows
 
 
-def game_rows(result: PeriodResult) -> list[dict[str, Any]]:
-    """period_games.csv rows: one per rated game, from the rated player's side."""
-    return [{
-        "tournament": g.tournament, "round": g.round, "fide_id": g.fide_id, "name": g.name,
-        "list": str(g.list), "opponent": g.opponent, "opponent_name": g.opponent_name,
-        "own_rating": g.own_rating, "opponent_rating": g.opponent_rating, "capped": g.capped,
-        "score": fmt.hundredths(g.score_h), "expected": fmt.hundredths(g.expected_h),
-        "change": fmt.hundredths(g.change_h), "k": g.k,
-    } for g in result.games]
+def game_columns(result: PeriodResult) -> dict[str, list[Any]]:
+    """period_games.csv as columns: one row per rated game, from the rated player's side."""
+    games = result.games if isinstance(result.games, PeriodGames) else PeriodGames.of_records(
+        list(result.games))
+    cols = {name: games.column(_GAME_FIELDS.get(name, name)) for name in GAME_COLUMNS}
+    cols["list"] = [str(rl) for rl in cols["list"]]
+    for name in ("score", "expected", "change"):
+        cols[name] = [fmt.hundredths(h) for h in cols[name]]
+    return cols
+
+
+_GAME_FIELDS = {"score": "score_h", "expected": "expected_h", "change": "change_h"}
+"""The period_games.csv columns named otherwise than their PeriodGame field."""
 
 
 # ------------------------------------------------------------------------------ the pages
@@ -518,41 +537,34 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True,
                        ratings_list: RatingsList | None = None) -> list[Path]:
-    """Write period_players.csv, period_games.csv, each tournament's report into
-    ``<folder>/<tournament key>/`` and (optionally) period.html with the players folder of
-    each player's calculation (see :func:`period_pages`), written whole."""
-    from importer.atomic import write_folder_atomic
-    from reports.report import write_report
-
+    """Write :func:`render_period_files` into *folder* — the folder being prepared, which the
+    caller swaps in whole (:class:`importer.atomic.StagedDir`); the paths, in a stable order."""
     folder = Path(folder)
-    paths = [folder / "period_players.csv", folder / "period_games.csv"]
-    write_csv(paths[0], PLAYER_COLUMNS, player_rows(result), numeric=_NUMERIC)
-    write_csv(paths[1], GAME_COLUMNS, game_rows(result), numeric=_NUMERIC)
-    for spec in result.tournaments:
-        paths += write_report(spec.tournament, folder / spec.key, ratings_list=ratings_list,
-                              on=spec.start)
-    if html_summary:
-        pages = period_pages(result)
-        index = pages.pop("period.html")
-        inside = _players_folder(result)
-        write_folder_atomic(folder / inside, {name.removeprefix(inside + "/"): text
-                                              for name, text in pages.items()})
-        paths += [folder / name for name in pages]
-        paths.append(folder / "period.html")
-        write_text_atomic(paths[-1], index)  # last: it links everything above
+    paths = []
+    for name, text in render_period_files(result, ratings_list=ratings_list,
+                                          pages=html_summary).items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="")
+        paths.append(path)
     return paths
 
 
 def render_period_files(result: PeriodResult, *, ratings_list: RatingsList | None = None,
-                        site: Mapping[str, Any] | None = None) -> dict[str, str]:
-    """The texts of :func:`write_period_files`' files by relative path (nothing written)."""
+                        site: Mapping[str, Any] | None = None, pages: bool = True
+                        ) -> dict[str, str]:
+    """Every file of the period by relative path (nothing written): period_players.csv,
+    period_games.csv, each tournament's report in ``<tournament key>/`` and, with *pages*,
+    period.html and each player's page (see :func:`period_pages`; *site* is what ``fiderate
+    serve`` adds around them)."""
     from reports.report import build_report, render_report
 
     files = {"period_players.csv": render_csv(PLAYER_COLUMNS, player_rows(result),
                                               numeric=_NUMERIC),
-             "period_games.csv": render_csv(GAME_COLUMNS, game_rows(result), numeric=_NUMERIC)}
+             "period_games.csv": render_columns(game_columns(result), numeric=_NUMERIC)}
     for spec in result.tournaments:
         report = build_report(spec.tournament, ratings_list=ratings_list, on=spec.start)
         files.update({f"{spec.key}/{name}": text for name, text in render_report(report).items()})
-    files.update(period_pages(result, site))
+    if pages:
+        files.update(period_pages(result, site))
     return files

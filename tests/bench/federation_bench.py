@@ -1,13 +1,15 @@
 """A federation's month, end to end: synthetic tournaments → run_period → the period files.
 
     python tests/bench/federation_bench.py [--tournaments N] [--players P] [--rounds R]
-                                          [--pool N] [--out DIR] [--no-pages] [--seed S]
+                                          [--pool N] [--out DIR] [--no-pages] [--reports]
+                                          [--seed S]
 
 Builds N Swiss tournaments (default 2,000 of 50 players and 10 rounds: 500,000 games, a
 million player-game rows) from a federation of ``--pool`` players (40,000; 3 % unrated, 2 %
 without a FIDE id), and the previous FIDE list holding every rated player.  Times, in one
-run: ``run_period`` (identities, the list, the engine, the records), the period pages
-(``period.html`` and each player's page, without the tournaments' own reports), and as a
+run: ``run_period`` (identities, the list, the engine, the records), the period's CSV files
+and pages (``period.html`` and each player's page; ``--reports`` adds the tournaments' own
+reports), and as a
 bare baseline a loop that only reads every result of every tournament; and
 ``rate_period`` alone on the same tournaments, given the previous list as standings.  Ends
 with ``key=value`` figures: ``rows``, ``rate_period_rows_per_s``, ``rows_per_s``
@@ -111,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool", type=int, default=40_000)
     ap.add_argument("--out", help="write the period pages here (default: a temporary folder)")
     ap.add_argument("--no-pages", action="store_true", help="time run_period only")
+    ap.add_argument("--reports", action="store_true",
+                    help="also time every tournament's own report (the period's folders)")
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args(argv)
 
@@ -138,22 +142,50 @@ def main(argv: list[str] | None = None) -> int:
     period_s = time.perf_counter() - t0
     print(f"run_period {period_s:.2f}s: {len(result.players)} players, {len(result.games)} games",
           file=sys.stderr)
-    pages_s = 0.0
+    pages_s = reports_s = csv_s = 0.0
     if not args.no_pages:
-        from reports.period_report import write_period_pages
+        from importer.csvio import render_columns, render_csv
+        from reports.period_report import (
+            PLAYER_COLUMNS,
+            game_columns,
+            period_pages,
+            player_rows,
+        )
+        from reports.report import build_report, render_report
+
+        def write(folder: Path, files: dict[str, str]) -> list[Path]:
+            out = []
+            for name, text in files.items():
+                path = folder / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+                out.append(path)
+            return out
 
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(args.out or tmp)
             t0 = time.perf_counter()
-            written = write_period_pages(result, out)
+            write(out, {"period_players.csv": render_csv(PLAYER_COLUMNS, player_rows(result)),
+                        "period_games.csv": render_columns(game_columns(result))})
+            csv_s = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            written = write(out, period_pages(result))
             pages_s = time.perf_counter() - t0
             biggest = max(p.stat().st_size for p in written)
-        print(f"pages {pages_s:.2f}s: {len(written)} files, largest {biggest / 1e6:.2f} MB",
-              file=sys.stderr)
+            print(f"pages {pages_s:.2f}s: {len(written)} files, largest {biggest / 1e6:.2f} MB; "
+                  f"CSV {csv_s:.2f}s", file=sys.stderr)
+            if args.reports:
+                t0 = time.perf_counter()
+                for spec in result.tournaments:
+                    write(out / spec.key, render_report(build_report(spec.tournament,
+                                                                      on=spec.start)))
+                reports_s = time.perf_counter() - t0
+                print(f"tournament reports {reports_s:.2f}s", file=sys.stderr)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"rows={rows} rate_period_rows_per_s={rows / engine_s:.0f} "
           f"rows_per_s={rows / period_s:.0f} period_s={period_s:.2f} "
-          f"pages_s={pages_s:.2f} baseline_s={base_s:.2f} peak_rss_mb={peak:.0f}")
+          f"pages_s={pages_s:.2f} csv_s={csv_s:.2f} reports_s={reports_s:.2f} "
+          f"baseline_s={base_s:.2f} peak_rss_mb={peak:.0f}")
     return 0
 
 
