@@ -6,7 +6,7 @@ from collections.abc import Collection, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from rating.numbers import round_half_up, to_cent, to_decimal
+from rating.numbers import round_half_up, to_cent
 
 __all__ = ["average", "change", "expected", "hundredths", "points", "signed", "text_table"]
 

@@ -162,6 +162,8 @@ def test_the_budget_checks_the_documented_targets():
         "help_bench.py": ({("help_s", "help_cpu_s", 0.3, False), ("ratio", "cpu_ratio", 2.5, False)},
                           True),
         "period_bench.py": ({("rows_per_s", "cpu_rows_per_s", 5e6, True)}, False),
+        "federation_bench.py": ({("rate_period_rows_per_s", "cpu_rate_period_rows_per_s", 3e5,
+                                  True)}, False),
         "fidelist_bench.py": ({("ratio", "cpu_ratio", 5.0, False),
                                ("xml_ratio", "xml_cpu_ratio", 4.0, False)}, False),
     }

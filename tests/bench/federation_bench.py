@@ -2,7 +2,7 @@
 
     python tests/bench/federation_bench.py [--tournaments N] [--players P] [--rounds R]
                                           [--pool N] [--out DIR] [--no-pages] [--reports]
-                                          [--seed S]
+                                          [--repeat N] [--seed S]
 
 Builds N Swiss tournaments (default 2,000 of 50 players and 10 rounds: 500,000 games, a
 million player-game rows) from a federation of ``--pool`` players (40,000; 3 % unrated, 2 %
@@ -20,6 +20,7 @@ with ``key=value`` figures: ``rows``, ``rate_period_rows_per_s``, ``rows_per_s``
 from __future__ import annotations
 
 import argparse
+import math
 import resource
 import sys
 import tempfile
@@ -116,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reports", action="store_true",
                     help="also time every tournament's own report (the period's folders)")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--repeat", type=int, default=1, help="best of this many rate_period runs")
     args = ap.parse_args(argv)
 
     from rating.period import rate_period
@@ -132,10 +134,13 @@ def main(argv: list[str] | None = None) -> int:
 
     previous = {(p["fide_id"], RatingList.STANDARD): Standing(rating=p["rating"], k=20)
                 for p in people if p["fide_id"] and p["rating"] is not None}
-    t0 = time.perf_counter()
-    rate_period(events, PERIOD, previous=previous, listed=set(previous))
-    engine_s = time.perf_counter() - t0
-    print(f"rate_period {engine_s:.2f}s", file=sys.stderr)
+    engine_s = engine_cpu = math.inf
+    for _ in range(args.repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        rate_period(events, PERIOD, previous=previous, listed=set(previous))
+        engine_s = min(engine_s, time.perf_counter() - t0)
+        engine_cpu = min(engine_cpu, time.process_time() - c0)
+    print(f"rate_period {engine_s:.2f}s (best of {args.repeat})", file=sys.stderr)
     t0 = time.perf_counter()
     result = run_period([PeriodSource(tournament=t, source=t.info.name) for t in events],
                         period=PERIOD, ratings_list=fide_list, today=PERIOD)
@@ -183,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"tournament reports {reports_s:.2f}s", file=sys.stderr)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"rows={rows} rate_period_rows_per_s={rows / engine_s:.0f} "
+          f"cpu_rate_period_rows_per_s={rows / engine_cpu:.0f} "
           f"rows_per_s={rows / period_s:.0f} period_s={period_s:.2f} "
           f"pages_s={pages_s:.2f} csv_s={csv_s:.2f} reports_s={reports_s:.2f} "
           f"baseline_s={base_s:.2f} peak_rss_mb={peak:.0f}")
