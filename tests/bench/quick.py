@@ -2,9 +2,10 @@
 
 Targets (issues 3–6, 13, 17): import load ≤ 2× a bare lxml walk; a 300-player, 9-round
 report in ≤ 1.5 s; ``fiderate --help`` ≤ 0.3 s (or ≤ 2.5× a bare Python start); the period
-engine ≥ 5 M rows/s, and ``rate_period`` from tournament records ≥ 300 k player-game rows/s; a FIDE list (200,000 players) loads in ≤ 5× reading its bytes and slicing its
-columns with numpy, and its XML in ≤ 4× the TXT (a guard: the full-size target, 3×, is
-measured by ``fidelist_bench.py`` on 1.9 M players; at this size start-up weighs more).
+engine ≥ 5 M rows/s, and ``rate_period`` from tournament records ≥ 300 k player-game rows/s;
+a FIDE list (200,000 players) loads in ≤ 5× reading its bytes and slicing its columns with
+numpy, and its XML in ≤ 4× the TXT (a guard: the full-size target, 3×, is measured by
+``fidelist_bench.py`` on 1.9 M players; at this size start-up weighs more).
 Ratios are used where the machine's speed drifts.
 
 A guard that does not cry wolf on a shared, busy machine:
