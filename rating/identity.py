@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from importer.fidelist import FideList
 
 __all__ = ["Candidate", "Identities", "MatchedBy", "Person", "RatingFrom", "fallback_key",
-           "identify", "list_candidates", "wanted_names"]
+           "identify", "list_candidates", "wanted_names", "wanted_on_list"]
 
 MAX_RATING_GAP: Final = 400
 """A namesake on the list whose rating is this far from the source's is someone else."""
@@ -138,6 +138,20 @@ def list_candidates(fide_list: FideList, wanted: Collection[tuple[str, str]]
             birth_year=e.birth_year, titles=frozenset(t for t in (e.title, e.w_title) if t),
             ratings={rl: e.rating(rl) for rl in lists}))  # a repeated id: its first line
     return {k: list(v.values()) for k, v in out.items()}
+
+
+def wanted_on_list(tournaments: Iterable[Tournament]) -> tuple[set[str], set[str]]:
+    """What to read of a FIDE list for these tournaments: their players' FIDE ids, and the
+    federations of the players without one (to find them by name)."""
+    ids: set[str] = set()
+    federations: set[str] = set()
+    for t in tournaments:
+        for p in t.players:
+            if p.fide_id.strip():
+                ids.add(p.fide_id.strip())
+            elif p.federation.strip():
+                federations.add(p.federation.strip().upper())
+    return ids, federations
 
 
 def wanted_names(tournaments: Iterable[Tournament]) -> set[tuple[str, str]]:

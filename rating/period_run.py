@@ -8,7 +8,7 @@ the register is the caller's (``fiderate period`` does both in one atomic step).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import PurePosixPath
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from importer.events import Event, EventIdentity, distinct_events
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
-from rating.identity import RatingFrom, identify, list_candidates, wanted_names
+from rating.identity import RatingFrom, identify, list_candidates, wanted_names, wanted_on_list
 from rating.notes import grouped
 from rating.period import rate_period
 from rating.period_core import month_add
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from importer.fidelist import FideList
     from rating.register import Register
 
-__all__ = ["PeriodSource", "check_month", "parse_month", "run_period", "wanted_on_list"]
+__all__ = ["PeriodSource", "check_month", "parse_month", "run_period"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -149,20 +149,6 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     notes += _not_listed(result, ratings_list)
     return replace(result, notes=(*notes, *result.notes), previous=previous, imported=imported,
                    replaces=replaces)
-
-
-def wanted_on_list(tournaments: Iterable[Tournament]) -> tuple[set[str], set[str]]:
-    """What to read of a FIDE list for these tournaments: their players' FIDE ids, and the
-    federations of the players without one (to find them by name)."""
-    ids: set[str] = set()
-    federations: set[str] = set()
-    for t in tournaments:
-        for p in t.players:
-            if p.fide_id.strip():
-                ids.add(p.fide_id.strip())
-            elif p.federation.strip():
-                federations.add(p.federation.strip().upper())
-    return ids, federations
 
 
 def _label(src: PeriodSource) -> str:

@@ -52,16 +52,18 @@ def _store(store: str | None) -> Any:
     return Path(store) if store else default_store()
 
 
-def registered_list(store: str | None, on: date, fide_ids: Iterable[str]) -> FideList | None:
-    """These players on the register's FIDE lists in force on *on*; None when the register
-    does not exist or holds no list by then."""
+def registered_list(store: str | None, on: date, fide_ids: Iterable[str],
+                    federations: Iterable[str] = ()) -> FideList | None:
+    """These players (and every player of these *federations*, to find players without an id
+    by name) on the register's FIDE lists in force on *on*; None when the register does not
+    exist or holds no list by then."""
     path = _store(store)
     if not path.exists():  # before importing the register: a report without one starts fast
         return None
     from rating.register import Register
 
     with Register(path) as reg:
-        return reg.list_in_force(on, fide_ids)
+        return reg.list_in_force(on, fide_ids, federations=federations)
 
 
 @click.group("list", context_settings={"help_option_names": ["-h", "--help"]})

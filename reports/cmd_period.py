@@ -140,8 +140,9 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     from importer.atomic import check_output_folder
     from importer.model import RatingList
     from rating.errors import RatingError
+    from rating.identity import wanted_on_list
     from rating.paths import default_store
-    from rating.period_run import PeriodSource, check_month, wanted_on_list
+    from rating.period_run import PeriodSource, check_month
     from rating.period_run import run_period as rate_month
     from rating.register import Register
     from reports.errors import ReportError

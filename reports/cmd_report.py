@@ -78,7 +78,9 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         from reports.cmd_list import registered_list
 
         on = t.info.start_date or opts["on"] or dt.date.today()  # noqa: DTZ011 - the user's today
-        stored = registered_list(opts["store"], on, {p.fide_id for p in t.players if p.fide_id})
+        from rating.identity import wanted_on_list
+
+        stored = registered_list(opts["store"], on, *wanted_on_list([t]))
         ratings_list = stored if stored is not None and len(stored) else None
     built = build_report(t, system=opts["system"], k_default=opts["k_default"],
                          ratings_list=ratings_list, on=opts["on"],

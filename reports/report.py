@@ -213,13 +213,16 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
     lines skipped) become notes.
     """
     from importer.fidelist import FideList, read_fide_list
+    from rating.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
+    from rating.notes import grouped
 
     if isinstance(ratings_list, FideList):
         loaded = ratings_list
         if loaded.format == "register" and loaded.list_date is not None:
             notes.append(f"K from the FIDE list of {loaded.list_date:%Y-%m} in the register")
     else:
-        loaded = read_fide_list(ratings_list, fide_ids={p.fide_id for p in t.players if p.fide_id})
+        ids, federations = wanted_on_list([t])
+        loaded = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
         notes += list_warnings(loaded.warnings)
     start = t.info.start_date
     if loaded.list_date is not None and start is not None and loaded.list_date > start:
@@ -229,11 +232,28 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
         notes.append(f"the rating list is dated {loaded.list_date.isoformat()}, after {when}: "
                      "its K may not be the K then")
 
+    # People, not rows: a player without a FIDE id is found on the list by name and federation,
+    # as the rating period finds them (rating.identity).
+    names = wanted_names([t])
+    found = identify([(_EVENT, t)], known=[list_candidates(loaded, names)] if names else [])
+    entries = loaded.entries(p.fide_id for p in found.people if p.fide_id)
+    by_name = [p for p in found.people if p.matched_by is MatchedBy.NAME_FED and p.fide_id in entries]
+    if by_name:
+        notes.append(grouped(f"K from the list for {len(by_name)} player"
+                             f"{'s' if len(by_name) != 1 else ''} without a FIDE id in the source, "
+                             "found on it by name and federation",
+                             [f"{p.name} (FIDE id {p.fide_id})" for p in by_name]))
+
     def lookup(p: Player) -> int | None:
-        entry = loaded.get(p.fide_id) if p.fide_id else None
+        person = found.person(_EVENT, p.start_no)
+        entry = entries.get(person.fide_id) if person is not None and person.fide_id else None
         return entry.k(list_name) if entry is not None else None
 
     return lookup
+
+
+_EVENT = "this tournament"
+"""The one event of a report, as identities name it."""
 
 
 def _system(name: str | RatingSystem) -> str | RatingSystem:

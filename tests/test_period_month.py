@@ -138,3 +138,17 @@ def test_no_note_shows_an_internal_key(run_cli, realdata: Path, tmp_path: Path, 
         assert not re.search(r"[a-z] [a-z]+\|[A-Z]{3}\|", text)
     else:  # a starting rank has no games: nothing to rate, said in one line
         assert res.code == 2 and "nothing to rate" in res.stderr
+
+
+def test_a_report_finds_its_players_on_the_list_the_same_way(run_cli, realdata: Path,
+                                                             tmp_path: Path):
+    """People, not rows, in a single tournament's report too: K from the list for a crosstable
+    without ids."""
+    listed = [p for p in importer.load(realdata / STARTING_RANK).players if p.fide_id]
+    fide_list = foa_list(tmp_path / "players_list_foa.txt", listed)
+    res = run_cli("report", str(realdata / CROSSTABLE), "--ratings-list", str(fide_list),
+                  "--out", str(tmp_path / "out"), "--format", "csv")
+    assert res.code == 0, res.stderr
+    got = rows(tmp_path / "out" / "rating_players.csv")
+    assert {r["k_source"] for r in got} == {"list"}
+    assert "K from the list for 108 players without a FIDE id in the source" in res.stderr

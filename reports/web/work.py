@@ -115,7 +115,8 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
 
     from importer.events import load_events
     from importer.model import RatingList
-    from rating.period_run import PeriodSource, run_period, wanted_on_list
+    from rating.identity import wanted_on_list
+    from rating.period_run import PeriodSource, run_period
     from rating.register import Register
     from reports.period_report import player_rows, render_period_files
     from reports.report import list_warnings
