@@ -169,7 +169,7 @@ def _rated_before(register: Register, period: date, keys: Sequence[str],
             if not rerate:
                 raise RatingError(f"{key} ({title}) was already rated in {month:%Y-%m} (as "
                                   f"{stored}); an event is rated once: leave it out of "
-                                  f"{period:%Y-%m}, or use --rerate to move its rating here")
+                                  f"{period:%Y-%m}, or move its rating here (--rerate)")
             moved[key] = min(month, moved.get(key, month))
     if moved:
         first = min(moved.values())

@@ -455,7 +455,8 @@ class Register:
                         continue
                     if spec.key not in result.replaces:
                         raise RatingError(f"{self.path}: {spec.key} was already rated in "
-                                          f"{_month(month)}; use --rerate to move it")
+                                          f"{_month(month)}; an event is rated once (--rerate "
+                                          "moves it)")
                     db.execute("DELETE FROM tournaments WHERE period = ? AND key = ?",
                                (_month(month), key))
             db.execute("DELETE FROM periods WHERE period = ?", (period,))

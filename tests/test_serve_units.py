@@ -112,6 +112,10 @@ def test_words_for_pages():
     assert for_people("use either --opponent/--result or --game, not both") == \
         "use either opponent's rating/result or games, not both"
     assert for_people("a - b -- c") == "a - b -- c"
+    # an option only named aside is left out: a page cannot take it
+    assert for_people("t1 was already rated in 2025-12: leave it out of 2026-01, or move its "
+                      "rating here (--rerate)") == ("t1 was already rated in 2025-12: leave it "
+                                                   "out of 2026-01, or move its rating here")
 
 
 def test_errors_become_one_line_and_a_status():

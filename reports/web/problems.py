@@ -56,9 +56,13 @@ def problem(exc: BaseException) -> tuple[int, str]:
 
 
 def for_people(message: str) -> str:
-    """A command-line message in the words of the web page: '--player' → 'player'."""
+    """A command-line message in the words of the web page: '--player' → 'player'; an option
+    only named in parentheses ('re-rate it here (--rerate)') is left out."""
     def label(m: re.Match[str]) -> str:
         names = [n for n in m.groups() if n]
         return "/".join(_LABELS.get(n, n[2:].replace("-", " ")) for n in names)
 
-    return _OPTION.sub(label, message)
+    return _OPTION.sub(label, _ASIDE.sub("", message))
+
+
+_ASIDE = re.compile(r" \((?:--[a-z][a-z0-9-]*)\)")
