@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from importer.errors import InputError
-from importer.model import DateSource, Status, Tournament, TournamentInfo
+from importer.model import DateSource, RoundResult, Status, Tournament, TournamentInfo
 from importer.names import name_key
 
 if TYPE_CHECKING:
@@ -205,13 +205,17 @@ def _progress(t: Tournament) -> tuple[int, int, str]:
     return len(set(decided)), len(decided), _updated(t.info)
 
 
-def _state(t: Tournament) -> str:
-    """A snapshot in words: 'after round 7', 'updated 2026-08-09 20:11'."""
-    last = max((r.round for r in t.results if r.points is not None
+def _moment(results: Iterable[RoundResult], info: TournamentInfo) -> str:
+    """A snapshot's moment in words: 'after round 7, updated 2026-08-07 21:04'."""
+    last = max((r.round for r in results if r.points is not None
                 and r.status not in (Status.PENDING, Status.UNKNOWN)), default=0)
-    updated = _updated(t.info)
+    updated = _updated(info)
     words = f"after round {last}" if last else "before any result"
     return words + (f", updated {updated[:16].replace('T', ' ')}" if updated else "")
+
+
+def _state(t: Tournament) -> str:
+    return _moment(t.results, t.info)
 
 
 def _title(t: Tournament) -> str:
@@ -280,15 +284,6 @@ def _slot(page: Page) -> tuple[object, ...]:
     return (page.kind,)
 
 
-def _page_state(page: Page) -> str:
-    """A page's moment in words: 'after round 7, updated 2026-08-07 21:04'."""
-    last = max((r.round for r in page.results if r.points is not None
-                and r.status not in (Status.PENDING, Status.UNKNOWN)), default=0)
-    updated = _updated(page.info)
-    words = f"after round {last}" if last else "before any result"
-    return words + (f", updated {updated[:16].replace('T', ' ')}" if updated else "")
-
-
 def _page_progress(page: Page) -> tuple[int, str]:
     decided = sum(1 for r in page.results
                   if r.points is not None and r.status not in (Status.PENDING, Status.UNKNOWN))
@@ -337,8 +332,8 @@ def _newest_pages(group: Sequence[SavedPage], notes: list[str]) -> list[SavedPag
             used = next(s for s in pages if _page_progress(s.page) == newest)
             notes.append(f"{', '.join(s.source for s in left)} and {used.source} show the same "
                          f"view of {used.page.info.name or 'the tournament'} at two moments: "
-                         f"the newer, {used.source} ({_page_state(used.page)}), is used; "
-                         f"{', '.join(f'{s.source} ({_page_state(s.page)})' for s in left)} "
+                         f"the newer, {used.source} ({_moment(used.page.results, used.page.info)}), is used; "
+                         f"{', '.join(f'{s.source} ({_moment(s.page.results, s.page.info)})' for s in left)} "
                          f"{'is' if len(left) == 1 else 'are'} left out")
     order = {id(s): i for i, s in enumerate(group)}
     return sorted(kept, key=lambda s: order[id(s)])
