@@ -214,8 +214,9 @@ def _moment(results: Iterable[RoundResult], info: TournamentInfo) -> str:
     return words + (f", updated {updated[:16].replace('T', ' ')}" if updated else "")
 
 
-def _state(t: Tournament) -> str:
-    return _moment(t.results, t.info)
+def _state(shown: Tournament | Page) -> str:
+    """A tournament's or a page's moment in words."""
+    return _moment(shown.results, shown.info)
 
 
 def _title(t: Tournament) -> str:
@@ -332,8 +333,8 @@ def _newest_pages(group: Sequence[SavedPage], notes: list[str]) -> list[SavedPag
             used = next(s for s in pages if _page_progress(s.page) == newest)
             notes.append(f"{', '.join(s.source for s in left)} and {used.source} show the same "
                          f"view of {used.page.info.name or 'the tournament'} at two moments: "
-                         f"the newer, {used.source} ({_moment(used.page.results, used.page.info)}), is used; "
-                         f"{', '.join(f'{s.source} ({_moment(s.page.results, s.page.info)})' for s in left)} "
+                         f"the newer, {used.source} ({_state(used.page)}), is used; "
+                         f"{', '.join(f'{s.source} ({_state(s.page)})' for s in left)} "
                          f"{'is' if len(left) == 1 else 'are'} left out")
     order = {id(s): i for i, s in enumerate(group)}
     return sorted(kept, key=lambda s: order[id(s)])
