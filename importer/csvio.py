@@ -45,12 +45,13 @@ def _number_text(value: object) -> str:
 
 def _texts(values: Sequence[object]) -> list[str]:
     """A text column's cells, each distinct value made once (names repeat down a column)."""
-    made: dict[object, str] = {}
+    made: dict[tuple[type, object], str] = {}  # by type too: False == 0, yet 'false' ≠ '0'
     out = []
     for v in values:
-        cell = made.get(v)
+        key = (type(v), v)
+        cell = made.get(key)
         if cell is None:
-            cell = made[v] = _quote(_cell(v, False))
+            cell = made[key] = _quote(_cell(v, False))
         out.append(cell)
     return out
 

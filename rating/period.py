@@ -216,10 +216,10 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     ``identities``: who each player is (default: :func:`rating.identity.identify` on the
     tournaments alone); ``events``: each tournament's :class:`~importer.events.EventIdentity`
     (computed when not given; two tournaments of one event are refused); ``previous``: the
-    T − 1 list and the register per (player key, list),
-    of which ``listed`` are FIDE's list's; ``in_force``: ratings of older lists by list month
-    (the register), for sources that carry none; ``pools``: unrated players' earlier pooled
-    results; ``corrections``: base ratings that replace the list's (FIDE id → rating).  A
+    T − 1 list and the register per (player key, list), of which ``listed`` are FIDE's
+    list's; ``in_force``: ratings of older lists by list month (the register), for sources
+    that carry none; ``pools``: unrated players' earlier pooled results; ``corrections``:
+    base ratings that replace the list's (FIDE id → rating).  A
     player on no list keeps the tournament's rating as the base (``rating_from`` 'source'),
     never made unrated by it.  Tournaments whose key is in ``assigned`` were put in this
     period on purpose: their dates raise no note.  ``k_default`` is the K of a rated player
