@@ -172,9 +172,14 @@ class Event:
         return cls(tournament=t, sources=tuple(sources) or (t.info.source or t.info.name,))
 
     @cached_property
+    def played(self) -> PlayedGames:
+        """Its games played over the board (read when first asked for)."""
+        return PlayedGames.of(self.tournament)
+
+    @cached_property
     def identity(self) -> EventIdentity:
         """What identifies the event (computed when first asked for)."""
-        return self.known or EventIdentity.of(self.tournament)
+        return self.known or EventIdentity.of(self.tournament, self.played)
 
     @property
     def label(self) -> str:

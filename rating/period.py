@@ -205,6 +205,7 @@ class _KCache:
 def rate_period(tournaments: Sequence[Tournament], period: date, *,
                 keys: Sequence[str] | None = None, identities: Identities | None = None,
                 events: Sequence[EventIdentity] | None = None,
+                played: Sequence[PlayedGames] | None = None,
                 previous: Mapping[tuple[str, RatingList], Standing] | None = None,
                 listed: Collection[tuple[str, RatingList]] = frozenset(),
                 in_force: Mapping[date, Mapping[tuple[str, RatingList], int]] | None = None,
@@ -215,7 +216,8 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
 
     ``identities``: who each player is (default: :func:`rating.identity.identify` on the
     tournaments alone); ``events``: each tournament's :class:`~importer.events.EventIdentity`
-    (computed when not given; two tournaments of one event are refused); ``previous``: the
+    (computed when not given; two tournaments of one event are refused) and ``played``
+    their games (:class:`~importer.events.PlayedGames`, read when not given); ``previous``: the
     T − 1 list and the register per (player key, list), of which ``listed`` are FIDE's
     list's; ``in_force``: ratings of older lists by list month (the register), for sources
     that carry none; ``pools``: unrated players' earlier pooled results; ``corrections``:
@@ -235,10 +237,11 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     keys = list(keys) if keys is not None else [f"t{i + 1}" for i in range(len(tournaments))]
     if len(set(keys)) != len(keys):
         raise RatingError("two tournaments of the period have the same id")
-    try:
-        played = [PlayedGames.of(t) for t in tournaments]
-    except InputError as exc:
-        raise RatingError(str(exc)) from None
+    if played is None:
+        try:
+            played = [PlayedGames.of(t) for t in tournaments]
+        except InputError as exc:
+            raise RatingError(str(exc)) from None
     if events is None:
         events = [EventIdentity.of(t, g) for t, g in zip(tournaments, played, strict=True)]
         once = distinct_events([Event(tournament=t, sources=(k,), known=i) for t, k, i in zip(

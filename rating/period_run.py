@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from importer.events import Event, EventIdentity, distinct_events
+from importer.events import Event, EventIdentity, PlayedGames, distinct_events
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
 from rating.identity import RatingFrom, identify, list_candidates, wanted_names, wanted_on_list
@@ -102,6 +102,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     keys: list[str] = []
     assigned: set[str] = set()
     identities: list[EventIdentity] = []
+    played: list[PlayedGames] = []
     for event in found.events:
         src = by_tournament[id(event.tournament)]
         t, name = src.tournament, _label(src)
@@ -114,6 +115,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
             continue
         chosen.append(t)
         identities.append(event.identity)
+        played.append(event.played)
         keys.append(tournament_key(src.source, t, set(keys)))
         if src.month is not None:
             assigned.add(keys[-1])
@@ -143,7 +145,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         replaces = _rated_before(register, period, keys, chosen, identities, rerate=rerate,
                                  notes=notes)
     result = rate_period(chosen, period, keys=keys, identities=ids, events=identities,
-                         previous=previous,
+                         played=played, previous=previous,
                          listed=set(imported), in_force=in_force, pools=pools,
                          corrections=corrections or {}, assigned=assigned, k_default=k_default)
     notes += _not_listed(result, ratings_list)
