@@ -194,6 +194,7 @@ def _not_listed(result: PeriodResult,
     off = [p for p in rated if p.rating_from is RatingFrom.SOURCE]
     if not off:
         return []
+    off.sort(key=lambda p: (p.name.casefold(), p.where))
     names = [f"{p.name} ({p.where})" for p in off]
     if ratings_list is None:
         return [f"no FIDE list was given or stored for {month_add(result.period, -1):%Y-%m}: "
