@@ -28,7 +28,9 @@ Each fetched page is loaded and parsed exactly once, by the chess-results reader
 :func:`~importer.chessresults.parse.parse_document`): the plan reads the gate, the event's
 system and its end date from the loaded document, and the crosstable's system and live round
 from the parsed page; the parsed pages travel with the fetched ones
-(:attr:`TournamentPage.page`) to :func:`~importer.chessresults.build_tournament`.
+(:attr:`TournamentPage.page`) to :func:`~importer.chessresults.build_tournament`.  The plan
+learns all of it through one reader (:func:`read_page`, or the caller's: ``fiderate serve``
+parses in its limited worker processes and keeps only the fetch).
 """
 
 from __future__ import annotations
@@ -52,8 +54,8 @@ from importer.urls import Ref, is_allowed_host, page_url
 if TYPE_CHECKING:
     import requests
 
-__all__ = ["GateForm", "PageFacts", "TournamentPage", "fetch_tournament", "gate_form",
-           "page_facts"]
+__all__ = ["GateForm", "PageFacts", "PageRead", "Reader", "TournamentPage", "fetch_tournament",
+           "gate_form", "page_facts", "read_page"]
 
 GATE_BUTTON = "cb_alleDetails"
 """The name and id of the "Show tournament details" button that gates an old tournament."""
@@ -175,20 +177,60 @@ def page_facts(html: str) -> PageFacts:
         return PageFacts()
 
 
+@dataclass(frozen=True, slots=True)
+class PageRead:
+    """What the fetch plan learns from reading one fetched page (:func:`read_page`)."""
+
+    page: TournamentPage | None
+    """The page with its one parse, for the import (None: not read, see :attr:`gate`)."""
+    facts: PageFacts = PageFacts()
+    """What the loaded page states: its gate, event type and end date."""
+    gate: GateForm | None = None
+    """A gated starting rank's postback: the page is left unread, its answer replaces it."""
+    system: System | None = None
+    """The system the parsed page shows (a crosstable's round robin)."""
+    live_round: int | None = None
+    """The round the parsed page shows in progress."""
+
+
+Reader = Callable[[FetchedPage, bool], PageRead]
+"""Reads a fetched page for the plan; the flag says it is the starting rank (the first page,
+which may be 'Record not found' or gated)."""
+
+
+def read_page(fetched: FetchedPage, first: bool = False) -> PageRead:
+    """Load and parse one fetched page, once: the plan's :data:`Reader` unless the caller
+    reads pages elsewhere (``fiderate serve`` reads them in its worker processes)."""
+    if first and record_not_found(fetched.text):
+        return PageRead(None, PageFacts(not_found=True))
+    doc, error = _load(fetched)
+    facts = PageFacts.of(doc) if doc is not None else PageFacts()
+    if first and doc is not None and facts.has_gate:
+        gate = _gate_form(doc.root, fetched.final_url)
+        if gate is not None:
+            return PageRead(None, facts, gate)
+    page = _read(fetched, doc, error)
+    shows = page.page
+    return PageRead(page, facts, system=shows.info.system if shows is not None else None,
+                    live_round=shows.live_round if shows is not None else None)
+
+
 def fetch_tournament(
     ref: Ref,
     session: requests.Session,
     *,
     base_url: str | None = None,
     progress: Callable[[str], None] | None = None,
+    read: Reader = read_page,
 ) -> list[TournamentPage]:
     """Fetch the pages of one tournament, in plan order: starting rank, crosstable, extra.
 
     Each page comes with its one parse (:attr:`TournamentPage.page`, or the InputError that
     :meth:`TournamentPage.parsed` raises).  ``base_url`` (default: the one
     :func:`importer.http.make_session` was given) builds the URLs on a mirror or a local double.
-    ``progress`` is called with each URL before it is fetched.  Raises :class:`NoSuchTournament`
-    (404 or 'Record not found') and :class:`FetchError`.
+    ``progress`` is called with each URL before it is fetched.  ``read`` loads and parses each
+    page (default :func:`read_page`, here; the plan itself never parses).  Raises
+    :class:`NoSuchTournament` (404 or 'Record not found') and :class:`FetchError`.
     """
     base_url = base_url or getattr(session, "fiderate_base_url", None)
 
@@ -199,19 +241,19 @@ def fetch_tournament(
         return get_text(session, url, method=method, data=data, expire_after=expire)
 
     first = get(page_url(ref, art=0, base_url=base_url), LIVE_EXPIRY)
-    if record_not_found(first.text):
+    seen = read(first, True)
+    if seen.facts.not_found:
         raise NoSuchTournament(first.url, f"no such tournament ({ref.tnr}): 'Record not found'")
-    doc, error = _load(first)
-    facts = PageFacts.of(doc) if doc is not None else PageFacts()
-    if doc is not None and facts.has_gate:
-        form = _gate_form(doc.root, first.final_url)
-        if form is not None and is_allowed_host(form.action, base_url):
+    facts = seen.facts
+    if seen.gate is not None:
+        if is_allowed_host(seen.gate.action, base_url):
             gated = first
-            first = get(form.action, FINISHED_EXPIRY, method="POST", data=form.fields)
+            first = get(seen.gate.action, FINISHED_EXPIRY, method="POST", data=seen.gate.fields)
             keep_cached(session, gated, FINISHED_EXPIRY)
-            doc, error = _load(first)
-            opened = PageFacts.of(doc) if doc is not None else PageFacts()
-            facts = replace(opened, has_gate=True)  # gated means old
+            seen = read(first, False)
+            facts = replace(seen.facts, has_gate=True)  # gated means old
+        else:  # a postback elsewhere is never sent: the gated page is all there is
+            seen = read(first, False)
     finished = facts.finished(datetime.now(UTC).date())
     expire = FINISHED_EXPIRY if finished else LIVE_EXPIRY
     if finished:
@@ -221,22 +263,24 @@ def fetch_tournament(
     here = ref if base_url or not is_allowed_host(first.final_url, None) else Ref(
         tnr=ref.tnr, host=node)
 
-    def view(art: int, *, rd: int | None = None, snr: int | None = None) -> TournamentPage:
-        return _read(get(page_url(here, art=art, rd=rd, snr=snr, base_url=base_url), expire))
+    def view(art: int, *, rd: int | None = None, snr: int | None = None,
+             expire: int = expire) -> PageRead:
+        return read(get(page_url(here, art=art, rd=rd, snr=snr, base_url=base_url), expire),
+                    False)
 
-    pages = [_read(first, doc, error)]
+    reads = [seen]
     if facts.is_team_event:
-        pages.append(view(20))
-        return pages
-    crosstable = view(5)
-    pages.append(crosstable)
-    if ref.snr is not None:
-        pages.append(view(9, snr=ref.snr))
-        return pages
-    shows = crosstable.page
-    if facts.is_round_robin or (shows is not None and shows.info.system is System.ROUND_ROBIN):
-        pages.append(view(2))
-    elif shows is not None and shows.live_round is not None and not finished:
-        url = page_url(here, art=2, rd=shows.live_round, base_url=base_url)
-        pages.append(_read(get(url, LIVE_EXPIRY)))
+        reads.append(view(20))
+    else:
+        crosstable = view(5)
+        reads.append(crosstable)
+        if ref.snr is not None:
+            reads.append(view(9, snr=ref.snr))
+        elif facts.is_round_robin or crosstable.system is System.ROUND_ROBIN:
+            reads.append(view(2))
+        elif crosstable.live_round is not None and not finished:
+            reads.append(view(2, rd=crosstable.live_round, expire=LIVE_EXPIRY))
+    pages = [r.page for r in reads if r.page is not None]
+    if len(pages) < len(reads):
+        raise TypeError("the reader left a page of the plan unread")
     return pages

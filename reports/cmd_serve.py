@@ -36,6 +36,17 @@ def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
     return values
 
 
+def _proxies(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
+             ) -> tuple[str, ...]:
+    from reports.web.fair import parse_networks
+
+    try:
+        parse_networks(values)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return values
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0: every network of this machine).")
@@ -60,6 +71,13 @@ def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
               help="Minimum seconds between requests to chess-results, for all users together.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
               help="Read timeout in seconds for each request to chess-results.")
+@click.option("--memory", type=click.IntRange(min=1), default=256, show_default=True,
+              metavar="MB", help="Megabytes of reports and rating periods kept in memory.")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
+              callback=_proxies,
+              help="A proxy in front of the server (address or network, e.g. 127.0.0.1): "
+                   "the client of its requests is the one its X-Forwarded-For names; "
+                   "repeatable (default: the connection's own address).")
 def serve(**opts: Any) -> None:
     """The web page: paste a chess-results link or drop files, see the report.
 
@@ -92,7 +110,8 @@ def serve(**opts: Any) -> None:
     bound = sock.getsockname()[1]
     app = create_app(Config(base_url=opts["base_url"], store=opts["store"], delay=opts["delay"],
                             timeout=opts["timeout"], write_token=opts["write_token"],
-                            origins=opts["origins"]))
+                            origins=opts["origins"], memory=opts["memory"] * 1024 * 1024,
+                            trusted_proxies=opts["trusted_proxies"]))
     config = uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False,
                             timeout_keep_alive=5, limit_concurrency=500, lifespan="on")
     if opts["store"]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import Response
 
-from reports.web.problems import Problem, problem
+from reports.web.problems import Problem, problem, retry_headers
 from reports.web.uploads import read_form
 
 if TYPE_CHECKING:
@@ -49,7 +49,9 @@ def error_response(exc: Exception, form: Form | None = None) -> Response:
     status, line = problem(exc)
     if status >= 500:
         raise exc
-    return json_response({"error": form.clean(line) if form else line}, status)
+    response = json_response({"error": form.clean(line) if form else line}, status)
+    response.headers.update(retry_headers(exc))
+    return response
 
 
 def _unknown(names: Iterable[str], known: Iterable[str]) -> None:
@@ -105,6 +107,7 @@ def _report(kept: Kept) -> Response:
 def api_report_get(request: Request) -> Response:
     """GET /api/report?source=…: the report of a chess-results tournament as JSON."""
     from reports.web.keys import report_options
+    from reports.web.pages import client_of
 
     try:
         query = request.query_params
@@ -113,7 +116,8 @@ def api_report_get(request: Request) -> Response:
         if not source:
             raise Problem("give source: a chess-results link or tournament number")
         reports = _reports(request)
-        return _report(reports.link(reports.fetcher.ref(source), report_options(query), "json"))
+        return _report(reports.link(reports.fetcher.ref(source), report_options(query), "json",
+                                    client=client_of(request)))
     except Exception as exc:
         return error_response(exc)
 
@@ -123,6 +127,7 @@ async def api_report_post(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
     from reports.web.keys import report_options
+    from reports.web.pages import client_of
 
     form: Form | None = None
     try:
@@ -130,11 +135,13 @@ async def api_report_post(request: Request) -> Response:
         _unknown([*form.fields, *form.files], (*_REPORT_FIELDS, "files"))
         options = report_options(form.fields)
         reports = _reports(request)
+        client = client_of(request)
         if form.uploads("files"):
-            kept = await run_in_threadpool(reports.upload, form.uploads("files"), options, "json")
+            kept = await run_in_threadpool(reports.upload, form.uploads("files"), options,
+                                           "json", client=client)
         elif form.get("source"):
             kept = await run_in_threadpool(reports.link, reports.fetcher.ref(form.get("source")),
-                                           options, "json")
+                                           options, "json", client=client)
         else:
             raise Problem("give files: the tournament's files, or source: a chess-results link")
         return _report(kept)

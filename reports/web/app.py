@@ -129,7 +129,7 @@ def create_app(config: Config | None = None) -> Starlette:
     config = config or Config()
     runner = Runner(limit=config.time_limit)
     reports = Reports(Fetcher(config), runner)
-    periods = Periods(runner, config.store, config.write_token)
+    periods = Periods(runner, config.store, config.write_token, memory=config.memory // 4)
     origins = []
     for text in config.origins:
         origin = parse_origin(text)

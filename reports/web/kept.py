@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import io
 import pickle
+import sys
 import zipfile
+from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from importer.model import Tournament
     from reports.report import Report
     from reports.web.keys import ReportOptions
 
-__all__ = ["RELOAD_SECONDS", "Kept", "Want", "report_json", "site_context"]
+__all__ = ["JSON_FACTOR", "RELOAD_SECONDS", "REPORT_FACTOR", "Kept", "Want", "report_json",
+           "site_context"]
 
 Want = Literal["page", "json"]
 """What a request asks of a report first: its first page, or its JSON."""
@@ -42,13 +44,23 @@ def site_context(**given: Any) -> dict[str, Any]:
     return {"refresh": None, "live": "", "status": "", "downloads": [], "error": "", **given}
 
 
+REPORT_FACTOR = 16
+"""Bytes in memory per byte of the pickled tournament, for the tournament and its rated
+report made again in the server (measured on generated Swiss events: 100 to 5,000 players,
+9 to 14 times; a 5,000-player one is 2.8 MB pickled and 38 MB rated in memory)."""
+JSON_FACTOR = 12
+"""The same for the report's JSON (10 to 14 times: 29 MB for 5,000 players)."""
+
+
 class Kept:
     """A report kept in memory under its key.
 
     Built in a job process with its first page already rendered; what crosses back to the
-    server is the tournament and the options, rated again only when another page, a file or
-    the JSON is asked for (most reports are only ever seen through their first page, and a
-    tournament crosses a process boundary far faster than its rating).
+    server is the tournament (pickled) and the options, rated again only when another page, a
+    file or the JSON is asked for (most reports are only ever seen through their first page,
+    and a tournament crosses a process boundary far faster than its rating).  All it makes
+    after that is kept with it; :meth:`lighten` forgets it again, and :meth:`weight` says
+    how many bytes it holds.
     """
 
     def __init__(self, report: Report, options: ReportOptions, *, link: bool, key: str = ""
@@ -64,29 +76,67 @@ class Kept:
         end = report.tournament.info.end_date
         self.finished = self.live is None and end is not None and end < date.today()  # noqa: DTZ011
         self._scenarios = any(pr.scenarios and pr.rating is not None for pr in report.shown)
-        self._tournament: Tournament | bytes = report.tournament
+        self._pickled: bytes | None = None
+        """The tournament, pickled (once it has crossed over)."""
         self._options = options
         self._report: Report | None = report
         self._pages: dict[str, str] = {}
         self._files: dict[str, str] | None = None
         self._json: dict[str, Any] | None = None
+        self._grew: Callable[[str, Kept], None] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        tournament = pickle.dumps(self._tournament, protocol=pickle.HIGHEST_PROTOCOL)
-        return {**self.__dict__, "_report": None, "_tournament": tournament}
+        pickled = self._pickled
+        if pickled is None:
+            pickled = pickle.dumps(self.report.tournament, protocol=pickle.HIGHEST_PROTOCOL)
+        return {**self.__dict__, "_report": None, "_pickled": pickled, "_grew": None}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
+    def watch(self, grew: Callable[[str, Kept], None]) -> None:
+        """Call ``grew(key, self)`` whenever this report keeps something more."""
+        self._grew = grew
+
+    def _kept_more(self) -> None:
+        if self._grew is not None:
+            self._grew(self.key, self)
+
     @property
     def report(self) -> Report:
         """The report (rated again the first time it is needed after crossing over)."""
-        if self._report is None:
-            t = self._tournament
-            if isinstance(t, bytes):  # pickled by this server's own job
-                t = self._tournament = pickle.loads(t)
-            self._report = self._options.build(t)
-        return self._report
+        report = self._report
+        if report is None:
+            if self._pickled is None:
+                raise RuntimeError("a kept report without its tournament")
+            report = self._report = self._options.build(pickle.loads(self._pickled))
+            self._kept_more()
+        return report
+
+    def weight(self) -> int:
+        """Bytes this report holds in memory: its texts (pages, files) as they are, the
+        pickled tournament, and estimates for the rated report and the JSON."""
+        core = len(self._pickled) if self._pickled is not None else 0
+        size = sys.getsizeof(self._pickled) if self._pickled is not None else 0
+        size += sum(sys.getsizeof(page) for page in list(self._pages.values()))
+        files = self._files
+        if files is not None:
+            size += sum(sys.getsizeof(text) for text in files.values())
+        if self._report is not None:
+            size += REPORT_FACTOR * core
+        if self._json is not None:
+            size += JSON_FACTOR * core
+        return size
+
+    def lighten(self) -> None:
+        """Forget what can be made again from the tournament: the rated report, the files, the
+        JSON and every page but the first (nothing, before it has crossed over)."""
+        if self._pickled is None:
+            return
+        first = self._pages.get(self.landing())
+        self._report = None
+        self._files = self._json = None
+        self._pages = {self.landing(): first} if first is not None else {}
 
     def landing(self) -> str:
         """The page to open first: the player asked for, else the index."""
@@ -99,13 +149,16 @@ class Kept:
         from reports.html import render_pages
         from reports.report import player_page_name
 
-        if name in self._pages:
-            return self._pages[name]
-        names = {"index.html", *(player_page_name(pr.start_no) for pr in self.report.shown)}
+        made = self._pages.get(name)
+        if made is not None:
+            return made
+        report = self.report
+        names = {"index.html", *(player_page_name(pr.start_no) for pr in report.shown)}
         if name not in names:
             return None
-        html = render_pages(self.report, only={name}, site=self.site(index=name == "index.html"))
+        html = render_pages(report, only={name}, site=self.site(index=name == "index.html"))
         self._pages[name] = html[name]
+        self._kept_more()
         return html[name]
 
     def site(self, *, index: bool) -> dict[str, Any]:
@@ -121,18 +174,21 @@ class Kept:
 
     def files(self) -> dict[str, str]:
         """Every file of ``fiderate report --out``, as text, by name."""
-        if self._files is None:
+        files = self._files
+        if files is None:
             from reports.report import render_report
 
-            self._files = render_report(self.report)
-        return self._files
+            files = self._files = render_report(self.report)
+            self._kept_more()
+        return files
 
     def zip(self) -> bytes:
         """The report folder as a zip: the files and the manifest ``fiderate report --out``
         writes, in a folder named ``report``."""
         from importer.atomic import MANIFEST, manifest_text
 
-        files = {**self.files(), MANIFEST: manifest_text(list(self.files()))}
+        made = self.files()
+        files = {**made, MANIFEST: manifest_text(list(made))}
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
             for name in sorted(files):
@@ -144,9 +200,11 @@ class Kept:
 
     def json(self) -> dict[str, Any]:
         """The report as the JSON API returns it (without its key)."""
-        if self._json is None:
-            self._json = report_json(self.report)
-        return self._json
+        made = self._json
+        if made is None:
+            made = self._json = report_json(self.report)
+            self._kept_more()
+        return made
 
 
 def _value(column: str, value: object, text: frozenset[str]) -> object:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from reports.web.kept import site_context
-from reports.web.problems import Problem, for_people, problem
+from reports.web.problems import Problem, for_people, problem, retry_headers
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from reports.web.uploads import Form
     from reports.web.work import PeriodFiles
 
-__all__ = ["CALC_FORM", "RatedPeriod", "calc_page", "form_page", "home", "period_form",
+__all__ = ["CALC_FORM", "RatedPeriod", "calc_page", "client_of", "form_page", "home", "period_form",
            "period_post", "period_view", "rate_period", "render", "report_file", "report_post",
            "report_redirect"]
 
@@ -75,6 +75,13 @@ def _reports(request: Request) -> Reports:
     return reports
 
 
+def client_of(request: Request) -> str:
+    """Who sent *request*, as the server tells its clients apart
+    (:class:`~reports.web.fair.Clients`)."""
+    peer = request.client.host if request.client else None
+    return _reports(request).clients.of(peer, request.headers.getlist("x-forwarded-for"))
+
+
 def _landing(kept: Kept) -> RedirectResponse:
     page = kept.landing()
     return RedirectResponse(f"/report/{kept.key}/{'' if page == 'index.html' else page}",
@@ -96,11 +103,12 @@ async def report_post(request: Request) -> Response:
         options = report_options(fields)
         files = form.uploads("files")
         reports = _reports(request)
+        client = client_of(request)
         if files:
-            kept = await run_in_threadpool(reports.upload, files, options)
+            kept = await run_in_threadpool(reports.upload, files, options, client=client)
         elif fields["source"]:
             ref = reports.fetcher.ref(fields["source"])
-            kept = await run_in_threadpool(reports.link, ref, options)
+            kept = await run_in_threadpool(reports.link, ref, options, client=client)
         else:
             raise Problem("give a chess-results link or tournament number, or the "
                           "tournament's files")
@@ -109,7 +117,9 @@ async def report_post(request: Request) -> Response:
         status, line = problem(exc)
         if status >= 500:
             raise
-        return form_page(fields, form.clean(line) if form else line, status)
+        page = form_page(fields, form.clean(line) if form else line, status)
+        page.headers.update(retry_headers(exc))
+        return page
     finally:
         if form is not None:
             form.close()
@@ -124,7 +134,7 @@ async def report_redirect(request: Request) -> Response:
 
 
 def _kept(request: Request) -> Kept:
-    kept = _reports(request).get(request.path_params["key"])
+    kept = _reports(request).get(request.path_params["key"], client_of(request))
     if kept is None:
         raise Problem("this report is no longer kept (a report of uploaded files is kept for "
                       "an hour): give the files again", 404)
@@ -134,12 +144,20 @@ def _kept(request: Request) -> Kept:
 def report_file(request: Request) -> Response:
     """GET /report/{key}/ and /report/{key}/{name}: a page, a CSV file or the zip."""
     name = request.path_params.get("name") or "index.html"
-    kept = _kept(request)
+    try:
+        kept = _kept(request)
+    except Problem as exc:
+        if exc.retry_after is None:
+            raise
+        refused = form_page(error=str(exc), status=exc.status)  # a rebuild over the budget
+        refused.headers.update(retry_headers(exc))
+        return refused
     if name == "report.zip":
         return Response(kept.zip(), media_type="application/zip", headers={
             "content-disposition": f'attachment; filename="fiderate-report-{kept.key}.zip"'})
-    if name.endswith(".csv") and name in kept.files():
-        return Response(kept.files()[name], media_type="text/csv; charset=utf-8",
+    files = kept.files() if name.endswith(".csv") else {}
+    if name in files:
+        return Response(files[name], media_type="text/csv; charset=utf-8",
                         headers={"content-disposition": f'attachment; filename="{name}"'})
     page = kept.page(name)
     if page is None:
@@ -291,7 +309,8 @@ async def rate_period(request: Request, form: Form, tokens: Sequence[str | None]
         PeriodRequest(period=month, only_list=only, store=periods.store, write=write),
         site_context(status=saying,
                      downloads=[{"href": "period_players.csv", "label": "Players (CSV)"},
-                                {"href": "period_games.csv", "label": "Games (CSV)"}]))
+                                {"href": "period_games.csv", "label": "Games (CSV)"}]),
+        client=client_of(request))
     return RatedPeriod(key=key, period=month, stored=write, saying=saying, out=out)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["Problem", "for_people", "problem"]
+__all__ = ["Problem", "for_people", "problem", "retry_headers"]
 
 _MAX_MESSAGE = 300
 _OPTION = re.compile(r"'?(--[a-z][a-z0-9-]*)(?:/(--[a-z][a-z0-9-]*))?'?")
@@ -22,9 +22,18 @@ _LABELS = {"--k": "K", "--system": "rating system", "--date": "date", "--player"
 class Problem(Exception):
     """A request the server refuses, with its HTTP status and one line for the user."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, *, retry_after: int | None = None
+                 ) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
+        """Seconds to wait before asking again (429), sent as ``Retry-After``."""
+
+
+def retry_headers(exc: BaseException) -> dict[str, str]:
+    """The ``Retry-After`` header a refusal carries, if any."""
+    after = exc.retry_after if isinstance(exc, Problem) else None
+    return {"retry-after": str(after)} if after is not None else {}
 
 
 def _one_line(text: str) -> str:

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -24,7 +25,9 @@ from reports.web.problems import Problem
 if TYPE_CHECKING:
     import requests
 
-    from importer.fetch import TournamentPage
+    from importer.errors import NoSuchTournament
+    from importer.fetch import PageRead, Reader, TournamentPage
+    from importer.http import FetchedPage
     from importer.urls import Ref
     from reports.web.jobs import Runner
     from reports.web.kept import Kept, Want
@@ -43,6 +46,11 @@ running tournament stay five minutes in the HTTP cache too)."""
 LINK_TTL_FINISHED = 60 * 60
 UPLOAD_TTL = 60 * 60
 """Seconds a report of uploaded files is kept."""
+MISSING_TTL = 10 * 60
+"""Seconds chess-results' 'no such tournament' is remembered (asking again costs nothing)."""
+MISSING_KEPT = 10_000
+DEFAULT_MEMORY = 256 * 1024 * 1024
+"""Bytes of kept reports (three quarters) and rating periods (a quarter) in memory."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,6 +73,10 @@ class Config:
     cache_path: str | None = None
     """The HTTP cache file (None: the user cache folder's)."""
     time_limit: float = 20.0
+    memory: int = DEFAULT_MEMORY
+    """Bytes of reports and rating periods kept in memory (:data:`DEFAULT_MEMORY`)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks of proxies whose ``X-Forwarded-For`` names the client."""
 
 
 class SingleFlight(Generic[K, V]):
@@ -75,14 +87,21 @@ class SingleFlight(Generic[K, V]):
         self._calls: dict[K, Future[V]] = {}
 
     def run(self, key: K, fn: Callable[[], V]) -> V:
-        """``fn()``, or the outcome of the call already running for *key*."""
-        with self._lock:
-            running = self._calls.get(key)
-            if running is None:
-                mine: Future[V] = Future()
-                self._calls[key] = mine
-        if running is not None:
-            return running.result()
+        """``fn()``, or the outcome of the call already running for *key* (unless that
+        caller was refused for being over its own budget: then this one tries itself)."""
+        from reports.web.fair import OverBudget
+
+        while True:
+            with self._lock:
+                running = self._calls.get(key)
+                if running is None:
+                    mine: Future[V] = Future()
+                    self._calls[key] = mine
+                    break
+            try:
+                return running.result()
+            except OverBudget:
+                continue
         try:
             value = fn()
         except BaseException as exc:
@@ -95,13 +114,50 @@ class SingleFlight(Generic[K, V]):
         return value
 
 
-class Store(Generic[V]):
-    """At most *capacity* values by key, each until its own expiry (least recently used first out)."""
+@dataclass(slots=True)
+class _Entry(Generic[V]):
+    value: V
+    expires: float
+    owner: str
+    rebuildable: bool
+    weight: int
 
-    def __init__(self, capacity: int) -> None:
+
+class Store(Generic[V]):
+    """Values by key, each until its own expiry, within *capacity* values and *max_bytes*
+    bytes of their weight (*weigh*: the bytes a value holds).
+
+    Each value has an owner (the client that made it) and is rebuildable (a link report:
+    made again from its key) or not (an upload's).  A client may hold *share* of the bytes:
+    past that, its own values go, rebuildable ones first, each kind least recently used
+    first.  Past *max_bytes* in all, the least recently used rebuildable value goes; then the
+    values of the client holding the most bytes are lightened (*lighten* forgets what can be
+    made again from the value itself), least recently used first, and when none gets lighter
+    its least recently used goes.  The value just kept or grown is never forgotten to make
+    room for itself; it is lightened when it alone is more than its owner's share.
+    """
+
+    def __init__(self, capacity: int = 1 << 20, *, max_bytes: int | None = None,
+                 share: float = 1 / 3, weigh: Callable[[V], int] | None = None,
+                 lighten: Callable[[V], None] | None = None) -> None:
         self.capacity = capacity
+        self.max_bytes = max_bytes
+        self.share = int(max_bytes * share) if max_bytes is not None else None
+        self._weigh = weigh or (lambda _v: 0)
+        self._lighten = lighten
         self._lock = threading.Lock()
-        self._items: OrderedDict[str, tuple[float, V]] = OrderedDict()
+        self._items: OrderedDict[str, _Entry[V]] = OrderedDict()
+        self._owned: dict[str, int] = {}
+        self.total = 0
+        """Bytes held, by the values' weights."""
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def held_by(self, owner: str) -> int:
+        """Bytes held for *owner*."""
+        with self._lock:
+            return self._owned.get(owner, 0)
 
     def get(self, key: str) -> V | None:
         """The value kept under *key*, if it has not expired."""
@@ -109,39 +165,136 @@ class Store(Generic[V]):
             item = self._items.get(key)
             if item is None:
                 return None
-            if item[0] <= time.monotonic():
-                del self._items[key]
+            if item.expires <= time.monotonic():
+                self._drop(key)
                 return None
             self._items.move_to_end(key)
-            return item[1]
+            return item.value
 
-    def put(self, key: str, value: V, ttl: float) -> None:
-        """Keep *value* under *key* for *ttl* seconds."""
+    def put(self, key: str, value: V, ttl: float, *, owner: str = "",
+            rebuildable: bool = False) -> None:
+        """Keep *value* under *key* for *ttl* seconds for *owner*, making room for it."""
+        weight = self._weigh(value)
         with self._lock:
-            self._items[key] = (time.monotonic() + ttl, value)
-            self._items.move_to_end(key)
-            while len(self._items) > self.capacity:
-                self._items.popitem(last=False)
+            if key in self._items:
+                self._drop(key)
+            self._items[key] = _Entry(value, time.monotonic() + ttl, owner, rebuildable, 0)
+            self._set_weight(key, weight)
+            self._fit(key)
+
+    def reweigh(self, key: str, value: V) -> None:
+        """*value*, kept under *key*, has grown or shrunk: weigh it again and make room."""
+        weight = self._weigh(value)
+        with self._lock:
+            item = self._items.get(key)
+            if item is None or item.value is not value:
+                return  # forgotten meanwhile, or made again
+            self._set_weight(key, weight)
+            self._fit(key)
+
+    def _set_weight(self, key: str, weight: int) -> None:
+        item = self._items[key]
+        self.total += weight - item.weight
+        self._count(item.owner, weight - item.weight)
+        item.weight = weight
+
+    def _count(self, owner: str, change: int) -> None:
+        held = self._owned.get(owner, 0) + change
+        if held:
+            self._owned[owner] = held
+        else:
+            self._owned.pop(owner, None)
+
+    def _drop(self, key: str) -> None:
+        item = self._items.pop(key)
+        self.total -= item.weight
+        self._count(item.owner, -item.weight)
+
+    def _lightened(self, key: str) -> bool:
+        """Lighten the value under *key*: True when that made it lighter."""
+        if self._lighten is None:
+            return False
+        item = self._items[key]
+        before = item.weight
+        self._lighten(item.value)
+        self._set_weight(key, self._weigh(item.value))
+        return item.weight < before
+
+    def _victims(self, touched: str, owner: str | None = None) -> list[str]:
+        """The keys that may make room, in the order they go: rebuildable ones first, each
+        kind least recently used first (only *owner*'s, when given)."""
+        keys = [k for k, i in self._items.items()
+                if k != touched and (owner is None or i.owner == owner)]
+        return sorted(keys, key=lambda k: not self._items[k].rebuildable)
+
+    def _over(self) -> bool:
+        return self.max_bytes is not None and self.total > self.max_bytes
+
+    def _fit(self, touched: str) -> None:
+        now = time.monotonic()
+        for key in [k for k, i in self._items.items() if i.expires <= now and k != touched]:
+            self._drop(key)
+        owner = self._items[touched].owner
+        if self.share is not None:
+            for key in self._victims(touched, owner):
+                if self._owned.get(owner, 0) <= self.share:
+                    break
+                self._drop(key)
+            if self._owned.get(owner, 0) > self.share:
+                self._lightened(touched)
+        while len(self._items) > self.capacity:
+            victims = self._victims(touched)
+            if not victims:
+                return
+            self._drop(victims[0])
+        while self._over() and self._make_room(touched, owner):
+            pass
+
+    def _make_room(self, touched: str, owner: str) -> bool:
+        """Forget or lighten one value to make room (False: nothing more can go)."""
+        victims = self._victims(touched)
+        if victims and self._items[victims[0]].rebuildable:
+            self._drop(victims[0])
+            return True
+        for heavy in sorted(self._owned, key=lambda o: (-self._owned[o], o != owner)):
+            mine = [k for k in victims if self._items[k].owner == heavy]
+            if mine:
+                if not any(self._lightened(k) for k in mine):
+                    self._drop(mine[0])
+                return True
+            if heavy == owner and self._lightened(touched):
+                return True
+        return False
 
 
 class Fetcher:
-    """chess-results pages through the one polite session of the server."""
+    """chess-results pages through the one polite session of the server, the requests of
+    different clients taking turns (:class:`~reports.web.fair.Turns`); a tournament that
+    does not exist is remembered for :data:`MISSING_TTL` seconds."""
 
     def __init__(self, config: Config) -> None:
+        from reports.web.fair import Turns
+
         self.config = config
+        self.turns = Turns()
         self._session: requests.Session | None = None
         self._lock = threading.Lock()
         self._flight: SingleFlight[tuple[str, int | None], list[TournamentPage]] = SingleFlight()
+        self._missing: Store[tuple[str, str, int | None]] = Store(MISSING_KEPT)
+        """What chess-results said of a tournament that does not exist: url, words, status."""
 
     def session(self) -> requests.Session:
         """The session, made on first use."""
         with self._lock:
             if self._session is None:
                 from importer.http import make_session
+                from reports.web.fair import take_turns
 
                 c = self.config
-                self._session = make_session(timeout=c.timeout, delay=c.delay,
-                                             cache_path=c.cache_path, base_url=c.base_url)
+                session = make_session(timeout=c.timeout, delay=c.delay,
+                                       cache_path=c.cache_path, base_url=c.base_url)
+                take_turns(session, self.turns)
+                self._session = session
             return self._session
 
     def ref(self, text: str) -> Ref:
@@ -154,25 +307,58 @@ class Fetcher:
             raise Problem(f"{shown}: not a chess-results link or tournament number")
         return ref
 
-    def fetch(self, ref: Ref) -> list[TournamentPage]:
-        """The pages of one tournament (at most three requests; none when cached)."""
-        from importer.fetch import fetch_tournament
+    def missing(self, ref: Ref) -> NoSuchTournament | None:
+        """What chess-results answered the last few minutes when asked for this tournament,
+        if it was that there is no such tournament (nothing is asked for it meanwhile)."""
+        from importer.errors import NoSuchTournament
 
-        return self._flight.run((ref.tnr, ref.snr), lambda: fetch_tournament(
-            ref, self.session(), base_url=self.config.base_url))
+        said = self._missing.get(f"{ref.tnr}|{ref.snr}") or self._missing.get(f"{ref.tnr}|None")
+        return NoSuchTournament(said[0], said[1], status=said[2]) if said is not None else None
+
+    def fetch(self, ref: Ref, read: Reader | None = None) -> list[TournamentPage]:
+        """The pages of one tournament (at most three requests; none when cached, or when it
+        was found missing a moment ago), each read by *read* (default: here)."""
+        from importer.errors import NoSuchTournament
+        from importer.fetch import fetch_tournament, read_page
+
+        known = self.missing(ref)
+        if known is not None:
+            raise known
+
+        def fetch() -> list[TournamentPage]:
+            try:
+                return fetch_tournament(ref, self.session(), base_url=self.config.base_url,
+                                        read=read or read_page)
+            except NoSuchTournament as exc:
+                words = str(exc).removeprefix(f"{exc.url}: ")
+                self._missing.put(f"{ref.tnr}|{ref.snr}", (exc.url, words, exc.status),
+                                  MISSING_TTL)
+                raise
+
+        return self._flight.run((ref.tnr, ref.snr), fetch)
 
 
 class Reports:
-    """Reports built from links and uploads, kept under their keys."""
+    """Reports built from links and uploads, kept under their keys within *memory* bytes
+    (each client a third of it at most, link reports forgotten before uploads: :class:`Store`);
+    each client's new tournaments within its :class:`~reports.web.fair.Budget`."""
 
-    def __init__(self, fetcher: Fetcher, runner: Runner, *, capacity: int = 64) -> None:
+    def __init__(self, fetcher: Fetcher, runner: Runner, *, capacity: int = 4096,
+                 memory: int | None = None) -> None:
+        from reports.web.fair import Budget, Clients
+        from reports.web.kept import Kept
+
         self.fetcher = fetcher
         self.runner = runner
-        self.kept: Store[Kept] = Store(capacity)
+        self.clients = Clients(fetcher.config.trusted_proxies)
+        self.budget = Budget()
+        memory = memory if memory is not None else fetcher.config.memory * 3 // 4
+        self.kept: Store[Kept] = Store(capacity, max_bytes=memory, weigh=Kept.weight,
+                                       lighten=Kept.lighten)
         self._asked: Store[str] = Store(capacity * 4)  # the key each request was given
         self._flight: SingleFlight[str, Kept] = SingleFlight()
 
-    def get(self, key: str) -> Kept | None:
+    def get(self, key: str, client: str = "") -> Kept | None:
         """The report under *key*: kept, or rebuilt from its link (None: no such key, or an
         upload's that has expired)."""
         from reports.web.keys import parse_link_key
@@ -184,11 +370,14 @@ class Reports:
         if parsed is None:
             return None
         ref, options, _ = parsed
-        return self.link(ref, options)
+        return self.link(ref, options, client=client)
 
-    def link(self, ref: Ref, options: ReportOptions, want: Want = "page") -> Kept:
+    def link(self, ref: Ref, options: ReportOptions, want: Want = "page", *, client: str = ""
+             ) -> Kept:
         """The report of a chess-results tournament (one build at a time per request);
-        *want* is what to make first: its first 'page' or its 'json'."""
+        *want* is what to make first: its first 'page' or its 'json'.  A tournament new to
+        the server costs one of *client*'s budget if chess-results is asked for it (Problem
+        429, before anything is sent, when it is spent)."""
         from reports.web.keys import link_key
 
         asked = f"{ref.tnr}|{ref.snr}|{options!r}"
@@ -196,42 +385,62 @@ class Reports:
         kept = self.kept.get(key) if key is not None else None
         if kept is not None:
             return kept
-        kept = self._flight.run(asked, lambda: self._build_link(ref, options, want))
+        known = self.fetcher.missing(ref)
+        if known is not None:
+            raise known
+        with self.budget.asking(client):
+            kept = self._flight.run(asked, lambda: self._build_link(ref, options, want, client))
         self._asked.put(asked, kept.key, LINK_TTL_FINISHED)
         return kept
 
-    def _build_link(self, ref: Ref, options: ReportOptions, want: Want) -> Kept:
+    def _keep(self, kept: Kept, ttl: float, client: str) -> None:
+        kept.watch(self.kept.reweigh)
+        self.kept.put(kept.key, kept, ttl, owner=client, rebuildable=kept.link)
+
+    def _build_link(self, ref: Ref, options: ReportOptions, want: Want, client: str) -> Kept:
         from reports.web import work
         from reports.web.keys import link_key
 
-        pages = self.fetcher.fetch(ref)
+        pages = self.fetcher.fetch(ref, self._read)
         source = pages[0].url if pages else ref.tnr
         kept = self.runner.run(work.report_from_pages, pages, source, ref.snr, options, want)
         kept.key = link_key(ref, options, kept.focus if options.player is not None else None)
-        self.kept.put(kept.key, kept, LINK_TTL_FINISHED if kept.finished else LINK_TTL_LIVE)
+        self._keep(kept, LINK_TTL_FINISHED if kept.finished else LINK_TTL_LIVE, client)
         return kept
 
-    def upload(self, files: list[Upload], options: ReportOptions, want: Want = "page") -> Kept:
+    def _read(self, fetched: FetchedPage, first: bool) -> PageRead:
+        """A fetched page read in a job process (the fetch plan's reader)."""
+        from reports.web import work
+
+        return self.runner.run(work.read_page, fetched, first)
+
+    def upload(self, files: list[Upload], options: ReportOptions, want: Want = "page", *,
+               client: str = "") -> Kept:
         """The report of uploaded files, under a new random key."""
         from reports.web import work
         from reports.web.keys import upload_key
 
         kept = self.runner.run(work.report_from_files, files, options, want)
         kept.key = upload_key()
-        self.kept.put(kept.key, kept, UPLOAD_TTL)
+        self._keep(kept, UPLOAD_TTL, client)
         return kept
 
 
-class Periods:
-    """Rating-period pages from uploaded files, kept for an hour under random keys; the
-    register (*store*) read, and written only for a request with the write token."""
+def _texts_weight(files: dict[str, str]) -> int:
+    return sum(sys.getsizeof(name) + sys.getsizeof(text) for name, text in files.items())
 
-    def __init__(self, runner: Runner, store: str | None, write_token: str | None = None
-                 ) -> None:
+
+class Periods:
+    """Rating-period pages from uploaded files, kept for an hour under random keys within
+    *memory* bytes (each client a third of it at most); the register (*store*) read, and
+    written only for a request with the write token."""
+
+    def __init__(self, runner: Runner, store: str | None, write_token: str | None = None, *,
+                 memory: int = DEFAULT_MEMORY // 4) -> None:
         self.runner = runner
         self.store = store
         self._token = write_token
-        self.kept: Store[dict[str, str]] = Store(16)
+        self.kept: Store[dict[str, str]] = Store(256, max_bytes=memory, weigh=_texts_weight)
         self._register = threading.Lock()
 
     @property
@@ -246,7 +455,7 @@ class Periods:
         return self.saves and token_matches(self._token, given)
 
     def run(self, files: list[Upload], ratings_list: Upload | None, request: PeriodRequest,
-            site: dict[str, Any]) -> tuple[str, PeriodFiles]:
+            site: dict[str, Any], *, client: str = "") -> tuple[str, PeriodFiles]:
         """Rate the period: the key of its files, and them (the register read and written one
         period at a time)."""
         from reports.web import work
@@ -255,5 +464,5 @@ class Periods:
         with self._register:
             out = self.runner.run(work.period_files, files, ratings_list, request, site)
         key = upload_key()
-        self.kept.put(key, out.files, UPLOAD_TTL)
+        self.kept.put(key, out.files, UPLOAD_TTL, owner=client)
         return key, out

@@ -7,14 +7,17 @@ compiled, so every job starts warm.
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import importer
-from importer import chessresults, excel, jsonfile, smcsv, trf
+from importer import chessresults, excel, fetch, jsonfile, smcsv, trf
+from importer.fetch import PageRead, TournamentPage
+from importer.http import FetchedPage
 from importer.sources import from_pages
 from reports.errors import ReportError
 from reports.html import environment
@@ -23,11 +26,11 @@ from reports.web.keys import ReportOptions
 from reports.web.uploads import Upload
 
 if TYPE_CHECKING:
-    from importer.fetch import TournamentPage
+    from importer.chessresults import Page
     from importer.model import Tournament
 
-__all__ = ["MAX_PLAYERS", "READERS", "PeriodFiles", "PeriodRequest", "period_files",
-           "report_from_files", "report_from_pages"]
+__all__ = ["MAX_PLAYERS", "READERS", "PeriodFiles", "PeriodRequest", "SealedPage", "period_files",
+           "read_page", "report_from_files", "report_from_pages"]
 
 MAX_PLAYERS = 5000
 """More players than any real tournament has: a larger file is refused."""
@@ -71,6 +74,35 @@ def report_from_files(files: Sequence[Upload], options: ReportOptions, want: Wan
     with _inside(files) as names:
         t = importer.load_many(names)
     return _kept(t, options, link=False, want=want)
+
+
+@dataclass(frozen=True, slots=True)
+class SealedPage(TournamentPage):
+    """A fetched page read in a job process, its parse pickled: the server holds (and hands
+    back to the job that builds the tournament) bytes, never what a page made the reader
+    build; the body itself stays behind, read."""
+
+    sealed: bytes = b""
+
+    def parsed(self) -> Page:
+        """The parsed page (raises the page's InputError when it could not be read)."""
+        if self.sealed:
+            page: Page = pickle.loads(self.sealed)
+            return page
+        return TournamentPage.parsed(self)
+
+
+def read_page(fetched: FetchedPage, first: bool) -> PageRead:
+    """:func:`importer.fetch.read_page` in a job process: the plan's facts, and the page
+    sealed (:class:`SealedPage`)."""
+    seen = fetch.read_page(fetched, first)
+    if seen.page is None:
+        return seen
+    page = seen.page
+    sealed = pickle.dumps(page.page, protocol=pickle.HIGHEST_PROTOCOL) if page.page else b""
+    held = {f.name: getattr(page, f.name) for f in fields(FetchedPage)}
+    return replace(seen, page=SealedPage(**{**held, "text": ""}, error=page.error,
+                                         sealed=sealed))
 
 
 def report_from_pages(pages: Sequence[TournamentPage], source: str, card: int | None,
