@@ -105,13 +105,17 @@ class SingleFlight(Generic[K, V]):
         try:
             value = fn()
         except BaseException as exc:
+            self._done(key)
             mine.set_exception(exc)
             raise
-        finally:
-            with self._lock:
-                del self._calls[key]
+        self._done(key)
         mine.set_result(value)
         return value
+
+    def _done(self, key: K) -> None:
+        """The call for *key* has ended: the next caller makes a new one."""
+        with self._lock:
+            del self._calls[key]
 
 
 @dataclass(slots=True)
@@ -128,13 +132,19 @@ class Store(Generic[V]):
     bytes of their weight (*weigh*: the bytes a value holds).
 
     Each value has an owner (the client that made it) and is rebuildable (a link report:
-    made again from its key) or not (an upload's).  A client may hold *share* of the bytes:
-    past that, its own values go, rebuildable ones first, each kind least recently used
-    first.  Past *max_bytes* in all, the least recently used rebuildable value goes; then the
-    values of the client holding the most bytes are lightened (*lighten* forgets what can be
-    made again from the value itself), least recently used first, and when none gets lighter
-    its least recently used goes.  The value just kept or grown is never forgotten to make
-    room for itself; it is lightened when it alone is more than its owner's share.
+    made again from its key) or not (an upload's).  Room is made, every time a value is kept
+    or grows, in this order:
+
+    1. expired values go;
+    2. a client holding more than *share* of *max_bytes* makes room among its own values:
+       a rebuildable one goes, else one is lightened (*lighten* forgets what the value can
+       make again from itself), else one goes, least recently used first;
+    3. past *max_bytes* in all, the least recently used rebuildable value of anyone goes,
+       then the client holding the most bytes makes room as in 2.
+
+    The value just kept or grown never goes to make room for itself: it is lightened when it
+    alone is more than its client's share (so one value may pass the bounds; the uploads'
+    limits bound it).
     """
 
     def __init__(self, capacity: int = 1 << 20, *, max_bytes: int | None = None,
@@ -236,11 +246,10 @@ class Store(Generic[V]):
             self._drop(key)
         owner = self._items[touched].owner
         if self.share is not None:
-            for key in self._victims(touched, owner):
-                if self._owned.get(owner, 0) <= self.share:
-                    break
-                self._drop(key)
-            if self._owned.get(owner, 0) > self.share:
+            share = self.share
+            while self._owned.get(owner, 0) > share and self._shed(touched, owner):
+                pass
+            if self._owned.get(owner, 0) > share:
                 self._lightened(touched)
         while len(self._items) > self.capacity:
             victims = self._victims(touched)
@@ -250,17 +259,31 @@ class Store(Generic[V]):
         while self._over() and self._make_room(touched, owner):
             pass
 
+    def _shed(self, touched: str, owner: str) -> bool:
+        """Make room among *owner*'s values but the one *touched*: forget a rebuildable
+        one, else lighten one, else forget one (False: nothing is left to make room)."""
+        victims = self._victims(touched, owner)
+        if not victims:
+            return False
+        if not self._items[victims[0]].rebuildable and any(map(self._lightened, victims)):
+            return True
+        self._drop(victims[0])
+        return True
+
     def _make_room(self, touched: str, owner: str) -> bool:
-        """Forget or lighten one value to make room (False: nothing more can go)."""
+        """Forget or lighten one value to make room (False: nothing more can go): the least
+        recently used rebuildable one, else one of the client holding the most bytes (the
+        one of *touched* first on a tie, else the one with the oldest value)."""
         victims = self._victims(touched)
         if victims and self._items[victims[0]].rebuildable:
             self._drop(victims[0])
             return True
-        for heavy in sorted(self._owned, key=lambda o: (-self._owned[o], o != owner)):
-            mine = [k for k in victims if self._items[k].owner == heavy]
-            if mine:
-                if not any(self._lightened(k) for k in mine):
-                    self._drop(mine[0])
+        oldest: dict[str, int] = {}
+        for i, key in enumerate(victims):
+            oldest.setdefault(self._items[key].owner, i)
+        for heavy in sorted(self._owned, key=lambda o: (-self._owned[o], o != owner,
+                                                        oldest.get(o, len(victims)))):
+            if self._shed(touched, heavy):
                 return True
             if heavy == owner and self._lightened(touched):
                 return True
