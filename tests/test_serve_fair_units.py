@@ -167,6 +167,27 @@ def test_waiting_clients_take_turns_a_newcomer_first():
     assert turns.waiting("cr") == 0
 
 
+def test_whose_turn_it_is_is_decided_when_the_next_request_may_go():
+    turns = Turns(delay=0.3)
+    arrived: dict[str, float] = {}
+
+    def ask(client: str, name: str) -> None:
+        with turns.turn("cr", client):
+            arrived[name] = time.monotonic()
+
+    ask("a", "a0")
+    a1 = threading.Thread(target=ask, args=("a", "a1"))
+    a1.start()
+    time.sleep(0.1)  # a1 waits out the delay; b1 comes in meanwhile
+    b1 = threading.Thread(target=ask, args=("b", "b1"))
+    b1.start()
+    a1.join(5)
+    b1.join(5)
+    assert sorted(arrived, key=arrived.get) == ["a0", "b1", "a1"]
+    gaps = [arrived["b1"] - arrived["a0"], arrived["a1"] - arrived["b1"]]
+    assert min(gaps) >= 0.3 * 0.95, gaps
+
+
 # --- 'no such tournament' remembered, pages read in the workers -------------------------------
 
 def test_no_such_tournament_is_remembered_for_some_minutes(tmp_path):

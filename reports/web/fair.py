@@ -8,10 +8,10 @@ and requests taking turns.
 * :class:`Budget` gives each client a few tournaments fetched from chess-results at once,
   refilled over a minute; over it, 429 with ``Retry-After`` before anything is sent.  What
   memory or the HTTP cache answers costs nothing.
-* :class:`Turns` lets the requests to one host go one at a time, the waiting clients taking
-  turns, so one client's queue never holds another's back by more than one request a turn;
-  :func:`take_turns` puts them in front of the session's polite adapter (which keeps
-  ``--delay`` between requests for all of them together).
+* :class:`Turns` lets the requests to one host go one at a time, ``--delay`` apart for all
+  clients together, the waiting clients taking turns, so one client's queue never holds
+  another's back by more than one request a turn; :func:`take_turns` puts them in front of
+  the session's polite adapter (whose own delay then never has to wait).
 """
 
 from __future__ import annotations
@@ -223,30 +223,31 @@ class _Line:
     """The requests waiting for one host."""
 
     busy: bool = False
-    waiting: dict[str, deque[threading.Event]] = field(default_factory=dict)
+    ready: float = float("-inf")
+    """When the next request may go (the delay after the last one)."""
+    waiting: dict[str, deque[object]] = field(default_factory=dict)
+    """Each waiting client's requests, first come first."""
     served: dict[str, int] = field(default_factory=dict)
-    """When each client was last served (a counter), while the line is busy."""
+    """When each client was last served (a counter), since the line was last quiet."""
     turn: int = 0
 
-    def next(self) -> threading.Event | None:
-        """The next waiter: the first of the waiting client served longest ago (never
-        served: first of all)."""
+    def first(self) -> object | None:
+        """The request whose turn it is: the first of the waiting client served longest ago
+        (never served: first of all)."""
         if not self.waiting:
             return None
         client = min(self.waiting, key=lambda c: self.served.get(c, -1))
-        queue = self.waiting[client]
-        event = queue.popleft()
-        if not queue:
-            del self.waiting[client]
-        return event
+        return self.waiting[client][0]
 
 
 class Turns:
-    """One request at a time to each host, the waiting clients taking turns (see the module's
-    docstring)."""
+    """One request at a time to each host, *delay* seconds apart, the waiting clients taking
+    turns (see the module's docstring): whose turn it is is decided when the next request may
+    go, so a client who comes in during the delay goes before one who has just been served."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay
+        self._lock = threading.Condition()
         self._lines: dict[str, _Line] = {}
 
     def waiting(self, host: str) -> int:
@@ -258,27 +259,35 @@ class Turns:
     @contextmanager
     def turn(self, host: str, client: str) -> Iterator[None]:
         """Wait for *client*'s turn at *host*, and hold it for the block."""
+        mine = object()
         with self._lock:
             line = self._lines.setdefault(host, _Line())
-            mine: threading.Event | None = None
-            if line.busy:
-                mine = threading.Event()
-                line.waiting.setdefault(client, deque()).append(mine)
-            else:
-                line.busy = True
-        if mine is not None:
-            mine.wait()
+            if not line.busy and not line.waiting and time.monotonic() >= line.ready:
+                line.served.clear()  # all quiet: who was served when no longer matters
+            line.waiting.setdefault(client, deque()).append(mine)
+            self._lock.notify_all()  # a newcomer may go first
+            try:
+                while True:
+                    wait = line.ready - time.monotonic()
+                    if not line.busy and line.first() is mine and wait <= 0:
+                        break
+                    self._lock.wait(wait if not line.busy and line.first() is mine else None)
+            finally:  # taken, or given up (interrupted): out of the line either way
+                queue = line.waiting[client]
+                queue.remove(mine)
+                if not queue:
+                    del line.waiting[client]
+                self._lock.notify_all()
+            line.busy = True
         try:
             yield
         finally:
             with self._lock:
+                line.busy = False
+                line.ready = time.monotonic() + self.delay
                 line.turn += 1
                 line.served[client] = line.turn
-                handed = line.next()
-                if handed is not None:
-                    handed.set()  # the line stays busy: the turn passes straight on
-                else:
-                    del self._lines[host]  # idle: who was served when no longer matters
+                self._lock.notify_all()
 
 
 def take_turns(session: requests.Session, turns: Turns) -> None:

@@ -299,7 +299,7 @@ class Fetcher:
         from reports.web.fair import Turns
 
         self.config = config
-        self.turns = Turns()
+        self.turns = Turns(config.delay)
         self._session: requests.Session | None = None
         self._lock = threading.Lock()
         self._flight: SingleFlight[tuple[str, int | None], list[TournamentPage]] = SingleFlight()
