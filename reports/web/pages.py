@@ -137,7 +137,7 @@ def _kept(request: Request) -> Kept:
     kept = _reports(request).get(request.path_params["key"], client_of(request))
     if kept is None:
         raise Problem("this report is no longer kept (a report of uploaded files is kept for "
-                      "an hour): give the files again", 404)
+                      "an hour, less when the server is busy): give the files again", 404)
     return kept
 
 
@@ -357,8 +357,8 @@ def period_view(request: Request) -> Response:
     (``<tournament>/index.html``): the files of ``fiderate period --out``, by relative path."""
     texts = _periods(request).kept.get(request.path_params["key"])
     if texts is None:
-        raise Problem("this rating period is no longer kept (it is kept for an hour): "
-                      "give the files again", 404)
+        raise Problem("this rating period is no longer kept (it is kept for an hour, less "
+                      "when the server is busy): give the files again", 404)
     name = request.path_params.get("name") or "period.html"
     if name not in texts:
         raise Problem("no such page", 404)
