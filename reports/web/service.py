@@ -1,11 +1,15 @@
 """The shared services behind the pages and the API.
 
 * :class:`Fetcher`: the one polite HTTP session (:func:`importer.http.make_session`) for
-  every user: cached, rate-limited per host across all threads, and one fetch at a time per
-  tournament (users asking for the same tournament together share it).
+  every user: cached, rate-limited per host across all threads, the requests of different
+  clients taking turns (:mod:`reports.web.fair`), one fetch at a time per tournament (users
+  asking for the same tournament together share it), and a tournament that does not exist
+  remembered for a few minutes.
 * :class:`Reports`: builds reports from links and uploads (reading and rating in a job
-  process, :mod:`reports.web.jobs`) and keeps them in memory under their keys, a live
-  tournament's for five minutes, a finished one's for an hour, uploads' for an hour.
+  process, :mod:`reports.web.jobs`: a link's pages are fetched here and read there) and keeps
+  them in memory under their keys, a live tournament's for five minutes, a finished one's for
+  an hour, uploads' for an hour, within a budget of bytes shared fairly among the clients
+  (:class:`Store`); each client's new tournaments within its own budget.
 * :class:`Periods`: the rating-period page from uploaded files.
 """
 
