@@ -11,6 +11,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,7 @@ def intervals(where: str, kind: str, processes: int = 3, each: int = 3) -> list[
 
 
 def assert_one_at_a_time(got: list[tuple[float, float]], gap: float) -> None:
-    for (_, end), (start, _) in zip(got, got[1:], strict=False):
+    for (_, end), (start, _) in pairwise(got):
         assert start - end >= gap - 0.01, (start - end, got)
 
 
@@ -95,7 +96,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             try:
                 RedisShared(url)
                 break
-            except Exception:  # noqa: BLE001 - not up yet
+            except Exception:
                 time.sleep(0.05)
         yield url
     finally:
