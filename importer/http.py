@@ -57,7 +57,7 @@ from urllib3.exceptions import (
 from urllib3.util.retry import Retry
 
 from importer.decoding import decode_page
-from importer.errors import FetchError, NoSuchTournament
+from importer.errors import FetchError, NoSuchTournament, one_line
 from importer.urls import is_allowed_host, is_downgrade, read_origin
 
 if TYPE_CHECKING:
@@ -407,13 +407,11 @@ def _raw_bytes(resp: requests.Response) -> int:
 
 
 def _shown_host(url: str) -> str:
-    """The host part of ``url`` for a message: one line, at most 100 characters."""
-    try:
-        host = urlsplit(url).netloc or url
-    except ValueError:
-        host = url
-    shown = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in host)
-    return shown if len(shown) <= 100 else shown[:99] + "…"
+    """The host part of ``url`` as written, for a message: one line, at most 100 characters."""
+    shown = one_line(url)
+    rest = shown.split("//", 1)[1] if "//" in shown else shown
+    host = re.split(r"[/?#]", rest, maxsplit=1)[0] or shown
+    return host if len(host) <= 100 else host[:99] + "…"
 
 
 def make_session(
