@@ -48,6 +48,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import (
     ConnectTimeoutError,
     IncompleteRead,
+    InvalidHeader,
     MaxRetryError,
     NewConnectionError,
     ProtocolError,
@@ -256,6 +257,14 @@ class PoliteRetry(Retry):
     """
 
     RETRY_AFTER_CAP = 30.0
+
+    def get_retry_after(self, response: BaseHTTPResponse) -> float | None:
+        """The Retry-After header in seconds, or None when it is absent or unreadable (a
+        server's bad header is no reason to crash: it is then treated as absent)."""
+        try:
+            return super().get_retry_after(response)
+        except InvalidHeader:
+            return None
 
     def increment(
         self,
