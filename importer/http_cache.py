@@ -25,6 +25,7 @@ from requests_cache.models.response import CachedResponse
 __all__ = ["SafeSQLiteCache"]
 
 log = logging.getLogger(__name__)
+_DONE = {"read": "read", "write": "written", "delete": "cleaned"}
 
 
 class SafeSQLiteCache(SQLiteCache):
@@ -54,8 +55,8 @@ class SafeSQLiteCache(SQLiteCache):
             self._recover("delete", exc, None)
 
     def _recover(self, what: str, exc: Exception, key: str | None) -> None:
-        log.warning("HTTP cache %s failed (%s: %s); going on without it for this page",
-                    what, type(exc).__name__, exc)
+        log.warning("the HTTP cache could not be %s (%s); going on without it for this page",
+                    _DONE[what], exc or type(exc).__name__)
         with self.responses._lock:
             for table in (self.responses, self.redirects):
                 try:
@@ -66,4 +67,4 @@ class SafeSQLiteCache(SQLiteCache):
             try:
                 super().delete(key)
             except Exception:
-                log.warning("HTTP cache: could not drop the entry %s", key)
+                log.warning("the HTTP cache could not drop a page it failed to store")
