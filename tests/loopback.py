@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -158,20 +159,26 @@ class _Route:
 class ChessResults:
     """The loopback double: ``with ChessResults() as site: … site.url …``."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, tls: ssl.SSLContext | None = None) -> None:
+        """``tls``: a server context (certificate loaded) to serve https instead of http."""
         self._routes: list[_Route] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self.requests: list[Request] = []
         self._server = _Server(("127.0.0.1", 0), _handler_for(self))
+        self.scheme = "https" if tls else "http"
+        if tls is not None:  # the handshake happens in the handler's thread, on first read
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True,
+                                                  do_handshake_on_connect=False)
         self._thread = threading.Thread(target=self._server.serve_forever,
                                         kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def url(self) -> str:
-        """The base URL, ``http://127.0.0.1:PORT`` (pass it as ``base_url``)."""
+        """The base URL, ``http://127.0.0.1:PORT`` (pass it as ``base_url``; https with
+        ``tls``)."""
         host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return f"{self.scheme}://{host!s}:{port}"
 
     def route(self, path: str, replies: Reply | bytes | str | list[Reply], *,
               method: str | None = None, **query: str | int) -> None:

@@ -11,9 +11,11 @@ deadline (30 s) is exercised only under the CI profile (HYPOTHESIS_PROFILE=ci).
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import sqlite3
+import ssl
 import subprocess
 import sys
 import threading
@@ -228,6 +230,53 @@ def test_the_default_limits_hold(site: Any, tmp_path: Path) -> None:
     assert 29 < outcomes["/trickle"][1] < 33
     assert outcomes["/ok"][0] == "ok"
     assert report["growth_mb"] < 500, report
+
+
+def self_signed(folder: Path) -> tuple[ssl.SSLContext, Path]:
+    """A server context for 127.0.0.1 with a fresh self-signed certificate, and the
+    certificate's file (for the client to trust)."""
+    pytest.importorskip("cryptography")
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.now(UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - timedelta(minutes=1)).not_valid_after(now + timedelta(hours=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(
+                "127.0.0.1"))]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    return context, cert_file
+
+
+def test_over_tls_the_limits_hold_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """chess-results is https: the watchdog shuts a TLS socket under a blocked read as well."""
+    context, cert = self_signed(tmp_path)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(cert))  # it overrides session.verify
+    monkeypatch.delenv("CURL_CA_BUNDLE", raising=False)
+    with ChessResults(tls=context) as site:
+        site.route("/ok", GOOD)
+        site.route("/slow", Reply.trickle("<html>" + "x" * 100, every=0.3))
+        site.route("/headers", Reply.trickled_headers(every=0.3))
+        site.route("/bomb", Reply.gzip_bomb(GB))
+        session = session_for(site)
+        assert get_text(session, f"{site.url}/ok").text == GOOD
+        assert 0.9 < refused(session, f"{site.url}/slow", TOO_SLOW) < 3
+        assert 0.9 < refused(session, f"{site.url}/headers", TOO_SLOW) < 3
+        assert refused(session, f"{site.url}/bomb", TOO_LARGE) < 5
+        assert get_text(session, f"{site.url}/ok").text == GOOD
 
 
 # -- the cache never blocks the session ------------------------------------------------------
