@@ -199,7 +199,8 @@ def fetch_tournament(
             data: dict[str, str] | None = None) -> FetchedPage:
         if progress is not None:
             progress(url)
-        return get_text(session, url, method=method, data=data, expire_after=expire)
+        return get_text(session, url, method=method, data=data, expire_after=expire,
+                        base_url=base_url)
 
     first = get(page_url(ref, art=0, base_url=base_url), LIVE_EXPIRY)
     if record_not_found(first.text):

@@ -8,11 +8,12 @@ by the session before the adapter is reached, so they are neither delayed nor co
 
 Every answer is bounded: the adapter reads each body itself, as it streams, and refuses one
 that grows past :data:`MAX_PAGE_BYTES` once decoded (a gzip bomb is stopped after that many
-bytes, never expanded whole: urllib3 2.6+ decompresses no more than each read asks for) or that is not complete within :data:`PAGE_DEADLINE` seconds (a
-watchdog shuts the socket, so a server trickling its headers or body a byte at a time is cut
-off too).  A refused body raises before requests-cache sees the response, so the cache never
-stores it; a cache that fails to read or write is skipped for that page
-(:mod:`importer.http_cache`), never left to block the session.
+bytes, never expanded whole: urllib3 2.6+ decompresses no more than each read asks for) or
+that is not complete within :data:`PAGE_DEADLINE` seconds (a watchdog shuts the socket, so a
+server trickling its headers or body a byte at a time is cut off too).  A refused body raises
+before requests-cache sees the response, so the cache never stores it; a cache that fails to
+read or write is skipped for that page (:mod:`importer.http_cache`), never left to block the
+session.
 
 Only chess-results is ever connected to: each URL is read once, the way the HTTP client reads
 it (:func:`importer.urls.read_origin`), on the first hop, every redirect and the gate's
