@@ -41,9 +41,9 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 if TYPE_CHECKING:
-    from starlette.types import ASGIApp, Receive, Scope, Send
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["FD_RESERVE", "InFlight", "Limits", "file_limit", "protocol"]
+__all__ = ["FD_RESERVE", "GRACE", "InFlight", "Limits", "file_limit", "protocol"]
 
 FD_RESERVE = 256
 """File descriptors kept for everything but client connections (uploads, worker pipes, the
@@ -52,6 +52,9 @@ register, the log, chess-results)."""
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
          b"retry-after: 5\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s")
 _REPORT_EVERY = 60.0
+GRACE = 0.2
+"""Seconds a new connection has to send its request before it may be closed to bring its
+address back under the cap."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,45 +113,118 @@ def nodelay(sock: Any) -> None:
 
 
 class _Book:
-    """The connections of one server: by client address, and those waiting for a request
-    (oldest first), for the caps; and the connections cut off, for the log."""
+    """The connections of one server, for the caps: by client address (oldest first), those
+    waiting for their first request (``fresh``) and those kept alive between requests
+    (``idle``), each oldest first; and the connections cut off, for the log."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.by_client: dict[str, dict[_Guarded, None]] = {}
-        self.waiting: dict[_Guarded, None] = {}
+        self.clients: dict[str, dict[_Guarded, None]] = {}
+        self.fresh: dict[_Guarded, None] = {}
+        self.idle: dict[_Guarded, None] = {}
+        self.busy: Counter[str] = Counter()
         self.total = 0
+        self.over: set[str] = set()
+        self.trimming: asyncio.TimerHandle | None = None
         self.cut: Counter[str] = Counter()
         self.next_report = 0.0
         self.log = logging.getLogger("uvicorn.error")
 
     def admit(self, conn: _Guarded) -> bool:
-        """Count a new connection in, making room under the caps (False: no room)."""
-        limits = self.limits
-        mine = self.by_client.get(conn.address)
-        if limits.per_client and mine is not None and len(mine) >= limits.per_client:
-            victim = next((c for c in mine if c in self.waiting), None)
-            if victim is None:
-                return False
-            victim.cut_off("too many connections from one address")
+        """Count a new connection in (False: no room for it).
+
+        Refused when its address already has :attr:`Limits.per_client` requests being
+        answered, or when the server has :attr:`Limits.connections` and none it could close
+        (a waiting one of the address holding the most, else any waiting one).  An address
+        over its cap loses its surplus :data:`GRACE` seconds later, from those that have
+        not sent a request by then (the oldest first), then those kept alive between
+        requests: a user's new connection, which sends its request at once, is never the
+        one closed.
+        """
+        limits, address = self.limits, conn.address
+        if limits.per_client and self.busy[address] >= limits.per_client:
+            return False
         if limits.connections and self.total >= limits.connections:
-            victim = next(iter(self.waiting), None)
+            victim = self._victim()
             if victim is None:
                 return False
             victim.cut_off("too many connections")
-        self.by_client.setdefault(conn.address, {})[conn] = None
+        mine = self.clients.setdefault(address, {})
+        mine[conn] = None
         self.total += 1
+        conn.state = "fresh"
+        self.fresh[conn] = None
+        if limits.per_client and len(mine) > limits.per_client:
+            self.over.add(address)
+            if self.trimming is None:
+                self.trimming = conn.loop.call_later(GRACE, self._trim)
         return True
+
+    def _victim(self) -> _Guarded | None:
+        """The connection to close for a new one when the server is full: a waiting one of
+        the address holding the most connections, else the oldest waiting one."""
+        largest = max(self.clients.values(), key=len, default={})
+        for pool in ((c for c in largest if c.state == "fresh"),
+                     (c for c in largest if c.state == "idle"), iter(self.fresh),
+                     iter(self.idle)):
+            victim = next(pool, None)
+            if victim is not None:
+                return victim
+        return None
+
+    def _trim(self) -> None:
+        """Every address back under its cap, from connections that have had their grace."""
+        self.trimming = None
+        cap = self.limits.per_client
+        now = time.monotonic()
+        again = False
+        for address in list(self.over):
+            mine = self.clients.get(address, {})
+            excess = len(mine) - cap
+            fresh = [c for c in mine if c.state == "fresh"]
+            victims = [c for c in fresh if now - c.since >= GRACE][:excess]
+            young = len(fresh) - len(victims)  # judged next time, before any kept-alive one
+            victims += [c for c in mine if c.state == "idle"][:max(0, excess - len(victims) - young)]
+            for victim in victims:
+                victim.cut_off("too many connections from one address")
+            if len(mine) > cap and any(c.state == "fresh" for c in mine):
+                again = True  # some too young to judge yet
+            else:
+                self.over.discard(address)
+        if again:
+            self.trimming = asyncio.get_running_loop().call_later(GRACE, self._trim)
+
+    def move(self, conn: _Guarded, state: str) -> None:
+        """A counted connection now waits for its first request (``fresh``), waits for
+        another (``idle``) or is reading or answering one (``busy``)."""
+        old = conn.state
+        if old == state or old is None:
+            return
+        self._leave(conn, old)
+        conn.state = state
+        if state == "busy":
+            self.busy[conn.address] += 1
+        else:
+            (self.fresh if state == "fresh" else self.idle)[conn] = None
+
+    def _leave(self, conn: _Guarded, state: str) -> None:
+        if state == "busy":
+            self.busy[conn.address] -= 1
+            if not self.busy[conn.address]:
+                del self.busy[conn.address]
+        else:
+            (self.fresh if state == "fresh" else self.idle).pop(conn, None)
 
     def forget(self, conn: _Guarded) -> None:
         """A connection closed (or cut off): out of every count."""
-        mine = self.by_client.get(conn.address)
-        if mine is None or conn not in mine:
+        if conn.state is None:
             return
+        self._leave(conn, conn.state)
+        conn.state = None
+        mine = self.clients[conn.address]
         del mine[conn]
         if not mine:
-            del self.by_client[conn.address]
-        self.waiting.pop(conn, None)
+            del self.clients[conn.address]
         self.total -= 1
 
     def note(self, why: str) -> None:
@@ -166,6 +242,10 @@ class _Guarded(H11Protocol):
     """uvicorn's h11 protocol under :class:`Limits` (see the module)."""
 
     book: _Book
+    state: str | None = None
+    """``fresh``, ``idle`` or ``busy`` while the book counts it (see :meth:`_Book.move`)."""
+    since = 0.0
+    """When it began waiting for its current request (time.monotonic)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -174,8 +254,9 @@ class _Guarded(H11Protocol):
         self._mode: str | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._writer: asyncio.TimerHandle | None = None
-        self._since = 0.0
+        self._answered = False
         self._got = 0
+        self.since = time.monotonic()
         if not self.book.admit(self):
             self.book.note("refused (no room)")
             text = b"too many connections at once; try again in a few seconds\n"
@@ -201,6 +282,7 @@ class _Guarded(H11Protocol):
         self._sync()
 
     def on_response_complete(self) -> None:
+        self._answered = True
         super().on_response_complete()
         self._sync()
 
@@ -239,13 +321,14 @@ class _Guarded(H11Protocol):
             return
         self._stop_timer()
         self._mode = mode
-        book, limits = self.book, self.book.limits
+        limits = self.book.limits
         if mode == "head":
-            book.waiting[self] = None  # the newest waiting
+            self.since = time.monotonic()
+            self.book.move(self, "idle" if self._answered else "fresh")
             if limits.header_timeout:
                 self._timer = self.loop.call_later(limits.header_timeout, self._head_late)
         else:
-            book.waiting.pop(self, None)
+            self.book.move(self, "busy")
             if mode == "body" and limits.body_timeout:
                 self._got = 0
                 self._timer = self.loop.call_later(limits.body_timeout, self._body_check)
@@ -285,7 +368,9 @@ def protocol(limits: Limits) -> type[asyncio.Protocol]:
 
 class InFlight:
     """ASGI middleware: at most *limit* requests answered at once; beyond, 503 at once (the
-    client is told to come back in a few seconds)."""
+    client is told to come back in a few seconds).  A request the server drops because it
+    is stopping (uvicorn cancels what is left after its grace period) is answered 503 too,
+    not 500 with a traceback."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -297,14 +382,28 @@ class InFlight:
             await self.app(scope, receive, send)
             return
         if self.active >= self.limit:
-            text = b"the server is busy; try again in a few seconds\n"
-            await send({"type": "http.response.start", "status": 503, "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"5"),
-                (b"cache-control", b"no-store"), (b"content-length", b"%d" % len(text))]})
-            await send({"type": "http.response.body", "body": text})
+            await _unavailable(send, b"the server is busy; try again in a few seconds\n")
             return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
         self.active += 1
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, tracking)
+        except asyncio.CancelledError:
+            if started:
+                raise
+            await _unavailable(send, b"the server is stopping; try again in a few seconds\n")
         finally:
             self.active -= 1
+
+
+async def _unavailable(send: Send, text: bytes) -> None:
+    await send({"type": "http.response.start", "status": 503, "headers": [
+        (b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"5"),
+        (b"cache-control", b"no-store"), (b"content-length", b"%d" % len(text))]})
+    await send({"type": "http.response.body", "body": text})
