@@ -7,9 +7,10 @@ the body sent (compressed, as they went; ``-`` for none), the ``Referer`` and th
 ``User-Agent``.  Nothing of a request's body (forms, uploaded files, the write token typed in
 the period form) and no other header (``Authorization``, cookies) is ever written; in the
 request line and the referrer, a query parameter whose name says it holds a secret
-(``token=…``, ``password=…``, ``key=…``) and any occurrence of the server's write token are
-replaced with ``[redacted]``.  Every character outside printable ASCII, and ``"`` and ``\\``,
-is written as an escape (``\\xHH``, ``\\"``, ``\\\\``), so a line is always one line.
+(``token=…``, ``password=…``, ``key=…``) is replaced with ``[redacted]``, and so is any
+occurrence of the server's write token, there and in the user agent.  Every character
+outside printable ASCII, and ``"`` and ``\\``, is written as an escape (``\\xHH``, ``\\"``,
+``\\\\``), so a line is always one line.
 """
 
 from __future__ import annotations
@@ -62,15 +63,21 @@ def _query(query: str) -> str:
     return "&".join(parts)
 
 
+def _scrub(text: str, secrets: Iterable[str]) -> str:
+    """*text* with each secret replaced, as it is and as a URL would encode it."""
+    for secret in secrets:
+        for form in sorted({secret, quote(secret, safe=""), quote_plus(secret), quote(secret)},
+                           key=len, reverse=True):
+            text = text.replace(form, REDACTED)
+    return text
+
+
 def _redact(text: str, secrets: Iterable[str]) -> str:
     """*text* (a target or an address) with secret query values and the secrets replaced."""
     path, q, query = text.partition("?")
     if q:
         text = f"{path}?{_query(query)}"
-    for secret in secrets:
-        for form in {secret, quote(secret, safe=""), quote_plus(secret), quote(secret)}:
-            text = text.replace(form, REDACTED)
-    return text
+    return _scrub(text, secrets)
 
 
 class _Clock:
@@ -106,7 +113,7 @@ def combined_line(scope: Scope, when: str, status: int, sent: int,
         if name == b"referer":
             referer = _escape(_redact(value.decode("latin-1"), secrets))
         elif name == b"user-agent":
-            agent = _escape(value.decode("latin-1"))
+            agent = _escape(_scrub(value.decode("latin-1"), secrets))
     request = (f"{scope.get('method', '-')} {_escape(_redact(text, secrets))} "
                f"HTTP/{scope.get('http_version', '1.1')}")
     return (f'{host} - - [{when}] "{request}" {status} {sent or "-"} "{referer}" "{agent}"')
