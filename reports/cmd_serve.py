@@ -129,7 +129,7 @@ def _settings(opts: dict[str, Any]) -> Settings:
     """The server's limits (the connection cap within the open-files limit, raised first)
     and its access log, from the options."""
     from reports.errors import ReportError
-    from reports.web.access import access_logger
+    from reports.web.access import Sink
     from reports.web.limits import Limits, file_limit
     from reports.web.server import Settings
 
@@ -141,7 +141,7 @@ def _settings(opts: dict[str, Any]) -> Settings:
         raise click.UsageError("give --access-log FILE or --no-access-log, not both")
     if not opts["no_access_log"]:
         try:
-            log = access_logger(opts["access_log"])
+            log = Sink(opts["access_log"])
         except OSError as exc:
             raise ReportError(f"cannot write the access log {opts['access_log']}: "
                               f"{exc.strerror or exc}") from None

@@ -15,18 +15,19 @@ outside printable ASCII, and ``"`` and ``\\``, is written as an escape (``\\xHH`
 
 from __future__ import annotations
 
-import logging
+import contextlib
+import os
 import re
 import sys
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote, quote_plus, unquote_plus
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["REDACTED", "AccessLog", "access_logger", "combined_line"]
+__all__ = ["REDACTED", "AccessLog", "Sink", "combined_line"]
 
 REDACTED = "[redacted]"
 _SECRET_NAME = re.compile(r"token|secret|passw|auth|key|session|signature|credential", re.I)
@@ -120,13 +121,12 @@ def combined_line(scope: Scope, when: str, status: int, sent: int,
 
 
 class AccessLog:
-    """ASGI middleware writing each request's :func:`combined_line` to *logger* once it is
+    """ASGI middleware writing each request's :func:`combined_line` to *sink* once it is
     answered (499: the client left before an answer; 500: the answer failed)."""
 
-    def __init__(self, app: ASGIApp, logger: logging.Logger, *, secrets: Iterable[str] = ()
-                 ) -> None:
+    def __init__(self, app: ASGIApp, sink: Sink, *, secrets: Iterable[str] = ()) -> None:
         self.app = app
-        self.logger = logger
+        self.sink = sink
         self.secrets = tuple(s for s in secrets if s)
         self.clock = _Clock()
 
@@ -153,24 +153,46 @@ class AccessLog:
         finally:
             if scope.get("method") == "HEAD":
                 sent = 0
-            self.logger.info(combined_line(scope, when, status or (500 if failed else 499),
-                                           sent, self.secrets))
+            self.sink.write(combined_line(scope, when, status or (500 if failed else 499),
+                                          sent, self.secrets))
 
 
-def access_logger(target: str) -> logging.Logger:
-    """The access log's logger, writing to *target*: ``-`` for stderr, else a file appended
-    to (reopened when it is moved away, e.g. by logrotate).  OSError when it cannot be
+class Sink:
+    """Where the lines go: ``-`` for stderr, else a file appended to, a line at a time (no
+    logging machinery: a line costs one write).  A file moved away (by logrotate) is
+    noticed within a second and opened again under its name.  OSError when it cannot be
     opened."""
-    from logging.handlers import WatchedFileHandler
 
-    logger = logging.getLogger("fiderate.access")
-    for old in list(logger.handlers):
-        logger.removeHandler(old)
-        old.close()
-    handler: logging.Handler = (logging.StreamHandler(sys.stderr) if target == "-"
-                                else WatchedFileHandler(target, encoding="utf-8"))
-    handler.setFormatter(logging.Formatter("%(message)s"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
-    return logger
+    def __init__(self, target: str) -> None:
+        self.path = None if target == "-" else target
+        self.stream: TextIO = sys.stderr if self.path is None else self._open()
+        self.checked = time.monotonic()
+
+    def _open(self) -> TextIO:
+        assert self.path is not None
+        return open(self.path, "a", buffering=1, encoding="ascii")  # the lines are ASCII
+
+    def write(self, line: str) -> None:
+        if self.path is not None and time.monotonic() - self.checked >= 1.0:
+            self._reopen_if_moved()
+        with contextlib.suppress(OSError, ValueError):  # a full disk: never the request's fault
+            self.stream.write(line + "\n")
+
+    def _reopen_if_moved(self) -> None:
+        assert self.path is not None
+        self.checked = time.monotonic()
+        try:
+            moved = os.stat(self.path).st_ino != os.fstat(self.stream.fileno()).st_ino
+        except OSError:
+            moved = True
+        if moved:
+            try:
+                fresh = self._open()
+            except OSError:
+                return
+            self.stream.close()
+            self.stream = fresh
+
+    def close(self) -> None:
+        if self.path is not None:
+            self.stream.close()

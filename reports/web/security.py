@@ -73,6 +73,15 @@ def content_security_policy() -> str:
             "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
 
+@cache
+def _security_headers() -> list[tuple[bytes, bytes]]:
+    return [(b"content-security-policy", content_security_policy().encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"same-origin"),
+            (b"x-frame-options", b"DENY"),
+            (b"cross-origin-opener-policy", b"same-origin")]
+
+
 CACHE_STATIC = "public, max-age=300"
 """``Cache-Control`` of a page the same for everyone (the form, the calculator, its JSON, the
 API's description): kept five minutes by browsers and proxies."""
@@ -117,13 +126,7 @@ class SecurityHeaders:
                     marked = False
                 if not marked:
                     headers.append((b"cache-control", _NO_STORE))
-                headers += [
-                    (b"content-security-policy", content_security_policy().encode()),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"same-origin"),
-                    (b"x-frame-options", b"DENY"),
-                    (b"cross-origin-opener-policy", b"same-origin"),
-                ]
+                headers += _security_headers()
                 message = {**message, "headers": headers}
             await send(message)
 

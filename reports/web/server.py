@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 from reports.web.limits import InFlight, Limits, nodelay, protocol
 
 if TYPE_CHECKING:
-    import logging
-
     import uvicorn
     from starlette.types import ASGIApp
+
+    from reports.web.access import Sink
 
 __all__ = ["SHUTDOWN_SECONDS", "Settings", "listen", "run", "uvicorn_config", "wrap"]
 
@@ -33,7 +33,7 @@ class Settings:
     """How the server runs: its limits, and where the access log goes (None: nowhere)."""
 
     limits: Limits = field(default_factory=Limits)
-    access_log: logging.Logger | None = None
+    access_log: Sink | None = None
     secrets: tuple[str, ...] = ()
     """Text never written to the access log (the write token)."""
 
