@@ -258,3 +258,72 @@ def test_a_busy_address_is_refused_and_sigterm_stops_the_server_with_requests_in
         assert took < 5, took
         assert answers == [503, 503, 503]
         assert "Traceback" not in server.log()
+
+
+# ---------------------------------------------------------------- the pieces, in process
+
+def test_requests_beyond_the_cap_are_answered_503_at_once():
+    import asyncio
+
+    from reports.web.limits import InFlight
+
+    release = asyncio.Event()
+
+    async def app(scope, receive, send):
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def ask(guarded):
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        await guarded({"type": "http", "method": "GET"}, None, send)
+        return sent[0]["status"], dict(sent[0]["headers"])
+
+    async def main():
+        guarded = InFlight(app, 2)
+        first = [asyncio.create_task(ask(guarded)) for _ in range(2)]
+        await asyncio.sleep(0.01)
+        status, headers = await asyncio.wait_for(ask(guarded), 1)  # not waiting for the two
+        assert status == 503 and headers[b"retry-after"] == b"5"
+        release.set()
+        assert [s for s, _ in await asyncio.gather(*first)] == [200, 200]
+        assert guarded.active == 0
+        stopped = asyncio.create_task(ask(InFlight(lambda *a: asyncio.sleep(10), 2)))
+        await asyncio.sleep(0.01)
+        stopped.cancel()  # what uvicorn does to a request left when it stops
+        assert (await stopped)[0] == 503
+
+    asyncio.run(main())
+
+
+def test_the_connection_cap_fits_the_open_files():
+    from reports.web.limits import FD_RESERVE, Limits, file_limit
+
+    assert Limits().fitted(100_000).connections == 1000
+    assert Limits().fitted(1024).connections == 1024 - FD_RESERVE
+    assert Limits(connections=50).fitted(1024).connections == 50
+    assert Limits().fitted(10).connections == 16
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        assert file_limit() == min(hard, 65536) or hard == resource.RLIM_INFINITY
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_the_access_log_file_is_opened_again_when_logrotate_moves_it(tmp_path):
+    from reports.web.access import Sink
+
+    path = tmp_path / "access.log"
+    sink = Sink(str(path))
+    sink.write("one")
+    path.rename(tmp_path / "access.log.1")
+    sink.write("two")  # within the second: still the moved file
+    sink.checked -= 2
+    sink.write("three")
+    sink.close()
+    assert (tmp_path / "access.log.1").read_text() == "one\ntwo\n"
+    assert path.read_text() == "three\n"

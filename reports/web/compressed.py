@@ -54,9 +54,9 @@ def gzipped(text: str) -> bytes:
 
 
 def answer(request: Request, text: str, media_type: str, headers: dict[str, str]) -> Response:
-    """*text* as the answer, compressed from the cache when the client takes gzip."""
-    headers = {**headers, "vary": "Accept-Encoding"}
+    """*text* as the answer, compressed from the cache when the client takes gzip (as it
+    is otherwise: ``GZipMiddleware`` adds its ``Vary``)."""
     if len(text) >= MIN_BYTES and "gzip" in request.headers.get("accept-encoding", ""):
-        return Response(gzipped(text), media_type=media_type,
-                        headers={**headers, "content-encoding": "gzip"})
+        return Response(gzipped(text), media_type=media_type, headers={
+            **headers, "content-encoding": "gzip", "vary": "Accept-Encoding"})
     return Response(text, media_type=media_type, headers=headers)

@@ -14,10 +14,12 @@ is that protocol with, for each connection:
 * a pace for the answer: a client that takes none of it for :attr:`Limits.body_timeout`
   seconds is cut off;
 * caps: one client address holds at most :attr:`Limits.per_client` connections, all
-  clients together at most :attr:`Limits.connections`.  A new connection over a cap takes
-  the place of the oldest one still waiting for its request (its own address's first), so a
-  user's fresh connection, which sends its request at once, always gets in; only when none
-  is waiting is the new one answered 503 and closed;
+  clients together at most :attr:`Limits.connections` (see :meth:`_Book.admit`).  An
+  address over its cap loses the connections that sent no request within :data:`GRACE`
+  seconds (the oldest first), then its idle kept-alive ones, so a user's new connection,
+  which sends its request at once, gets in even beside a flood from the same address; a new
+  connection finding all of its address's connections answering, or the server full of
+  connections none of which could be closed, is answered 503 and closed;
 * ``TCP_NODELAY``: small answers go out at once instead of waiting for the client's delayed
   acknowledgement (40 ms on Linux; asyncio sets it only on sockets it made itself).
 
