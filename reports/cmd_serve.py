@@ -88,7 +88,9 @@ def serve(**opts: Any) -> None:
     Also the calculator, the rating period and a JSON API (/api/openapi.json).
     Safe to expose: only chess-results is ever fetched, uploads are limited and
     read in a separate process with a time limit, posts from other web sites are
-    refused, and the register is written only with the write token.
+    refused, the register is written only with the write token, and a slow or
+    greedy client is cut off (the limits below).  One line per request goes to the
+    access log (stderr unless told otherwise), never the write token.
 
     \b
     Examples:
