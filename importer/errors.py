@@ -9,6 +9,7 @@ __all__ = [
     "NoSuchTournament",
     "OutputError",
     "UnknownFormat",
+    "one_line",
 ]
 
 
@@ -37,12 +38,19 @@ class UnknownFormat(InputError):
 
 
 class FetchError(ImporterError):
-    """A page could not be fetched (after the retries the session allows)."""
+    """A page could not be fetched (after the retries the session allows).
+
+    The message is one line: control characters of the URL are shown escaped (``\\n``)."""
 
     def __init__(self, url: str, message: str, *, status: int | None = None) -> None:
         self.url = url
         self.status = status
-        super().__init__(f"{url}: {message}")
+        super().__init__(f"{one_line(url)}: {message}")
+
+
+def one_line(text: str) -> str:
+    """``text`` with its control characters (newlines, tabs…) escaped: ``a\\nb``."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
 class NoSuchTournament(FetchError):

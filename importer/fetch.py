@@ -7,7 +7,10 @@ gate postback for old tournaments:
    details block and the menu, from which the event type and end date are read).
    When the page is gated (an old tournament: a "Show tournament details" button, the
    ``cb_alleDetails`` postback, stands where the details would be) it is replaced by the
-   postback's answer: the same page with its menu and details.
+   postback's answer: the same page with its menu and details.  The postback is sent only
+   to a chess-results (or ``base_url``) address, read as every URL is
+   (:func:`importer.urls.is_allowed_host`), and never from https to http; otherwise the gated
+   page is kept as it is.
 2. the crosstable, ``art=5``; for a team event ``art=20`` instead (every board of every round and
    every player card on one page).
 3. at most one more, by priority: the focus player's card ``art=9&snr=N`` for a player-card URL
@@ -49,7 +52,7 @@ from importer.chessresults.table import El
 from importer.errors import InputError, NoSuchTournament
 from importer.http import FINISHED_EXPIRY, LIVE_EXPIRY, FetchedPage, get_text, keep_cached
 from importer.model import System
-from importer.urls import Ref, is_allowed_host, page_url
+from importer.urls import Ref, is_allowed_host, is_downgrade, page_url
 
 if TYPE_CHECKING:
     import requests
@@ -238,7 +241,8 @@ def fetch_tournament(
             data: dict[str, str] | None = None) -> FetchedPage:
         if progress is not None:
             progress(url)
-        return get_text(session, url, method=method, data=data, expire_after=expire)
+        return get_text(session, url, method=method, data=data, expire_after=expire,
+                        base_url=base_url)
 
     first = get(page_url(ref, art=0, base_url=base_url), LIVE_EXPIRY)
     seen = read(first, True)
@@ -246,7 +250,8 @@ def fetch_tournament(
         raise NoSuchTournament(first.url, f"no such tournament ({ref.tnr}): 'Record not found'")
     facts = seen.facts
     if seen.gate is not None:
-        if is_allowed_host(seen.gate.action, base_url):
+        if (is_allowed_host(seen.gate.action, base_url)
+                and not is_downgrade(first.final_url, seen.gate.action)):
             gated = first
             first = get(seen.gate.action, FINISHED_EXPIRY, method="POST", data=seen.gate.fields)
             keep_cached(session, gated, FINISHED_EXPIRY)

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-__all__ = ["CHESS_RESULTS_HOST", "Ref", "is_allowed_host", "page_url", "parse_ref"]
+__all__ = ["CHESS_RESULTS_HOST", "Ref", "is_allowed_host", "is_downgrade", "page_url", "parse_ref",
+           "read_origin"]
 
 CHESS_RESULTS_HOST = "chess-results.com"
 """The bare domain; it redirects to a numbered node."""
@@ -22,6 +23,12 @@ _NODE_HOST = re.compile(r"(?:s\d+\.)?chess-results\.com", re.IGNORECASE)
 _TNR_PATH = re.compile(r"/tnr(\d+)\.aspx", re.IGNORECASE)
 _TNR_WORD = re.compile(r"tnr(\d+)(?:\.aspx)?", re.IGNORECASE)
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_REFUSED_CHARS = re.compile(r"[\x00-\x20\x7f\\]")
+"""Control characters, spaces and backslashes: parsers disagree about them, so a URL with one
+anywhere is refused (``http://127.0.0.1:22\\@chess-results.com/`` names chess-results to the
+standard library and connects to 127.0.0.1:22 in urllib3)."""
+_HOST = re.compile(r"[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\]")
+"""A host name or IP address as urllib3 normalises it (lower case; IPv6 in brackets)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,17 +50,45 @@ def _is_chess_results(host: str) -> bool:
     return _NODE_HOST.fullmatch(host) is not None
 
 
-def _origin(url: str) -> tuple[str, str, int | None] | None:
-    """(scheme, host, port) of an http(s) URL, with the default port filled in."""
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+def read_origin(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) that an http(s) URL connects to, or None when it is refused.
+
+    The URL is read by urllib3's ``parse_url``, the parser of the HTTP client that makes the
+    connection, and refused unless the standard library's ``urlsplit`` reads the same host and
+    port (requests picks its connection pool by that reading).  Also refused: user info
+    (``user@``, ``user:password@``), control characters, spaces or backslashes anywhere, and a
+    host that is no plain name or IP address.
+
+    >>> read_origin("https://S2.Chess-Results.com/tnr1.aspx")
+    ('https', 's2.chess-results.com', 443)
+    >>> read_origin("http://[::1]:8000/")
+    ('http', '[::1]', 8000)
+    >>> [read_origin(u) for u in ("http://127.0.0.1:22\\\\@chess-results.com/",
+    ...                           "http://user:pw@chess-results.com/", "file:///etc/passwd")]
+    [None, None, None]
+    """
+    if _REFUSED_CHARS.search(url):
         return None
+    from urllib3.exceptions import LocationParseError
+    from urllib3.util import parse_url
+
     try:
-        port = parts.port or _DEFAULT_PORTS[scheme]
-    except ValueError:
+        parsed = parse_url(url)
+        split = urlsplit(url)
+        split_port = split.port
+    except (LocationParseError, ValueError):
         return None
-    return scheme, parts.hostname.lower(), port
+    scheme = (parsed.scheme or "").lower()
+    host = (parsed.host or "").lower()
+    if (scheme not in _DEFAULT_PORTS or parsed.auth is not None or "@" in split.netloc
+            or _HOST.fullmatch(host) is None):
+        return None
+    default = _DEFAULT_PORTS[scheme]
+    port = default if parsed.port is None else parsed.port
+    if (split.hostname or "") != host.strip("[]") or (
+            default if split_port is None else split_port) != port:
+        return None
+    return scheme, host, port
 
 
 def parse_ref(text: str, *, base_url: str | None = None) -> Ref | None:
@@ -78,7 +113,7 @@ def parse_ref(text: str, *, base_url: str | None = None) -> Ref | None:
         return Ref(tnr=word.group(1))
     url = text if "://" in text else f"https://{text}"
     parts = urlsplit(url)
-    origin = _origin(url)
+    origin = read_origin(url)
     if origin is None:
         return None
     host = origin[1]
@@ -86,7 +121,7 @@ def parse_ref(text: str, *, base_url: str | None = None) -> Ref | None:
         host = CHESS_RESULTS_HOST
     if _is_chess_results(host) and origin[2] == _DEFAULT_PORTS[origin[0]]:
         netloc = host
-    elif base_url is not None and origin == _origin(base_url):
+    elif base_url is not None and origin == read_origin(base_url):
         netloc = parts.netloc.lower()
     else:
         return None
@@ -139,7 +174,8 @@ def page_url(
 
 def is_allowed_host(url: str, base_url: str | None) -> bool:
     """True for http(s) URLs on chess-results.com or its ``sN.`` nodes (on the scheme's own
-    port), or on ``base_url``'s host:port.
+    port), or on ``base_url``'s host:port, as :func:`read_origin` reads them (so a URL with user
+    info, a backslash, a control character or a space is never allowed).
 
     >>> is_allowed_host("https://s3.chess-results.com/tnr1.aspx", None)
     True
@@ -147,10 +183,21 @@ def is_allowed_host(url: str, base_url: str | None) -> bool:
     False
     >>> is_allowed_host("http://127.0.0.1:8000/tnr1.aspx", "http://127.0.0.1:8000")
     True
+    >>> is_allowed_host("http://127.0.0.1:8000\\\\@chess-results.com/", None)
+    False
     """
-    origin = _origin(url)
+    origin = read_origin(url)
     if origin is None:
         return False
     if _is_chess_results(origin[1]) and origin[2] == _DEFAULT_PORTS[origin[0]]:
         return True
-    return base_url is not None and origin == _origin(base_url)
+    return base_url is not None and origin == read_origin(base_url)
+
+
+def is_downgrade(current: str, target: str) -> bool:
+    """True when going from ``current`` to ``target`` leaves https for http (never followed).
+
+    >>> is_downgrade("https://chess-results.com/", "http://s2.chess-results.com/")
+    True
+    """
+    return urlsplit(current).scheme.lower() == "https" and urlsplit(target).scheme.lower() != "https"

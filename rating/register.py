@@ -31,9 +31,12 @@ from rating.identity import Candidate
 from rating.period_core import POOL_MONTHS, month_add
 from rating.period_records import PeriodPlayer, PeriodResult, PeriodStatus, Pool, Standing
 
-__all__ = ["SCHEMA_VERSION", "Register", "StoredList"]
+__all__ = ["BUSY_TIMEOUT", "SCHEMA_VERSION", "Register", "StoredList"]
 
 SCHEMA_VERSION: Final = 3
+BUSY_TIMEOUT: Final = 10.0
+"""Seconds to wait for a register another process is writing (``fiderate period --store``,
+a server saving a month) before giving up with a clear message."""
 T = TypeVar("T")
 
 _SCHEMA: Final = (
@@ -121,11 +124,12 @@ class StoredList:
 class Register:
     """An open register file; use as a context manager (closed on exit)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = Path(path)
+        self.busy_timeout = busy_timeout
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=busy_timeout)
         except (OSError, sqlite3.Error) as exc:
             raise RatingError(f"{self.path}: cannot open the register ({exc})") from None
         self._db.execute("PRAGMA foreign_keys = ON")
@@ -144,7 +148,15 @@ class Register:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise RatingError(
+                    f"{self.path}: the register is in use by another program (still locked "
+                    f"after {self.busy_timeout:g} seconds); try again when it has finished"
+                ) from None
+            raise
         try:
             yield self._db
         except BaseException:

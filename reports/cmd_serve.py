@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from reports.web.server import Settings
 
 __all__ = ["serve"]
 
@@ -71,6 +74,25 @@ def _proxies(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
               help="Minimum seconds between requests to chess-results, for all users together.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
               help="Read timeout in seconds for each request to chess-results.")
+@click.option("--header-timeout", type=click.FloatRange(min=0.1), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="A client's request line and headers must be in within this long; then "
+                   "the connection is closed.")
+@click.option("--body-timeout", type=click.FloatRange(min=0.1), default=30.0,
+              show_default=True, metavar="SECONDS",
+              help="A request body must keep coming at 1 KB a second or more over each this "
+                   "long, and a client that takes none of an answer for this long is cut off.")
+@click.option("--max-connections", type=click.IntRange(min=1), default=1000,
+              show_default=True, metavar="N",
+              help="Connections at once, all clients together (lowered to what the "
+                   "open-files limit allows).")
+@click.option("--max-client-connections", type=click.IntRange(min=0), default=32,
+              show_default=True, metavar="N",
+              help="Connections at once from one address (0: no limit; behind a proxy every "
+                   "connection comes from the proxy's).")
+@click.option("--access-log", metavar="FILE", default="-", show_default=True,
+              help="Append a line per request to FILE, in the combined log format (-: stderr).")
+@click.option("--no-access-log", is_flag=True, help="Write no access log.")
 @click.option("--memory", type=click.IntRange(min=1), default=256, show_default=True,
               metavar="MB", help="Megabytes of reports and rating periods kept in memory.")
 @click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
@@ -84,7 +106,9 @@ def serve(**opts: Any) -> None:
     Also the calculator, the rating period and a JSON API (/api/openapi.json).
     Safe to expose: only chess-results is ever fetched, uploads are limited and
     read in a separate process with a time limit, posts from other web sites are
-    refused, and the register is written only with the write token.
+    refused, the register is written only with the write token, and a slow or
+    greedy client is cut off (the limits below).  One line per request goes to the
+    access log (stderr unless told otherwise), never the write token.
 
     \b
     Examples:
@@ -92,18 +116,15 @@ def serve(**opts: Any) -> None:
       fiderate serve --host 0.0.0.0 --port 8080 --store ratings.sqlite
       FIDERATE_WRITE_TOKEN='a long secret' fiderate serve --store ratings.sqlite
     """
-    import socket
-
-    import uvicorn
-
     from reports.errors import ReportError
     from reports.web.app import create_app
+    from reports.web.server import listen, run
     from reports.web.service import Config
 
+    settings = _settings(opts)
     host, port = opts["host"], opts["port"]
     try:
-        sock = socket.create_server((host, port),
-                                    family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock = listen(host, port)
     except OSError as exc:
         why = str(exc.strerror or exc).split(" (while attempting", 1)[0]
         raise ReportError(f"cannot listen on {host} port {port}: {why}") from None
@@ -112,8 +133,6 @@ def serve(**opts: Any) -> None:
                             timeout=opts["timeout"], write_token=opts["write_token"],
                             origins=opts["origins"], memory=opts["memory"] * 1024 * 1024,
                             trusted_proxies=opts["trusted_proxies"]))
-    config = uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False,
-                            timeout_keep_alive=5, limit_concurrency=500, lifespan="on")
     if opts["store"]:
         saves = ("saves months to it only with the write token" if opts["write_token"]
                  else "never writes it (no write token)")
@@ -124,4 +143,28 @@ def serve(**opts: Any) -> None:
                    err=True)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"fiderate: serving on http://{shown}:{bound}/ (Ctrl+C to stop)", err=True)
-    uvicorn.Server(config).run(sockets=[sock])
+    run(app, sock, settings)
+
+
+def _settings(opts: dict[str, Any]) -> Settings:
+    """The server's limits (the connection cap within the open-files limit, raised first)
+    and its access log, from the options."""
+    from reports.errors import ReportError
+    from reports.web.access import Sink
+    from reports.web.limits import Limits, file_limit
+    from reports.web.server import Settings
+
+    limits = Limits(header_timeout=opts["header_timeout"], body_timeout=opts["body_timeout"],
+                    connections=opts["max_connections"],
+                    per_client=opts["max_client_connections"]).fitted(file_limit())
+    log = None
+    if opts["no_access_log"] and opts["access_log"] != "-":
+        raise click.UsageError("give --access-log FILE or --no-access-log, not both")
+    if not opts["no_access_log"]:
+        try:
+            log = Sink(opts["access_log"])
+        except OSError as exc:
+            raise ReportError(f"cannot write the access log {opts['access_log']}: "
+                              f"{exc.strerror or exc}") from None
+    return Settings(limits=limits, access_log=log,
+                    secrets=(opts["write_token"],) if opts["write_token"] else ())

@@ -149,11 +149,11 @@ def test_redirect_to_a_numbered_node_is_followed(mock: responses.RequestsMock,
     assert len(mock.calls) == 2
 
 
-def test_relative_redirect_on_the_same_host(mock: responses.RequestsMock,
-                                            plain: requests.Session) -> None:
+def test_relative_redirect_on_the_same_host(mock: responses.RequestsMock) -> None:
     mock.get("http://127.0.0.1:9/tnr1.aspx", status=301, headers={"Location": "/tnr2.aspx"})
     mock.get("http://127.0.0.1:9/tnr2.aspx", body=HTML)
-    assert get_text(plain, "http://127.0.0.1:9/tnr1.aspx").final_url.endswith("/tnr2.aspx")
+    mirrored = make_session(delay=0, cache=False, base_url="http://127.0.0.1:9")
+    assert get_text(mirrored, "http://127.0.0.1:9/tnr1.aspx").final_url.endswith("/tnr2.aspx")
 
 
 @pytest.mark.parametrize("location", ["https://evil.example/tnr1.aspx",

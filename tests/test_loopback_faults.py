@@ -192,10 +192,10 @@ def test_stale_cache_is_used_when_the_server_fails(site, british, tmp_path) -> N
     site.page(TNR, art=0, body=[Reply(200, british["start"].read_bytes()), Reply(503)])
     cache = str(tmp_path / "cache.sqlite")
     url = f"{site.url}{PATH}?lan=1&art=0"
-    first = make_session(delay=0, retries=0, cache_path=cache)
+    first = make_session(delay=0, retries=0, cache_path=cache, base_url=site.url)
     get_text(first, url, expire_after=1)
     time.sleep(1.1)
-    page = get_text(make_session(delay=0, retries=0, cache_path=cache), url)
+    page = get_text(make_session(delay=0, retries=0, cache_path=cache, base_url=site.url), url)
     assert page.from_cache
     assert site.count() == 2
 
@@ -203,8 +203,8 @@ def test_stale_cache_is_used_when_the_server_fails(site, british, tmp_path) -> N
 def test_the_double_stops_promptly_even_while_stalling() -> None:
     double = loopback.ChessResults().start()
     double.route("/slow", Reply.stalled(60))
-    session = make_session(cache=False, delay=0, timeout=0.5, retries=0)
-    with pytest.raises(FetchError):
+    session = make_session(cache=False, delay=0, timeout=0.5, retries=0, base_url=double.url)
+    with pytest.raises(FetchError, match="timed out"):
         get_text(session, f"{double.url}/slow")
     start = time.monotonic()
     double.stop()
@@ -215,7 +215,8 @@ def test_connection_refused_is_retried_then_a_fetch_error() -> None:
     with socket.socket() as closed:  # bound, never listening: connections are refused
         closed.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{closed.getsockname()[1]}{PATH}?lan=1&art=0"
-        session = make_session(cache=False, delay=0, timeout=2, retries=1)
+        session = make_session(cache=False, delay=0, timeout=2, retries=1,
+                               base_url=url.split("/tnr")[0])
         start = time.monotonic()
         with pytest.raises(FetchError, match=r"could not connect after 2 tries: .*refused") as e:
             get_text(session, url)

@@ -197,3 +197,52 @@ def test_default_store_is_in_the_user_data_directory():
     path = default_store()
     assert path.name == "register.sqlite"
     assert path.parent == Path(platformdirs.user_data_dir("fiderate", appauthor=False))
+
+
+_LOCKER = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("COMMIT")
+"""
+
+
+def _locked_by_another_process(path: Path, seconds: float):
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", _LOCKER, str(path), str(seconds)],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+def test_a_register_another_process_is_writing_is_waited_for(tmp_path):
+    """A register locked by another process (``fiderate period --store``, a server saving a
+    month) is waited for, up to BUSY_TIMEOUT seconds, not called unusable."""
+    from rating.register import BUSY_TIMEOUT
+
+    assert BUSY_TIMEOUT >= 5
+    path = tmp_path / "r.sqlite"
+    Register(path).close()
+    locker = _locked_by_another_process(path, 1.0)
+    with Register(path) as reg:  # waits for the other process, then opens
+        assert reg.newest_period() is None
+    assert locker.wait(timeout=10) == 0
+
+
+def test_a_register_locked_for_too_long_says_so(tmp_path):
+    path = tmp_path / "r.sqlite"
+    Register(path).close()
+    locker = _locked_by_another_process(path, 3.0)
+    try:
+        with pytest.raises(RatingError) as err:
+            Register(path, busy_timeout=0.3)
+        message = str(err.value)
+        assert "in use by another program (still locked after 0.3 seconds)" in message
+        assert "not a usable register" not in message
+    finally:
+        locker.kill()
+        locker.wait()

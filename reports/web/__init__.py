@@ -10,7 +10,11 @@
 * :mod:`reports.web.uploads`: uploaded files, within size limits, in a private folder;
 * :mod:`reports.web.jobs` and :mod:`reports.web.work`: reading and rating in worker
   processes, stopped when a job runs over its time limit;
-* :mod:`reports.web.kept`: a kept report, rendered page by page with the report's templates.
+* :mod:`reports.web.kept`: a kept report, rendered page by page with the report's templates;
+* :mod:`reports.web.compressed`: answers many users open, compressed once;
+* :mod:`reports.web.server`, :mod:`reports.web.limits` and :mod:`reports.web.access`: the
+  server around the application: the listening socket, uvicorn's protocol under limits (what
+  a slow or greedy client may cost), the access log.
 
 Only Starlette and uvicorn are imported when the server starts; the library loads on first
 use, or in the background once the server answers.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.responses import Response
 
 from reports.web.problems import Problem, problem, retry_headers
+from reports.web.security import CACHE_STATIC
 from reports.web.uploads import read_form
 
 if TYPE_CHECKING:
@@ -90,7 +91,9 @@ def healthz(_request: Request) -> Response:
 def api_calc(request: Request) -> Response:
     """GET /api/calc: the calculator (``fiderate calc --json``)."""
     try:
-        return json_response(calc_json(request.query_params.multi_items()))
+        answer = json_response(calc_json(request.query_params.multi_items()))
+        answer.headers["cache-control"] = CACHE_STATIC  # the numbers depend on the address alone
+        return answer
     except Exception as exc:
         return error_response(exc)
 
@@ -193,7 +196,9 @@ async def api_period(request: Request) -> Response:
 
 def openapi(_request: Request) -> Response:
     """GET /api/openapi.json: this API, described."""
-    return json_response(OPENAPI)
+    answer = json_response(OPENAPI)
+    answer.headers["cache-control"] = CACHE_STATIC
+    return answer
 
 
 def _param(name: str, description: str, kind: str = "string", *, required: bool = False,

@@ -18,7 +18,10 @@ Routes::
     GET  /healthz                        200 while the server answers
 
 A POST from another web site is refused (403) before anything of it is read
-(:class:`~reports.web.security.SameOrigin`).
+(:class:`~reports.web.security.SameOrigin`).  HTML, JSON and CSV answers are compressed
+(gzip) for clients that take it; every answer says how long it may be kept
+(:class:`~reports.web.security.SecurityHeaders`).  A path with a slash too many or too few
+redirects (307) to the route's own, by a relative address (never the ``Host`` sent).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import TYPE_CHECKING
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Route
 
 from reports.web import api, pages
@@ -43,12 +47,17 @@ from reports.web.service import Config, Fetcher, Periods, Reports
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
+    from starlette.routing import Router
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["THREADS", "create_app"]
+__all__ = ["GZIP_LEVEL", "GZIP_MIN_BYTES", "THREADS", "create_app"]
 
 THREADS = 200
 """Requests answered at once (the rest wait): most of them only wait for chess-results."""
+GZIP_MIN_BYTES = 500
+"""Answers shorter than this are sent as they are (compressing would not pay)."""
+GZIP_LEVEL = 6
+"""zlib's default: nearly level 9's size at a fraction of its time."""
 
 
 def _error(request: Request, status: int, line: str) -> Response:
@@ -96,6 +105,10 @@ class _Bugs:
         try:
             await self.app(scope, receive, tracking)
         except Exception as exc:
+            from starlette.requests import ClientDisconnect
+
+            if isinstance(exc, ClientDisconnect):  # gone (or cut off): nobody to answer
+                return
             logging.getLogger("uvicorn.error").error("internal error", exc_info=exc)
             if started:
                 raise
@@ -108,6 +121,28 @@ class _Bugs:
             except Exception:  # the error page itself failed: the line alone
                 response = PlainTextResponse(line, status)
             await response(scope, receive, send)
+
+
+def _slash_redirects(router: Router) -> ASGIApp:
+    """The router's fallback: a path that is a route's but for a slash at its end redirects
+    there (307, by a path alone: Starlette's own would name the ``Host`` sent); else 404."""
+    from starlette.responses import RedirectResponse
+    from starlette.routing import Match
+
+    async def default(scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "/")
+        if scope["type"] == "http" and path != "/":
+            other = path.rstrip("/") if path.endswith("/") else path + "/"
+            if other.startswith("/") and not other.startswith("//"):
+                trial = {**scope, "path": other}
+                if any(route.matches(trial)[0] is not Match.NONE for route in router.routes):
+                    query = scope.get("query_string", b"").decode("latin-1")
+                    await RedirectResponse(other + (f"?{query}" if query else ""), 307)(
+                        scope, receive, send)
+                    return
+        await router.not_found(scope, receive, send)
+
+    return default
 
 
 def _warm(reports: Reports) -> None:
@@ -166,10 +201,13 @@ def create_app(config: Config | None = None) -> Starlette:
         Route("/healthz", api.healthz, methods=["GET"]),
     ]
     refused = dict.fromkeys((Problem, click.ClickException, *user_facing_errors()), _on_problem)
-    middleware = [Middleware(SecurityHeaders), Middleware(_Bugs),
+    middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL),
+                  Middleware(SecurityHeaders), Middleware(_Bugs),
                   Middleware(SameOrigin, origins=origins, refuse=_error)]
     app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={**refused, HTTPException: _on_http}, lifespan=lifespan)
+    app.router.redirect_slashes = False
+    app.router.default = _slash_redirects(app.router)
     app.state.reports = reports
     app.state.periods = periods
     return app

@@ -138,6 +138,14 @@ class Kept:
         self._files = self._json = None
         self._pages = {self.landing(): first} if first is not None else {}
 
+    def made(self, name: str) -> str | None:
+        """A page or CSV file by name, if it has been made already (None: it has not, or
+        there is none); never makes anything."""
+        if name.endswith(".csv"):
+            files = self._files
+            return files.get(name) if files is not None else None
+        return self._pages.get(name)
+
     def landing(self) -> str:
         """The page to open first: the player asked for, else the index."""
         from reports.report import player_page_name

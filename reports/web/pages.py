@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from reports.web.compressed import answer
 from reports.web.kept import site_context
 from reports.web.problems import Problem, for_people, problem, retry_headers
+from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
 
 if TYPE_CHECKING:
@@ -65,9 +68,15 @@ def form_page(fields: dict[str, str] | None = None, error: str = "", status: int
                   site=site_context(error=for_people(error)))
 
 
-async def home(_request: Request) -> Response:
-    """GET /: the form."""
-    return form_page()
+@cache
+def _home() -> str:
+    return bytes(form_page().body).decode("utf-8")
+
+
+async def home(request: Request) -> Response:
+    """GET /: the form (the same for everyone: made and compressed once, kept by browsers
+    and proxies for a while)."""
+    return answer(request, _home(), "text/html", {"cache-control": CACHE_STATIC})
 
 
 def _reports(request: Request) -> Reports:
@@ -141,9 +150,25 @@ def _kept(request: Request) -> Kept:
     return kept
 
 
-def report_file(request: Request) -> Response:
-    """GET /report/{key}/ and /report/{key}/{name}: a page, a CSV file or the zip."""
+async def report_file(request: Request) -> Response:
+    """GET /report/{key}/ and /report/{key}/{name}: a page, a CSV file or the zip.
+
+    A page or file the report has made before comes from memory at once (the report keeps
+    it, within the server's memory: :class:`~reports.web.service.Store`); anything else (a
+    report to rebuild, a page to render, the zip) is made in a thread.
+    """
+    from starlette.concurrency import run_in_threadpool
+
     name = request.path_params.get("name") or "index.html"
+    kept = _reports(request).kept.get(request.path_params["key"])
+    if kept is not None:
+        text = kept.made(name)
+        if text is not None:
+            return _report_answer(request, kept, name, text)
+    return await run_in_threadpool(_report_file, request, name)
+
+
+def _report_file(request: Request, name: str) -> Response:
     try:
         kept = _kept(request)
     except Problem as exc:
@@ -154,15 +179,31 @@ def report_file(request: Request) -> Response:
         return refused
     if name == "report.zip":
         return Response(kept.zip(), media_type="application/zip", headers={
-            "content-disposition": f'attachment; filename="fiderate-report-{kept.key}.zip"'})
-    files = kept.files() if name.endswith(".csv") else {}
-    if name in files:
-        return Response(files[name], media_type="text/csv; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="{name}"'})
-    page = kept.page(name)
-    if page is None:
+            "content-disposition": f'attachment; filename="fiderate-report-{kept.key}.zip"',
+            **_report_cache(kept)})
+    text = kept.files().get(name) if name.endswith(".csv") else kept.page(name)
+    if text is None:
         raise Problem("no such page in this report", 404)
-    return HTMLResponse(page)
+    return _report_answer(request, kept, name, text)
+
+
+def _report_cache(kept: Kept) -> dict[str, str]:
+    """A link's report is chess-results' public data, kept a minute; one of uploaded files
+    is kept nowhere (no Cache-Control here: the server's own is no-store)."""
+    return {"cache-control": CACHE_LINK_REPORT} if kept.link else {}
+
+
+def _report_answer(request: Request, kept: Kept, name: str, text: str) -> Response:
+    """A report's page or CSV file; a link's compressed once (:mod:`compressed`), one of
+    uploaded files as it goes out (never kept compressed)."""
+    headers = _report_cache(kept)
+    media = "text/html"
+    if name.endswith(".csv"):
+        media = "text/csv"
+        headers["content-disposition"] = f'attachment; filename="{name}"'
+    if kept.link:
+        return answer(request, text, media, headers)
+    return Response(text, media_type=media, headers=headers)
 
 
 def calc_page(request: Request) -> Response:
@@ -172,8 +213,9 @@ def calc_page(request: Request) -> Response:
 
     query = dict(request.query_params)
     form = {**CALC_FORM, **{k: v for k, v in query.items() if k in CALC_FORM}}
+    cached = {"cache-control": CACHE_STATIC}  # the numbers depend on the address alone
     if not query:
-        return render("calc.html", form=form, calc=None, notes=[])
+        return answer(request, _calc_form(), "text/html", cached)
     params: list[tuple[str, str]] = [
         (k, v) for k, v in form.items()
         if k not in ("games", "opponent", "result", "opponent_k") and v.strip()]
@@ -200,8 +242,15 @@ def calc_page(request: Request) -> Response:
                       site=site_context(error=for_people(line)))
     from reports.report import Note
 
-    return render("calc.html", form=form, calc=_calc_view(out),
+    page = render("calc.html", form=form, calc=_calc_view(out),
                   notes=[Note(for_people(n)) for n in out["notes"]])
+    page.headers.update(cached)
+    return page
+
+
+@cache
+def _calc_form() -> str:
+    return bytes(render("calc.html", form=dict(CALC_FORM), calc=None, notes=[]).body).decode()
 
 
 def _signed(value: float) -> str:

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
     from starlette.responses import Response
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CROSS_SITE", "Origin", "SameOrigin", "SecurityHeaders", "bearer_token",
-           "content_security_policy", "cross_site", "parse_origin", "script_sources",
-           "style_sources", "token_matches"]
+__all__ = ["CACHE_LINK_REPORT", "CACHE_STATIC", "CROSS_SITE", "NO_STORE", "Origin", "SameOrigin",
+           "SecurityHeaders", "bearer_token", "content_security_policy", "cross_site",
+           "parse_origin", "script_sources", "style_sources", "token_matches"]
 
 _STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 
@@ -73,8 +73,33 @@ def content_security_policy() -> str:
             "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
 
+@cache
+def _security_headers() -> list[tuple[bytes, bytes]]:
+    return [(b"content-security-policy", content_security_policy().encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"same-origin"),
+            (b"x-frame-options", b"DENY"),
+            (b"cross-origin-opener-policy", b"same-origin")]
+
+
+CACHE_STATIC = "public, max-age=300"
+"""``Cache-Control`` of a page the same for everyone (the form, the calculator, its JSON, the
+API's description): kept five minutes by browsers and proxies."""
+CACHE_LINK_REPORT = "public, max-age=60"
+"""``Cache-Control`` of a report built from a chess-results link (public data, under a key
+saying what it was built from): kept a minute."""
+NO_STORE = "no-store"
+"""``Cache-Control`` of everything else: never kept, by a browser or a proxy (uploaded data,
+periods, forms answered with what was sent, errors, redirects)."""
+_NO_STORE = NO_STORE.encode()
+_CACHEABLE_METHODS = frozenset({"GET", "HEAD"})
+
+
 class SecurityHeaders:
-    """ASGI middleware adding the security headers to every response.
+    """ASGI middleware adding the security headers to every response, and its
+    ``Cache-Control``: the route's own on a 200 to a GET (:data:`CACHE_STATIC`,
+    :data:`CACHE_LINK_REPORT`), else :data:`NO_STORE` (an answer to a POST, an error, a
+    redirect, and whatever a route did not mark: uploaded data and periods never set one).
 
     ``Referrer-Policy: same-origin``: no address of this server (a report's key) is ever sent
     to another site, and the server's own forms post with their ``Origin`` (under
@@ -90,16 +115,18 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        cacheable = scope.get("method") in _CACHEABLE_METHODS
+
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers += [
-                    (b"content-security-policy", content_security_policy().encode()),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"same-origin"),
-                    (b"x-frame-options", b"DENY"),
-                    (b"cross-origin-opener-policy", b"same-origin"),
-                ]
+                marked = any(name == b"cache-control" for name, _ in headers)
+                if marked and not (cacheable and message["status"] == 200):
+                    headers = [(n, v) for n, v in headers if n != b"cache-control"]
+                    marked = False
+                if not marked:
+                    headers.append((b"cache-control", _NO_STORE))
+                headers += _security_headers()
                 message = {**message, "headers": headers}
             await send(message)
 

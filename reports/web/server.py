@@ -1,0 +1,77 @@
+"""Running an application on uvicorn the way ``fiderate serve`` does: the listening socket,
+the protocol under :class:`~reports.web.limits.Limits`, the access log, the shutdown.
+
+    sock = listen("127.0.0.1", 8000)
+    run(create_app(config), sock, Settings())
+
+The socket is made before the application, so a port in use is one line at once, and so
+several processes could share it; :func:`run` is what each of them would run.
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from reports.web.limits import InFlight, Limits, nodelay, protocol
+
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.types import ASGIApp
+
+    from reports.web.access import Sink
+
+__all__ = ["SHUTDOWN_SECONDS", "Settings", "listen", "run", "uvicorn_config", "wrap"]
+
+SHUTDOWN_SECONDS = 3
+"""On SIGTERM or Ctrl+C, requests still being answered get this long, then are dropped."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs: its limits, and where the access log goes (None: nowhere)."""
+
+    limits: Limits = field(default_factory=Limits)
+    access_log: Sink | None = None
+    secrets: tuple[str, ...] = ()
+    """Text never written to the access log (the write token)."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket (OSError when it cannot be had), ``TCP_NODELAY`` set so the
+    connections it accepts have it too."""
+    sock = socket.create_server((host, port), backlog=2048,
+                                family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    nodelay(sock)
+    return sock
+
+
+def wrap(app: ASGIApp, settings: Settings) -> ASGIApp:
+    """*app* with what belongs to the server rather than to the application: the access log
+    (outermost: every answer, as sent) and the cap on requests at once."""
+    from reports.web.access import AccessLog
+
+    app = InFlight(app, settings.limits.requests)
+    if settings.access_log is not None:
+        app = AccessLog(app, settings.access_log, secrets=settings.secrets)
+    return app
+
+
+def uvicorn_config(app: ASGIApp, limits: Limits) -> uvicorn.Config:
+    """uvicorn's settings for *app* (already wrapped)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app, http=protocol(limits), ws="none", lifespan="on", log_level="warning",
+        access_log=False, server_header=False, proxy_headers=False,
+        timeout_keep_alive=limits.keep_alive, limit_concurrency=None,
+        h11_max_incomplete_event_size=limits.header_bytes,
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+
+
+def run(app: ASGIApp, sock: socket.socket, settings: Settings) -> None:
+    """Serve *app* on *sock* until SIGTERM or Ctrl+C."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn_config(wrap(app, settings), settings.limits)).run(sockets=[sock])
