@@ -6,10 +6,14 @@
 * :mod:`reports.web.keys`: report options and the keys in report URLs;
 * :mod:`reports.web.problems`: every error as one line and an HTTP status;
 * :mod:`reports.web.service`: the one polite chess-results session shared by every user,
-  concurrent requests for one tournament fetched once, and the reports kept in memory;
+  concurrent requests for one tournament fetched once, and the reports kept in memory
+  within a budget of bytes;
+* :mod:`reports.web.fair`: fair shares of chess-results: clients told apart, each one's
+  budget of new tournaments, and their requests taking turns;
 * :mod:`reports.web.uploads`: uploaded files, within size limits, in a private folder;
 * :mod:`reports.web.jobs` and :mod:`reports.web.work`: reading and rating in worker
-  processes, stopped when a job runs over its time limit;
+  processes (uploads, and the pages fetched for a link), stopped when a job runs over its
+  time limit;
 * :mod:`reports.web.kept`: a kept report, rendered page by page with the report's templates;
 * :mod:`reports.web.compressed`: answers many users open, compressed once;
 * :mod:`reports.web.server`, :mod:`reports.web.limits` and :mod:`reports.web.access`: the
