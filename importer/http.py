@@ -60,6 +60,7 @@ from urllib3.util.retry import Retry
 
 from importer.decoding import decode_page
 from importer.errors import FetchError, NoSuchTournament, one_line
+from importer.shared import REDIS_SCHEMES, LocalShared, Shared
 from importer.urls import is_allowed_host, is_downgrade, read_origin
 
 if TYPE_CHECKING:
@@ -298,7 +299,8 @@ class PoliteAdapter(HTTPAdapter):
     bounded answers.
 
     Thread-safe: requests to one host are sent one at a time, each at least ``delay`` seconds
-    after the previous one ended, however many threads share the session.  Every body is read
+    after the previous one ended, however many threads share the session — or, with a
+    ``shared`` state from :mod:`importer.shared`, however many processes or machines.  Every body is read
     here, as it streams (whatever ``stream`` the caller asked for), at most ``max_bytes``
     decoded bytes within ``deadline`` seconds of network time per page (:class:`PageTooLarge`,
     :class:`PageTooSlow`).  A request for anything but chess-results or ``base_url``'s origin
@@ -307,16 +309,15 @@ class PoliteAdapter(HTTPAdapter):
 
     def __init__(self, *, timeout: tuple[float, float], delay: float, retries: Retry,
                  max_bytes: int = MAX_PAGE_BYTES, deadline: float = PAGE_DEADLINE,
-                 base_url: str | None = None) -> None:
+                 base_url: str | None = None, shared: Shared | None = None) -> None:
         super().__init__(max_retries=retries)
         self.timeout = timeout
         self.delay = delay
         self.max_bytes = max_bytes
         self.deadline = deadline
         self.base_url = base_url
-        self._last: dict[str, float] = {}
-        self._hosts: dict[str, threading.Lock] = {}
-        self._hosts_lock = threading.Lock()
+        self.shared: Shared = shared if shared is not None else LocalShared()
+        """Whose turn it is to ask a host: this process's threads, or several processes'."""
 
     def init_poolmanager(self, connections: int, maxsize: int, block: bool = False,
                          **pool_kwargs: Any) -> None:
@@ -329,10 +330,6 @@ class PoliteAdapter(HTTPAdapter):
         manager: PoolManager = super().proxy_manager_for(proxy, **proxy_kwargs)
         _watch_pools(manager)
         return manager
-
-    def _host_lock(self, host: str) -> threading.Lock:
-        with self._hosts_lock:
-            return self._hosts.setdefault(host, threading.Lock())
 
     def send(
         self,
@@ -349,10 +346,7 @@ class PoliteAdapter(HTTPAdapter):
         if not is_allowed_host(url, self.base_url):
             raise RefusedAddress(f"refusing to connect to {_shown_host(url)}", request=request)
         host = urlsplit(url).netloc.lower()
-        with self._host_lock(host):
-            wait = self._last.get(host, float("-inf")) + self.delay - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
+        with self.shared.turn(host, self.delay):
             budget = _BUDGET.get()
             left = self.deadline - (budget.used if budget is not None else 0.0)
             if left <= 0:
@@ -376,7 +370,6 @@ class PoliteAdapter(HTTPAdapter):
                 _EXCHANGE.reset(token)
                 if budget is not None:
                     budget.used += time.monotonic() - started
-                self._last[host] = time.monotonic()
 
     def _read_body(self, resp: requests.Response, exchange: _Exchange) -> None:
         """Read the body, decoded, into ``resp`` (refusing one too large or too slow)."""
@@ -436,6 +429,7 @@ def make_session(
     base_url: str | None = None,
     max_bytes: int = MAX_PAGE_BYTES,
     deadline: float | None = None,
+    shared: Shared | None = None,
 ) -> requests.Session:
     """The session for every chess-results request.
 
@@ -445,8 +439,11 @@ def make_session(
     retried too: the only POST is the gate postback, which changes nothing on the server.
     ``cache=False`` gives a plain session; ``refresh=True`` refetches every page (and overwrites
     the cache).  ``cache_path`` is the SQLite file (default: ``http.sqlite`` in the user cache
-    dir, e.g. ``~/.cache/fiderate/``).  ``base_url`` (a mirror or a local test double) is the
-    one origin besides chess-results the session connects to, and is remembered for
+    dir, e.g. ``~/.cache/fiderate/``; WAL, so that several processes share it), or a Redis
+    server's ``redis://…`` URL for several machines.  ``shared`` is whose turn it is to ask a
+    host (:mod:`importer.shared`; default: this process's threads).  ``base_url`` (a mirror
+    or a local test double) is the one origin besides chess-results the session connects
+    to, and is remembered for
     :func:`importer.fetch.fetch_tournament`.  ``max_bytes`` bounds each answer's decoded body
     (:data:`MAX_PAGE_BYTES`); ``deadline`` the seconds a page may take (default
     :data:`PAGE_DEADLINE`, or ``timeout`` when that is longer).
@@ -456,11 +453,9 @@ def make_session(
         from platformdirs import user_cache_dir
         from requests_cache import CachedSession
 
-        from importer.http_cache import SafeSQLiteCache
-
         session = CachedSession(
-            backend=SafeSQLiteCache(
-                cache_path or os.path.join(user_cache_dir("fiderate"), "http.sqlite")),
+            backend=_cache_backend(cache_path or os.path.join(user_cache_dir("fiderate"),
+                                                              "http.sqlite")),
             expire_after=LIVE_EXPIRY,
             allowable_codes=_CACHEABLE_CODES,
             allowable_methods=("GET", "HEAD", "POST"),
@@ -486,13 +481,26 @@ def make_session(
                             retries=retry, max_bytes=max_bytes,
                             deadline=deadline if deadline is not None
                             else max(PAGE_DEADLINE, timeout),
-                            base_url=base_url)
+                            base_url=base_url, shared=shared)
     session.mount("https://", adapter)
     session.mount("http://", adapter)
     session.headers["User-Agent"] = user_agent or default_user_agent()
     session.verify = True
     session.fiderate_base_url = base_url  # type: ignore[attr-defined]
     return session
+
+
+def _cache_backend(where: str) -> Any:
+    """The HTTP cache: a Redis server (``redis://…``: several machines) or a SQLite file in WAL
+    mode (several processes of one machine)."""
+    if where.startswith(REDIS_SCHEMES):
+        import redis
+        from requests_cache.backends.redis import RedisCache
+
+        return RedisCache(namespace="fiderate-http", connection=redis.Redis.from_url(where))
+    from importer.http_cache import SafeSQLiteCache
+
+    return SafeSQLiteCache(where, wal=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,13 +5,15 @@ Three stores, one interface:
 
 * :class:`LocalShared`: one process (threads only) — ``fiderate import``, ``report``, and
   ``serve`` with one worker;
-* :class:`SqliteShared`: the processes of one machine, through a small SQLite file beside the
+* :class:`SqliteShared`: the processes of one machine, through small SQLite files beside the
   HTTP cache (WAL mode; a turn is a write transaction, so processes queue on SQLite's lock);
 * :class:`RedisShared`: several machines, through a Redis server (``--cache redis://…``).
 
 :meth:`Shared.turn` gives one request to a host at a time, each at least ``delay`` seconds
 after the previous one ended, whichever process sent it; :meth:`Shared.flight` lets one
-process at a time fetch a tournament (the others then find its pages in the shared cache).
+process at a time fetch a tournament (the others then find its pages in the shared cache);
+:meth:`Shared.put` and :meth:`Shared.get` keep what one process made (a report of uploaded
+files) for the others, for a while.
 """
 
 from __future__ import annotations
@@ -31,11 +33,14 @@ from importer.errors import FetchError
 if TYPE_CHECKING:
     import redis
 
-__all__ = ["FLIGHT_LEASE", "LocalShared", "RedisShared", "Shared", "SqliteShared", "shared_for"]
+__all__ = ["FLIGHT_LEASE", "REDIS_SCHEMES", "LocalShared", "RedisShared", "Shared", "SqliteShared",
+           "shared_for"]
 
 FLIGHT_LEASE: Final = 120.0
 """Seconds a tournament's fetch may hold its flight: a process that died holding it loses it."""
 _POLL: Final = 0.05
+REDIS_SCHEMES: Final = ("redis://", "rediss://", "unix://")
+"""A cache location starting so is a Redis server."""
 
 
 class Shared(Protocol):
@@ -46,6 +51,12 @@ class Shared(Protocol):
 
     def flight(self, name: str) -> Any:
         """A context manager: one process at a time fetches *name* (a tournament)."""
+
+    def put(self, key: str, data: bytes, ttl: float) -> None:
+        """Keep *data* under *key* for *ttl* seconds, for the other processes."""
+
+    def get(self, key: str) -> bytes | None:
+        """What another process kept under *key* (None: nothing, or expired)."""
 
 
 class LocalShared:
@@ -78,6 +89,13 @@ class LocalShared:
         with self._lock(f"flight:{name}"):
             yield
 
+    def put(self, key: str, data: bytes, ttl: float) -> None:
+        """Nothing to share: the one process keeps what it made itself."""
+
+    def get(self, key: str) -> bytes | None:
+        """Nothing is kept by another process."""
+        return None
+
 
 class SqliteShared:
     """Between the processes of one machine: a SQLite file (WAL) with each host's last request
@@ -87,11 +105,14 @@ class SqliteShared:
         self.path = Path(path)
         self._flights = self.path.with_name(self.path.name + "-flights")
         """A file of its own: taking a flight must not wait for a request in flight."""
+        self._kept = self.path.with_name(self.path.name + "-kept")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             for file, table in ((self.path, "turns (host TEXT PRIMARY KEY, last REAL)"),
                                 (self._flights, "flights (name TEXT PRIMARY KEY, "
-                                                "owner TEXT NOT NULL, expires REAL NOT NULL)")):
+                                                "owner TEXT NOT NULL, expires REAL NOT NULL)"),
+                                (self._kept, "kept (key TEXT PRIMARY KEY, expires REAL NOT NULL, "
+                                             "data BLOB NOT NULL)")):
                 db = self._connect(file)
                 try:
                     db.execute("PRAGMA journal_mode = WAL")
@@ -149,6 +170,28 @@ class SqliteShared:
         finally:
             db.close()
 
+    def put(self, key: str, data: bytes, ttl: float) -> None:
+        """Keep *data* for the other processes (what has expired is cleared meanwhile)."""
+        db = self._connect(self._kept)
+        try:
+            now = time.time()
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM kept WHERE expires < ?", (now,))
+            db.execute("INSERT OR REPLACE INTO kept VALUES (?, ?, ?)", (key, now + ttl, data))
+            db.execute("COMMIT")
+        finally:
+            db.close()
+
+    def get(self, key: str) -> bytes | None:
+        """What a process kept under *key*, unless it has expired."""
+        db = self._connect(self._kept)
+        try:
+            row = db.execute("SELECT data FROM kept WHERE key = ? AND expires >= ?",
+                             (key, time.time())).fetchone()
+        finally:
+            db.close()
+        return None if row is None else bytes(row[0])
+
 
 _TURN_SCRIPT: Final = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '-1e18')
@@ -204,6 +247,15 @@ class RedisShared:
         with self._lock(f"fiderate:flight:{name}", FLIGHT_LEASE):
             yield
 
+    def put(self, key: str, data: bytes, ttl: float) -> None:
+        """Keep *data* for the other machines, *ttl* seconds."""
+        self.client.set(f"fiderate:kept:{key}", data, px=max(1, int(ttl * 1000)))
+
+    def get(self, key: str) -> bytes | None:
+        """What a machine kept under *key*."""
+        found = self.client.get(f"fiderate:kept:{key}")
+        return None if found is None else bytes(found)  # type: ignore[arg-type]
+
 
 def _safe(url: str) -> str:
     """A Redis URL without its password, for messages."""
@@ -219,7 +271,7 @@ def shared_for(cache: str | None) -> Shared:
     :class:`SqliteShared` beside it; None → :class:`LocalShared`."""
     if cache is None:
         return LocalShared()
-    if cache.startswith(("redis://", "rediss://", "unix://")):
+    if cache.startswith(REDIS_SCHEMES):
         return RedisShared(cache)
     path = Path(cache)
     return SqliteShared(path.with_name(path.stem + ".shared.sqlite"))

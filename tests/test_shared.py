@@ -108,3 +108,17 @@ def test_machines_take_turns_through_redis(redis_url: str) -> None:
     assert isinstance(shared_for(redis_url), RedisShared)
     assert_one_at_a_time(intervals(redis_url, "turn"), DELAY)
     assert_one_at_a_time(intervals(redis_url, "flight"), 0.0)
+
+
+def test_what_one_process_keeps_the_others_find(tmp_path: Path, redis_url: str) -> None:
+    for where in (str(tmp_path / "http.sqlite"), redis_url):
+        one, other = shared_for(where), shared_for(where)
+        assert other.get("k") is None
+        one.put("k", b"\x00report", ttl=60)
+        assert other.get("k") == b"\x00report"
+        one.put("gone", b"x", ttl=0.01)
+        time.sleep(0.05)
+        assert other.get("gone") is None
+    local = LocalShared()
+    local.put("k", b"x", ttl=60)
+    assert local.get("k") is None  # one process keeps its own in memory
