@@ -79,6 +79,7 @@ __all__ = [
     "PoliteAdapter",
     "PoliteRetry",
     "RefusedAddress",
+    "default_cache_path",
     "default_user_agent",
     "get_text",
     "keep_cached",
@@ -450,12 +451,10 @@ def make_session(
     """
     session: requests.Session
     if cache:
-        from platformdirs import user_cache_dir
         from requests_cache import CachedSession
 
         session = CachedSession(
-            backend=_cache_backend(cache_path or os.path.join(user_cache_dir("fiderate"),
-                                                              "http.sqlite")),
+            backend=_cache_backend(cache_path or default_cache_path()),
             expire_after=LIVE_EXPIRY,
             allowable_codes=_CACHEABLE_CODES,
             allowable_methods=("GET", "HEAD", "POST"),
@@ -488,6 +487,13 @@ def make_session(
     session.verify = True
     session.fiderate_base_url = base_url  # type: ignore[attr-defined]
     return session
+
+
+def default_cache_path() -> str:
+    """The HTTP cache file when none is given: ``http.sqlite`` in the user cache folder."""
+    from platformdirs import user_cache_dir
+
+    return os.path.join(user_cache_dir("fiderate"), "http.sqlite")
 
 
 def _cache_backend(where: str) -> Any:

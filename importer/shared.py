@@ -46,6 +46,9 @@ REDIS_SCHEMES: Final = ("redis://", "rediss://", "unix://")
 class Shared(Protocol):
     """Whose turn it is to ask a host, and who is fetching a tournament."""
 
+    shares: bool
+    """Other processes see what this one puts (False for :class:`LocalShared`)."""
+
     def turn(self, host: str, delay: float) -> Any:
         """A context manager: one request to *host* at a time, *delay* seconds apart."""
 
@@ -61,6 +64,8 @@ class Shared(Protocol):
 
 class LocalShared:
     """Within one process: a lock per host and per tournament."""
+
+    shares = False
 
     def __init__(self) -> None:
         self._locks: dict[str, threading.Lock] = {}
@@ -100,6 +105,8 @@ class LocalShared:
 class SqliteShared:
     """Between the processes of one machine: a SQLite file (WAL) with each host's last request
     and each tournament's fetch in progress."""
+
+    shares = True
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -207,6 +214,8 @@ return 0
 
 class RedisShared:
     """Between machines: a Redis server holds each host's last request and the locks."""
+
+    shares = True
 
     def __init__(self, url: str) -> None:
         import redis

@@ -8,6 +8,7 @@ import click
 
 if TYPE_CHECKING:
     from reports.web.server import Settings
+    from reports.web.service import Config
 
 __all__ = ["serve"]
 
@@ -74,6 +75,9 @@ def _proxies(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
               help="Minimum seconds between requests to chess-results, for all users together.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
               help="Read timeout in seconds for each request to chess-results.")
+@click.option("--page-deadline", type=click.FloatRange(min=0.5), default=30.0,
+              show_default=True, metavar="SECONDS",
+              help="Most seconds one chess-results page may take, however it trickles.")
 @click.option("--header-timeout", type=click.FloatRange(min=0.1), default=10.0,
               show_default=True, metavar="SECONDS",
               help="A client's request line and headers must be in within this long; then "
@@ -93,6 +97,13 @@ def _proxies(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
 @click.option("--access-log", metavar="FILE", default="-", show_default=True,
               help="Append a line per request to FILE, in the combined log format (-: stderr).")
 @click.option("--no-access-log", is_flag=True, help="Write no access log.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes serving together, sharing the HTTP cache, the turns to ask "
+                   "chess-results and the reports of uploads.")
+@click.option("--cache", "cache", metavar="FILE|redis://HOST:PORT/DB",
+              help="The HTTP cache: a SQLite file (default: in the user cache folder), or a "
+                   "Redis server shared by several machines (then also their turns to ask "
+                   "chess-results and the reports of uploads).")
 @click.option("--memory", type=click.IntRange(min=1), default=256, show_default=True,
               metavar="MB", help="Megabytes of reports and rating periods kept in memory.")
 @click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
@@ -118,7 +129,7 @@ def serve(**opts: Any) -> None:
     """
     from reports.errors import ReportError
     from reports.web.app import create_app
-    from reports.web.server import listen, run
+    from reports.web.server import listen, run_workers
     from reports.web.service import Config
 
     settings = _settings(opts)
@@ -129,10 +140,12 @@ def serve(**opts: Any) -> None:
         why = str(exc.strerror or exc).split(" (while attempting", 1)[0]
         raise ReportError(f"cannot listen on {host} port {port}: {why}") from None
     bound = sock.getsockname()[1]
-    app = create_app(Config(base_url=opts["base_url"], store=opts["store"], delay=opts["delay"],
-                            timeout=opts["timeout"], write_token=opts["write_token"],
-                            origins=opts["origins"], memory=opts["memory"] * 1024 * 1024,
-                            trusted_proxies=opts["trusted_proxies"]))
+    config = Config(base_url=opts["base_url"], store=opts["store"], delay=opts["delay"],
+                    timeout=opts["timeout"], write_token=opts["write_token"],
+                    origins=opts["origins"], memory=opts["memory"] * 1024 * 1024,
+                    trusted_proxies=opts["trusted_proxies"], cache_path=opts["cache"],
+                    workers=opts["workers"], page_deadline=opts["page_deadline"])
+    _check_cache(config)
     if opts["store"]:
         saves = ("saves months to it only with the write token" if opts["write_token"]
                  else "never writes it (no write token)")
@@ -142,8 +155,30 @@ def serve(**opts: Any) -> None:
         click.echo("fiderate: the write token has no use without --store: nothing is stored",
                    err=True)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"fiderate: serving on http://{shown}:{bound}/ (Ctrl+C to stop)", err=True)
-    run(app, sock, settings)
+    workers = f" with {opts['workers']} workers" if opts["workers"] > 1 else ""
+    click.echo(f"fiderate: serving on http://{shown}:{bound}/{workers} (Ctrl+C to stop)",
+               err=True)
+    run_workers(lambda: create_app(config), sock, settings, opts["workers"])
+
+
+def _check_cache(config: Config) -> None:
+    """A shared cache that cannot be reached is one line before anything starts."""
+    from importer.errors import FetchError
+    from importer.shared import REDIS_SCHEMES, shared_for
+    from reports.errors import ReportError
+
+    cache = config.cache_path or ""
+    if config.workers > 1 or cache.startswith(REDIS_SCHEMES):
+        try:
+            shared_for(cache or _default_cache())
+        except FetchError as exc:
+            raise ReportError(str(exc)) from None
+
+
+def _default_cache() -> str:
+    from importer.http import default_cache_path
+
+    return default_cache_path()
 
 
 def _settings(opts: dict[str, Any]) -> Settings:

@@ -8,6 +8,7 @@ input, 502 when chess-results cannot be read and 500 for a bug in fiderate.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -84,8 +85,11 @@ def calc_json(params: Iterable[tuple[str, str]]) -> dict[str, Any]:
 
 
 def healthz(_request: Request) -> Response:
-    """GET /healthz: 200 while the server answers."""
-    return json_response({"status": "ok"})
+    """GET /healthz: 200 while the server answers; ``X-Fiderate-Worker`` names the process
+    that answered (of ``serve --workers N``)."""
+    answer = json_response({"status": "ok"})
+    answer.headers["x-fiderate-worker"] = str(os.getpid())
+    return answer
 
 
 def api_calc(request: Request) -> Response:

@@ -164,7 +164,8 @@ def create_app(config: Config | None = None) -> Starlette:
     config = config or Config()
     runner = Runner(limit=config.time_limit)
     reports = Reports(Fetcher(config), runner)
-    periods = Periods(runner, config.store, config.write_token, memory=config.memory // 4)
+    periods = Periods(runner, config.store, config.write_token, memory=config.memory // 4,
+                      shared=reports.fetcher.shared)
     origins = []
     for text in config.origins:
         origin = parse_origin(text)

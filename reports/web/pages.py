@@ -404,7 +404,7 @@ def period_view(request: Request) -> Response:
     """GET /period/{key}/ and /period/{key}/{name}: the period page, one of its CSV files, a
     player's calculation (``period-players/<page>.html``) or a page of a tournament's report
     (``<tournament>/index.html``): the files of ``fiderate period --out``, by relative path."""
-    texts = _periods(request).kept.get(request.path_params["key"])
+    texts = _periods(request).get(request.path_params["key"])
     if texts is None:
         raise Problem("this rating period is no longer kept (it is kept for an hour, less "
                       "when the server is busy): give the files again", 404)

@@ -5,12 +5,17 @@ the protocol under :class:`~reports.web.limits.Limits`, the access log, the shut
     run(create_app(config), sock, Settings())
 
 The socket is made before the application, so a port in use is one line at once, and so
-several processes could share it; :func:`run` is what each of them would run.
+several processes share it: :func:`run_workers` forks them, each running :func:`run`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
+import signal
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -22,7 +27,10 @@ if TYPE_CHECKING:
 
     from reports.web.access import Sink
 
-__all__ = ["SHUTDOWN_SECONDS", "Settings", "listen", "run", "uvicorn_config", "wrap"]
+__all__ = ["SHUTDOWN_SECONDS", "Settings", "listen", "run", "run_workers", "uvicorn_config",
+           "wrap"]
+
+log = logging.getLogger(__name__)
 
 SHUTDOWN_SECONDS = 3
 """On SIGTERM or Ctrl+C, requests still being answered get this long, then are dropped."""
@@ -75,3 +83,53 @@ def run(app: ASGIApp, sock: socket.socket, settings: Settings) -> None:
     import uvicorn
 
     uvicorn.Server(uvicorn_config(wrap(app, settings), settings.limits)).run(sockets=[sock])
+
+
+def run_workers(make_app: Callable[[], ASGIApp], sock: socket.socket, settings: Settings,
+                workers: int) -> None:
+    """Serve on *sock* from *workers* processes, each with its own application (made after
+    the fork, so no thread or process of one is shared); the kernel hands each connection to
+    one of them.  A worker that dies is replaced; SIGTERM or Ctrl+C stops them all."""
+    if workers <= 1:
+        run(make_app(), sock, settings)
+        return
+    children: set[int] = set()
+    stopping = False
+
+    def start() -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            code = 0
+            try:
+                run(make_app(), sock, settings)
+            except BaseException:
+                log.exception("a worker stopped")
+                code = 1
+            finally:
+                os._exit(code)
+        children.add(pid)
+
+    def stop(_signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    for _ in range(workers):
+        start()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    while children:
+        try:
+            pid, _status = os.wait()
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+        children.discard(pid)
+        if not stopping:
+            log.warning("a worker (process %d) ended; starting another", pid)
+            start()

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import pickle
 import sys
 import threading
 import time
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from importer.errors import NoSuchTournament
     from importer.fetch import PageRead, Reader, TournamentPage
     from importer.http import FetchedPage
+    from importer.shared import Shared
     from importer.urls import Ref
     from reports.web.jobs import Runner
     from reports.web.kept import Kept, Want
@@ -74,8 +76,14 @@ class Config:
     request's own); a POST from any other is refused."""
     delay: float = 1.0
     timeout: float = 10.0
+    page_deadline: float | None = None
+    """Most seconds a chess-results page may take (None: importer.http's default)."""
     cache_path: str | None = None
-    """The HTTP cache file (None: the user cache folder's)."""
+    """The HTTP cache: a SQLite file (None: the user cache folder's) or a Redis server's
+    ``redis://…`` URL (several machines)."""
+    workers: int = 1
+    """Processes serving together: they share the HTTP cache, the turns to ask chess-results,
+    one fetch per tournament and the reports of uploads (:mod:`importer.shared`)."""
     time_limit: float = 20.0
     memory: int = DEFAULT_MEMORY
     """Bytes of reports and rating periods kept in memory (:data:`DEFAULT_MEMORY`)."""
@@ -300,10 +308,15 @@ class Fetcher:
     does not exist is remembered for :data:`MISSING_TTL` seconds."""
 
     def __init__(self, config: Config) -> None:
+        from importer.shared import REDIS_SCHEMES, LocalShared, shared_for
         from reports.web.fair import Turns
 
         self.config = config
         self.turns = Turns(config.delay)
+        cache = config.cache_path
+        self.shared = (shared_for(cache or _default_cache()) if config.workers > 1
+                       or (cache or "").startswith(REDIS_SCHEMES) else LocalShared())
+        """What this process shares with the other workers (nothing when it is the only one)."""
         self._session: requests.Session | None = None
         self._lock = threading.Lock()
         self._flight: SingleFlight[tuple[str, int | None], list[TournamentPage]] = SingleFlight()
@@ -319,7 +332,8 @@ class Fetcher:
 
                 c = self.config
                 session = make_session(timeout=c.timeout, delay=c.delay,
-                                       cache_path=c.cache_path, base_url=c.base_url)
+                                       cache_path=c.cache_path, base_url=c.base_url,
+                                       shared=self.shared, deadline=c.page_deadline)
                 take_turns(session, self.turns)
                 self._session = session
             return self._session
@@ -354,8 +368,9 @@ class Fetcher:
 
         def fetch() -> list[TournamentPage]:
             try:
-                return fetch_tournament(ref, self.session(), base_url=self.config.base_url,
-                                        read=read or read_page)
+                with self.shared.flight(f"{ref.tnr}|{ref.snr}"):  # the other workers wait
+                    return fetch_tournament(ref, self.session(), base_url=self.config.base_url,
+                                            read=read or read_page)
             except NoSuchTournament as exc:
                 words = str(exc).removeprefix(f"{exc.url}: ")
                 self._missing.put(f"{ref.tnr}|{ref.snr}", (exc.url, words, exc.status),
@@ -395,7 +410,7 @@ class Reports:
             return kept
         parsed = parse_link_key(key)
         if parsed is None:
-            return None
+            return self._from_another_worker(key, client)
         ref, options, _ = parsed
         return self.link(ref, options, client=client)
 
@@ -424,6 +439,20 @@ class Reports:
         kept.watch(self.kept.reweigh)
         self.kept.put(kept.key, kept, ttl, owner=client, rebuildable=kept.link)
 
+    def _share(self, kept: Kept) -> None:
+        """An upload's report, for the other workers (a link's is rebuilt from its key)."""
+        if self.fetcher.shared.shares:
+            self.fetcher.shared.put(f"report:{kept.key}", pickle.dumps(kept), UPLOAD_TTL)
+
+    def _from_another_worker(self, key: str, client: str) -> Kept | None:
+        """The report of an upload another worker made (None: none, or expired)."""
+        data = self.fetcher.shared.get(f"report:{key}")
+        if data is None:
+            return None
+        kept: Kept = pickle.loads(data)
+        self._keep(kept, UPLOAD_TTL, client)
+        return kept
+
     def _build_link(self, ref: Ref, options: ReportOptions, want: Want, client: str) -> Kept:
         from reports.web import work
         from reports.web.keys import link_key
@@ -450,7 +479,14 @@ class Reports:
         kept = self.runner.run(work.report_from_files, files, options, want)
         kept.key = upload_key()
         self._keep(kept, UPLOAD_TTL, client)
+        self._share(kept)
         return kept
+
+
+def _default_cache() -> str:
+    from importer.http import default_cache_path
+
+    return default_cache_path()
 
 
 def _texts_weight(files: dict[str, str]) -> int:
@@ -463,9 +499,13 @@ class Periods:
     written only for a request with the write token."""
 
     def __init__(self, runner: Runner, store: str | None, write_token: str | None = None, *,
-                 memory: int = DEFAULT_MEMORY // 4) -> None:
+                 memory: int = DEFAULT_MEMORY // 4, shared: Shared | None = None) -> None:
+        from importer.shared import LocalShared
+
         self.runner = runner
         self.store = store
+        self.shared: Shared = shared if shared is not None else LocalShared()
+        """What the workers share: a period rated by one is shown by any."""
         self._token = write_token
         self.kept: Store[dict[str, str]] = Store(256, max_bytes=memory, weigh=_texts_weight)
         self._register = threading.Lock()
@@ -492,4 +532,16 @@ class Periods:
             out = self.runner.run(work.period_files, files, ratings_list, request, site)
         key = upload_key()
         self.kept.put(key, out.files, UPLOAD_TTL, owner=client)
+        if self.shared.shares:
+            self.shared.put(f"period:{key}", pickle.dumps(out.files), UPLOAD_TTL)
         return key, out
+
+    def get(self, key: str, client: str = "") -> dict[str, str] | None:
+        """A period's files by key: kept here, or rated by another worker (None: neither)."""
+        files = self.kept.get(key)
+        if files is None:
+            data = self.shared.get(f"period:{key}")
+            if data is not None:
+                files = pickle.loads(data)
+                self.kept.put(key, files, UPLOAD_TTL, owner=client)
+        return files
