@@ -106,3 +106,16 @@ def test_a_hostile_upstream_costs_one_line_each_and_the_server_stays_small(tmp_p
             assert _peak_mb(server.proc.pid) < 500  # type: ignore[union-attr]
             ok = fresh().post(server.url + "report", data={"source": TNR}, timeout=60)
             assert ok.status_code == 200
+
+
+def test_sigterm_stops_every_worker(tmp_path, site):
+    with Served(tmp_path, "--workers", "2", base_url=site.url) as server:
+        pids = workers(server)
+        assert server.proc is not None
+        start = time.monotonic()
+        server.proc.terminate()
+        server.proc.wait(timeout=15)
+        assert time.monotonic() - start < 6
+        for pid in pids:  # none left behind
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
