@@ -13,13 +13,20 @@ MAX_RATING = 3500
 """The highest rating a reader accepts, FIDE's and national alike (no one has reached 2900)."""
 
 
+_SHORT = 640
+"""Digits fewer than Python's smallest limit on converting them (``sys.int_info``: 640)."""
+
+
 def whole_number(text: str) -> int | None:
     """ASCII digits as an int, however large ('18446744073709551616' too); None for anything
     else, and for more digits than Python converts (``sys.get_int_max_str_digits()``, 4300 by
     default), which no tournament file holds: the caller refuses it as it refuses a non-number."""
-    limit = sys.get_int_max_str_digits()
-    if not (text.isascii() and text.isdigit()) or 0 < limit < len(text):
+    if not (text.isascii() and text.isdigit()):
         return None
+    if len(text) > _SHORT:  # only a long one can be past the limit (which may change)
+        limit = sys.get_int_max_str_digits()
+        if 0 < limit < len(text):
+            return None
     return int(text)
 
 
