@@ -25,7 +25,7 @@ from reports import fmt
 
 if TYPE_CHECKING:
     from rating.fide import InitialRating
-    from rating.tournament import PlayerRating, RoundLine, Scenario
+    from rating.results import PlayerRating, RoundLine, Scenario
     from reports.report import Report
 
 __all__ = ["SORT_SCRIPT", "chart", "environment", "render_pages"]

@@ -11,7 +11,7 @@
 * ``index.html`` and ``player-<start_no>.html``: the same, self-contained.
 
 A system rated beside the main one (a national rating the source names, see
-:func:`rating.systems.beside`) adds the columns it declares to the players and rounds
+:func:`rating.registry.beside`) adds the columns it declares to the players and rounds
 tables, on every output; nothing here names a system.
 
 Numbers are formatted once, in :mod:`reports.fmt`; text cells go through
@@ -36,12 +36,13 @@ from typing import TYPE_CHECKING, TypeVar
 from importer.atomic import write_folder_atomic
 from importer.csvio import render_csv
 from importer.model import DateSource, Player, Tournament
-from rating import systems
+from rating import registry
+from rating.base import Cell, Column, Form, RatingSystem
 from rating.fide import InitialRating
 from rating.numbers import round_half_up
 from rating.published import Comparison, PublishedCheck, compare_published
-from rating.system import Cell, Column, Form, RatingSystem
-from rating.tournament import PlayerNote, PlayerRating, RoundLine, TournamentRating, rate_tournament
+from rating.results import PlayerNote, PlayerRating, RoundLine, TournamentRating
+from rating.tournament import rate_tournament
 from reports import fmt
 from reports.errors import ReportError
 from reports.summary import live_round, rounds_with_results
@@ -137,7 +138,7 @@ class Report:
     rating: TournamentRating
     beside: tuple[BesideRating, ...] = ()
     """Systems rated beside the main one without being asked (see
-    :func:`rating.systems.beside`), each adding its columns."""
+    :func:`rating.registry.beside`), each adding its columns."""
     focus: int | None = None
     """The start number of the one player the report is about (None: every player)."""
     notes: tuple[Note, ...] = ()
@@ -258,9 +259,9 @@ _EVENT = "this tournament"
 
 def _system(name: str | RatingSystem) -> str | RatingSystem:
     """A registered system's name (built by the tournament view) or a system as given."""
-    if not isinstance(name, str) or name in systems.names():
+    if not isinstance(name, str) or name in registry.names():
         return name
-    *most, last = systems.names()
+    *most, last = registry.names()
     raise ReportError(f"unknown rating system {name!r}: use {', '.join(most)} or {last}")
 
 
@@ -294,10 +295,10 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     chosen = _system(system)
     rating = rate_tournament(t, chosen, k_default=k_default, k_lookup=k_lookup, on=on,
                              today=today)
-    settings = systems.Settings(on=rating.on, rating_list=rating.rating_list,
+    settings = registry.Settings(on=rating.on, rating_list=rating.rating_list,
                                 k_default=k_default)
     beside = tuple(BesideRating(s, rate_tournament(t, s, k_default=k_default, on=on, today=today))
-                   for s in systems.beside(t.info, settings) if s.name != rating.system)
+                   for s in registry.beside(t.info, settings) if s.name != rating.system)
     notes += rating.notes
     about: list[PlayerNote] = list(rating.player_notes)
     for w in t.warnings:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from rating.numbers import round_whole
-from rating.tournament import PlayerRating
+from rating.results import PlayerRating
 from reports import fmt
 from reports.report import (
     Report,

@@ -53,10 +53,10 @@ def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
 
 
 def _systems() -> list[dict[str, str]]:
-    from rating import systems
+    from rating import registry
 
     return [{"name": r.name, "label": r.help[:1].upper() + r.help[1:]}
-            for r in systems.registrations()]
+            for r in registry.registrations()]
 
 
 def form_page(fields: dict[str, str] | None = None, error: str = "", status: int = 200

@@ -5,7 +5,7 @@ name and label, its K, which games it rates and how (``rate``, with the opponent
 resolved its own way), when it is rated beside FIDE without being asked, and the extra
 columns it adds to the players and rounds tables.  FIDE and generic Elo live here; a
 national system (e.g. :mod:`rating.ukd`) is one more module, registered in
-:mod:`rating.systems`.
+:mod:`rating.registry`.  The records they give are in :mod:`rating.results`.
 """
 
 from __future__ import annotations
@@ -15,16 +15,14 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeAlias, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
 from importer.model import RatingList, TournamentInfo
 from rating import elo, fide
 from rating.fide import InitialRating, KSource, PlayerFacts
 from rating.numbers import round_whole, to_decimal
+from rating.results import GameRating, PlayerRating, RoundLine
 from rating.rules import FideRules, rules_for
-
-if TYPE_CHECKING:
-    from rating.tournament import PlayerRating, RoundLine
 
 __all__ = [
     "Cell",
@@ -32,7 +30,6 @@ __all__ = [
     "EloSystem",
     "FideSystem",
     "Form",
-    "GameRating",
     "PlayerFacts",
     "RatingSystem",
     "rate_games",
@@ -65,8 +62,8 @@ class Form(StrEnum):
 class Column(Generic[T]):
     """One extra column a rating system adds to a report table, for the rows it rates.
 
-    Player columns read the system's :class:`~rating.tournament.PlayerRating` of a player,
-    round columns its :class:`~rating.tournament.RoundLine` of one round.
+    Player columns read the system's :class:`~rating.results.PlayerRating` of a player,
+    round columns its :class:`~rating.results.RoundLine` of one round.
     """
 
     name: str
@@ -286,22 +283,6 @@ class EloSystem:
 
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
         return elo.expected(own, opponent, cap=self.cap if capped else None)
-
-
-@dataclass(frozen=True, slots=True)
-class GameRating:
-    """One game as a rating system rates it for one player."""
-
-    opponent_rating: int | None
-    score: Decimal
-    rated: bool
-    reason: str = ""
-    capped: bool = False
-    expected: Decimal | None = None
-    change: Decimal | None = None
-    """K × (S − E), exact and unrounded."""
-    k: int | None = None
-    """The K this game was rated with (a system may use another K for some games)."""
 
 
 def rate_games(system: RatingSystem, own: int | None, k: int,
