@@ -56,26 +56,39 @@ class Form(StrEnum):
     """An expected score as the system keeps it: 0.36, 0.849."""
     CHANGE = "change"
     """A rating change: -1.70 in a CSV, signed on the pages (+3.00)."""
+    WHOLE_CHANGE = "whole_change"
+    """A change in whole points (the change as the new rating takes it): 3 in a CSV, +3 on
+    the pages."""
+    PUBLISHED = "published"
+    """A change as a source printed it, exact: 8.9 in a CSV, signed to the hundredth on the
+    pages (+8.90)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Column(Generic[T]):
-    """One extra column a rating system adds to a report table, for the rows it rates.
+    """One column of a report table: its name, its exact value for a row, how the reports
+    format that value (:class:`Form`) and its header for people.
 
-    Player columns read the system's :class:`~rating.results.PlayerRating` of a player,
-    round columns its :class:`~rating.results.RoundLine` of one round.
+    The reports' own columns (:mod:`reports.columns`) are Columns, and so are the extra ones
+    a rating system adds for the rows it rates: player columns read the system's
+    :class:`~rating.results.PlayerRating` of a player, round columns its
+    :class:`~rating.results.RoundLine` of one round.
     """
 
     name: str
-    """The CSV column's name: 'ukd_change'."""
+    """The CSV column's name, and the JSON's key: 'ukd_change'."""
     value: Callable[[T], Cell]
-    """The row's value, as the CSV writes it."""
+    """The row's exact value: the CSV writes it formatted, the JSON carries it exactly."""
     form: Form = Form.PLAIN
     header: str = ""
     """The column's header on the pages and in the terminal; '' keeps it to the CSV."""
     shown: Callable[[T], Cell] | None = None
     """The value on the pages and in the terminal when it differs from the CSV's (e.g. no
     change shown for a player without a rating); None: the same."""
+    title: str = ""
+    """What the header says when pointed at on the pages ('' : nothing more)."""
+    short: str = ""
+    """The header in the terminal's narrow tables ('': the same as on the pages)."""
 
     def page_value(self, row: T) -> Cell:
         """The value shown on the pages and in the terminal."""

@@ -31,8 +31,9 @@ from rating.results import PlayerRating, RoundLine
 from rating.tournament import rate_tournament
 from rating.ukd import UkdSystem
 from reports import fmt
+from reports.columns import PLAYER_COLUMNS, ROUND_COLUMNS
 from reports.errors import ReportError
-from reports.report import PLAYER_COLUMNS, ROUND_COLUMNS, build_report, render_report
+from reports.report import build_report, render_report
 from reports.terminal import render_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ from importer.urls import Ref
 
 if TYPE_CHECKING:
     from importer.model import Tournament
-    from reports.report import Report
+    from reports.view import Report
 
 __all__ = ["ReportOptions", "link_key", "parse_link_key", "report_options", "upload_key"]
 

@@ -240,7 +240,7 @@ def calc_page(request: Request) -> Response:
             raise
         return render("calc.html", status, form=form, calc=None, notes=[],
                       site=site_context(error=for_people(line)))
-    from reports.report import Note
+    from reports.view import Note
 
     page = render("calc.html", form=form, calc=_calc_view(out),
                   notes=[Note(for_people(n)) for n in out["notes"]])
