@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import Response
@@ -40,9 +41,16 @@ _FLAGS = {"reached_2400": True, "table": True}
 _YES, _NO = ("", "1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
+def _exact(value: object) -> str:
+    """An exact decimal as JSON: its figure as a string ('-3.80'), never a binary float."""
+    if isinstance(value, Decimal):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON: {value!r}")
+
+
 def json_response(data: Any, status: int = 200) -> Response:
-    """Data as JSON (exact decimals as numbers)."""
-    return Response(json.dumps(data, ensure_ascii=False, default=float),
+    """Data as JSON (exact decimals as strings holding their figure: ``"-3.80"``)."""
+    return Response(json.dumps(data, ensure_ascii=False, default=_exact),
                     status_code=status, media_type="application/json")
 
 
@@ -161,7 +169,8 @@ async def api_report_post(request: Request) -> Response:
 
 def period_json(rated: RatedPeriod) -> dict[str, Any]:
     """The period as the API returns it: key, url, period, stored, the rows of
-    period_players.csv (numbers as numbers) and the notes."""
+    period_players.csv (whole numbers as numbers, exact decimals as the CSV's strings) and
+    the notes."""
     players = list(rated.out.players)
     notes = [*rated.out.notes, *([rated.saying] if rated.saying and not rated.stored else [])]
     return {"key": rated.key, "url": f"/period/{rated.key}/", "period": f"{rated.period:%Y-%m}",
@@ -221,13 +230,19 @@ _OPTIONS = [
     _param("date", "YYYY-MM-DD: the date whose rules apply when the source gives none."),
 ]
 _ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": \"…\"}"}
+_EXACT = ("Figures are exact, as in the CSV files character for character: every decimal "
+          "(a change, an expected score, a score, points) is a string holding the CSV's "
+          "figure, e.g. \"-3.80\", \"0.36\", \"4.5\" (never a binary float); whole "
+          "numbers are integers, yes/no booleans, an empty CSV cell null.")
+"""How the JSON carries numbers (:mod:`reports.columns`)."""
 _REPORT = {"description": "The report: key, url (its HTML pages), tournament, rules, players "
-                          "(each with rounds and scenarios), published, notes, warnings."}
+                          "(each with rounds and scenarios: the rows of rating_players.csv, "
+                          "rating_rounds.csv and scenarios.csv under their column names), "
+                          "published, notes, warnings. " + _EXACT}
 _FILES = {"type": "array", "items": {"type": "string", "format": "binary"}}
 _PERIOD = {"description": "The period: key, url (its HTML page and CSV files), period "
                           "(YYYY-MM), stored (written to the server's rating register), "
-                          "players (the rows of period_players.csv, numbers as numbers), "
-                          "notes."}
+                          "players (the rows of period_players.csv), notes. " + _EXACT}
 _REFUSED = {"description": "Refused: a post from another web site, or an Authorization header "
                            "the server cannot write the register with: {\"error\": \"…\"}"}
 
@@ -235,7 +250,7 @@ OPENAPI: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {"title": "fiderate", "version": "1",
              "description": "FIDE (and national) rating changes from chess-results links or "
-                            "tournament files."},
+                            "tournament files. " + _EXACT},
     "paths": {
         "/healthz": {"get": {"summary": "Health check", "responses": {"200": {
             "description": "{\"status\": \"ok\"}"}}}},
