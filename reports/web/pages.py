@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from reports.web.calc import calc_json
 from reports.web.compressed import answer
 from reports.web.kept import site_context
 from reports.web.problems import Problem, for_people, problem, retry_headers
@@ -209,8 +210,6 @@ def _report_answer(request: Request, kept: Kept, name: str, text: str) -> Respon
 def calc_page(request: Request) -> Response:
     """GET /calc: the calculator; with a rating given, the calculation (same numbers as
     ``fiderate calc``)."""
-    from reports.web.api import calc_json
-
     query = dict(request.query_params)
     form = {**CALC_FORM, **{k: v for k, v in query.items() if k in CALC_FORM}}
     cached = {"cache-control": CACHE_STATIC}  # the numbers depend on the address alone
