@@ -31,6 +31,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from importer.chessresults import Page, PageKind, build_tournament
 from importer.errors import InputError
 from importer.model import DateSource, RoundResult, Status, Tournament, TournamentInfo
 from importer.names import name_key
@@ -38,8 +39,6 @@ from importer.sources import Progress, SavedPage, load, read_file
 
 if TYPE_CHECKING:
     import requests
-
-    from importer.chessresults import Page
 
 __all__ = ["Event", "EventIdentity", "Events", "PlayedGames", "distinct_events", "load_events",
            "load_many"]
@@ -131,6 +130,7 @@ class PlayedGames:
     def of(cls, t: Tournament) -> PlayedGames:
         """The played games of *t* (a result whose opponent or points make no game is left
         out); InputError for a round number too large to be one."""
+        # Lazy: numpy (~40 ms) only when sources are compared as events; one source never is.
         import numpy as np
 
         at = {p.start_no: i for i, p in enumerate(t.players)}
@@ -148,7 +148,7 @@ class PlayedGames:
 
     def fingerprint(self, start: date | None) -> str:
         """A hash of the start date and the games (equal only for the same results)."""
-        import numpy as np
+        import numpy as np  # lazy, as in of()
 
         if not len(self.me):
             return ""
@@ -280,8 +280,6 @@ def distinct_events(items: Sequence[Event]) -> Events:
 
 def _slot(page: Page) -> tuple[object, ...]:
     """The view a page shows: two pages of one view are two snapshots of it."""
-    from importer.chessresults import PageKind
-
     if page.kind in (PageKind.CROSSTABLE_START, PageKind.CROSSTABLE_RANK, PageKind.CROSSTABLE_RR):
         return ("crosstable",)
     if page.kind is PageKind.PLAYER_CARD:
@@ -364,8 +362,6 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
     Sources are anything :func:`importer.load` reads.  InputError for a source that cannot
     be read, or for pages of one tournament that do not fit together.
     """
-    from importer.chessresults import build_tournament
-
     if not sources:
         raise InputError("no sources given")
     saved: list[SavedPage] = []
