@@ -9,6 +9,7 @@ Library use::
 from __future__ import annotations
 
 from importer.errors import FetchError, ImporterError, InputError, NoSuchTournament, UnknownFormat
+from importer.events import load_many
 from importer.model import (
     Colour,
     Game,
@@ -21,7 +22,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.sources import load, load_many
+from importer.sources import load
 
 __owner__ = "fiderate"
 __all__ = [

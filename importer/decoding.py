@@ -81,6 +81,7 @@ def decode_page(data: bytes, charset: str | None = None) -> str:
         return data.decode("utf-8").removeprefix("\ufeff")  # the only BOM valid UTF-8 has
     except UnicodeDecodeError:
         pass
+    # Lazy: Beautiful Soup takes ~100 ms to import, and a UTF-8 page (most) never needs it.
     from bs4.dammit import EncodingDetector, UnicodeDammit
 
     _, bom = EncodingDetector.strip_byte_order_mark(data)

@@ -31,17 +31,17 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from importer.chessresults import Page, PageKind, build_tournament
 from importer.errors import InputError
 from importer.model import DateSource, RoundResult, Status, Tournament, TournamentInfo
 from importer.names import name_key
+from importer.sources import Progress, SavedPage, load, read_file
 
 if TYPE_CHECKING:
     import requests
 
-    from importer.chessresults import Page
-    from importer.sources import Progress, SavedPage
-
-__all__ = ["Event", "EventIdentity", "Events", "PlayedGames", "distinct_events", "load_events"]
+__all__ = ["Event", "EventIdentity", "Events", "PlayedGames", "distinct_events", "load_events",
+           "load_many"]
 
 SAME_PLAYERS = 0.8
 """Two files without ids are one event when their names and start dates agree and at least
@@ -130,6 +130,7 @@ class PlayedGames:
     def of(cls, t: Tournament) -> PlayedGames:
         """The played games of *t* (a result whose opponent or points make no game is left
         out); InputError for a round number too large to be one."""
+        # Lazy: numpy (~40 ms) only when sources are compared as events; one source never is.
         import numpy as np
 
         at = {p.start_no: i for i, p in enumerate(t.players)}
@@ -147,7 +148,7 @@ class PlayedGames:
 
     def fingerprint(self, start: date | None) -> str:
         """A hash of the start date and the games (equal only for the same results)."""
-        import numpy as np
+        import numpy as np  # lazy, as in of()
 
         if not len(self.me):
             return ""
@@ -279,8 +280,6 @@ def distinct_events(items: Sequence[Event]) -> Events:
 
 def _slot(page: Page) -> tuple[object, ...]:
     """The view a page shows: two pages of one view are two snapshots of it."""
-    from importer.chessresults import PageKind
-
     if page.kind in (PageKind.CROSSTABLE_START, PageKind.CROSSTABLE_RANK, PageKind.CROSSTABLE_RR):
         return ("crosstable",)
     if page.kind is PageKind.PLAYER_CARD:
@@ -347,8 +346,6 @@ def _newest_pages(group: Sequence[SavedPage], notes: list[str]) -> list[SavedPag
 
 def _read(source: str, session: requests.Session | None, base_url: str | None,
           progress: Progress | None) -> SavedPage | Tournament:
-    from importer.sources import load, read_file
-
     path = Path(source)
     if path.is_file():
         if progress is not None:
@@ -365,8 +362,6 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
     Sources are anything :func:`importer.load` reads.  InputError for a source that cannot
     be read, or for pages of one tournament that do not fit together.
     """
-    from importer.chessresults import build_tournament
-
     if not sources:
         raise InputError("no sources given")
     saved: list[SavedPage] = []
@@ -389,3 +384,17 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
     read.sort(key=lambda pair: pair[0])
     found = distinct_events([ev for _, ev in read])
     return Events(found.events, (*notes, *found.notes))
+
+
+def load_many(sources: Sequence[str | os.PathLike[str]], *,
+              session: requests.Session | None = None, base_url: str | None = None,
+              progress: Progress | None = None) -> Tournament:
+    """Several sources of one tournament (saved pages, snapshots) as one, through
+    :func:`load_events`; InputError when they show several tournaments."""
+    found = load_events(sources, session=session, base_url=base_url, progress=progress)
+    if len(found) != 1:
+        names = "; ".join(e.tournament.info.name or e.label for e in found.events[:3])
+        raise InputError(f"the sources show {len(found)} different tournaments ({names}); "
+                         "expected the files or pages of one tournament",
+                         source=", ".join(os.fspath(s) for s in sources))
+    return found.events[0].tournament.with_warnings(found.notes)

@@ -20,6 +20,9 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime
 from decimal import Decimal
+from xml.etree.ElementTree import ParseError
+
+import lxml.etree
 
 from importer.chessresults.cells import parse_points, parse_rating, parse_round_cell
 from importer.chessresults.details import Details, last_update, parse_details, title_dates
@@ -103,9 +106,8 @@ def _damaged_workbook_errors() -> tuple[type[Exception], ...]:
     (``IndexError``), an unknown attribute (``TypeError``) and an unparsable cell, date,
     style or cell reference (``ValueError``).
     """
-    from xml.etree.ElementTree import ParseError
-
-    import lxml.etree
+    # Lazy: openpyxl takes ~100 ms to import, and importing this module (importer.sources
+    # does, for every file it reads) must not cost that when no workbook is read.
     from openpyxl.utils.exceptions import InvalidFileException
 
     return (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
@@ -115,7 +117,7 @@ def _damaged_workbook_errors() -> tuple[type[Exception], ...]:
 
 def _rows(data: bytes, source: str) -> list[list[str]]:
     _check_archive(data, source)
-    import openpyxl
+    import openpyxl  # lazy, as above: only when a workbook is read
 
     # Only openpyxl runs inside the try: its errors mean a damaged file.  Our own handling of
     # the cells comes after it, so a bug there is not reported as the file's fault.

@@ -37,12 +37,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
+from importlib.metadata import PackageNotFoundError, version
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3.poolmanager
+from platformdirs import user_cache_dir
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -107,8 +109,6 @@ _CACHEABLE_CODES = (200, 301, 302, 303, 307, 308)
 
 def default_user_agent() -> str:
     """``fiderate/<version> (+project URL)``: an honest identity."""
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         ver = version("fiderate")
     except PackageNotFoundError:
@@ -451,6 +451,8 @@ def make_session(
     """
     session: requests.Session
     if cache:
+        # Lazy: requests-cache takes ~200 ms to import; a session without a cache (and
+        # importing this module) must not pay for it.
         from requests_cache import CachedSession
 
         session = CachedSession(
@@ -491,8 +493,6 @@ def make_session(
 
 def default_cache_path() -> str:
     """The HTTP cache file when none is given: ``http.sqlite`` in the user cache folder."""
-    from platformdirs import user_cache_dir
-
     return os.path.join(user_cache_dir("fiderate"), "http.sqlite")
 
 
@@ -500,11 +500,12 @@ def _cache_backend(where: str) -> Any:
     """The HTTP cache: a Redis server (``redis://…``: several machines) or a SQLite file in WAL
     mode (several processes of one machine)."""
     if where.startswith(REDIS_SCHEMES):
+        # Lazy: redis is an optional dependency, for a cache shared by several machines.
         import redis
         from requests_cache.backends.redis import RedisCache
 
         return RedisCache(namespace="fiderate-http", connection=redis.Redis.from_url(where))
-    from importer.http_cache import SafeSQLiteCache
+    from importer.http_cache import SafeSQLiteCache  # lazy: requests-cache, as above
 
     return SafeSQLiteCache(where, wal=True)
 

@@ -14,18 +14,24 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
+import importer.chessresults as chessresults
+import importer.excel as excel
+import importer.jsonfile as jsonfile
+import importer.smcsv as smcsv
+import importer.trf as trf
+from importer.chessresults import Page
 from importer.decoding import decode_page
 from importer.errors import InputError, UnknownFormat
 from importer.model import Provenance, Tournament
 from importer.normalized import is_normalized_folder, read_folder
+from importer.urls import parse_ref
 
 if TYPE_CHECKING:
     import requests
 
-    from importer.chessresults import Page
     from importer.fetch import TournamentPage
 
-__all__ = ["SavedPage", "from_pages", "load", "load_many", "load_url", "read_file"]
+__all__ = ["Progress", "SavedPage", "from_pages", "load", "load_url", "read_file"]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Larger inputs are refused: no tournament file comes near this."""
@@ -47,10 +53,9 @@ def _provenance(path: Path, data: bytes, kind: str) -> Provenance:
 
 
 def _chess_results_page(path: Path, data: bytes) -> Page | None:
-    from importer.chessresults import looks_like_chess_results, parse_page
-
     text = decode_page(data)
-    return parse_page(text, source=str(path)) if looks_like_chess_results(text) else None
+    return (chessresults.parse_page(text, source=str(path))
+            if chessresults.looks_like_chess_results(text) else None)
 
 
 @dataclass(slots=True)
@@ -75,10 +80,8 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
     if not data.strip():
         raise InputError("the file is empty", source=source)
     if data.startswith(b"PK"):
-        from importer.excel import looks_like_xlsx, parse_xlsx
-
-        if looks_like_xlsx(data):
-            t = parse_xlsx(data, source=source)
+        if excel.looks_like_xlsx(data):
+            t = excel.parse_xlsx(data, source=source)
             return replace(t, provenance=(_provenance(path, data, "xlsx"),))
         raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
     if b"\x00" in data[:4096]:
@@ -86,26 +89,18 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
                             source=source)
     page = _chess_results_page(path, data)
     if page is not None:
-        from importer.chessresults import build_tournament
-
         prov = _provenance(path, data, f"chess-results:{page.kind}")
         if pages:
             return SavedPage(source, page, prov)
-        return replace(build_tournament([page], source=source), provenance=(prov,))
-    from importer.trf import decode_trf, looks_like_trf, parse_trf
-
-    text = decode_trf(data)
-    if looks_like_trf(text):
-        t = parse_trf(text, source=source)
+        return replace(chessresults.build_tournament([page], source=source), provenance=(prov,))
+    text = trf.decode_trf(data)
+    if trf.looks_like_trf(text):
+        t = trf.parse_trf(text, source=source)
         return replace(t, provenance=(_provenance(path, data, "trf"),))
-    from importer.jsonfile import from_json, looks_like_json
-
-    if looks_like_json(text):
-        return from_json(text, source=source)
-    from importer.smcsv import looks_like_smcsv, parse_smcsv
-
-    if looks_like_smcsv(text):
-        t = parse_smcsv(text, source=source)
+    if jsonfile.looks_like_json(text):
+        return jsonfile.from_json(text, source=source)
+    if smcsv.looks_like_smcsv(text):
+        t = smcsv.parse_smcsv(text, source=source)
         return replace(t, provenance=(_provenance(path, data, "swiss-manager-csv"),))
     raise UnknownFormat("not a chess-results page, Excel export, TRF file, Swiss-Manager CSV "
                         "or normalized folder", source=source)
@@ -121,9 +116,10 @@ def load_url(text: str, *, session: requests.Session | None = None, base_url: st
 
     InputError when *text* is no chess-results reference (see :func:`importer.urls.parse_ref`).
     """
+    # Lazy: the HTTP layer loads requests and requests-cache (~250 ms), which reading a file
+    # never needs.
     from importer.fetch import fetch_tournament
     from importer.http import make_session
-    from importer.urls import parse_ref
 
     ref = parse_ref(text, base_url=base_url)
     if ref is None:
@@ -138,10 +134,8 @@ def from_pages(fetched: Sequence[TournamentPage], *, source: str,
                focus: int | None = None) -> Tournament:
     """The tournament in the pages :func:`importer.fetch.fetch_tournament` fetched (and parsed),
     with their provenance; *focus* is the player of a player-card link."""
-    from importer.chessresults import build_tournament
-
     pages = [p.parsed() for p in fetched]  # each page parsed once, by the fetcher
-    t = build_tournament(pages, source=source, focus=focus)
+    t = chessresults.build_tournament(pages, source=source, focus=focus)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
                             fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)
     return replace(t, provenance=prov)
@@ -170,19 +164,3 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
             progress(str(path))
         return read_file(path)
     return load_url(os.fspath(source), session=session, base_url=base_url, progress=progress)
-
-
-def load_many(sources: Sequence[str | os.PathLike[str]], *,
-              session: requests.Session | None = None, base_url: str | None = None,
-              progress: Progress | None = None) -> Tournament:
-    """Several sources of one tournament (saved pages, snapshots) as one, through
-    :func:`importer.events.load_events`; InputError when they show several tournaments."""
-    from importer.events import load_events
-
-    found = load_events(sources, session=session, base_url=base_url, progress=progress)
-    if len(found) != 1:
-        names = "; ".join(e.tournament.info.name or e.label for e in found.events[:3])
-        raise InputError(f"the sources show {len(found)} different tournaments ({names}); "
-                         "expected the files or pages of one tournament",
-                         source=", ".join(os.fspath(s) for s in sources))
-    return found.events[0].tournament.with_warnings(found.notes)

@@ -69,6 +69,8 @@ def read_origin(url: str) -> tuple[str, str, int] | None:
     """
     if _REFUSED_CHARS.search(url):
         return None
+    # Lazy: urllib3 (~30 ms to import) only when a URL is checked on the way to the network;
+    # reading a file never needs it.
     from urllib3.exceptions import LocationParseError
     from urllib3.util import parse_url
 

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from rating import fide
+from rating.base import RatingSystem, rate_games
 from rating.errors import RatingError
+from rating.results import GameRating
 from rating.rules import FideRules
-from rating.system import GameRating, RatingSystem, rate_games
 
 __all__ = ["MAX_RATING", "MIN_RATING", "Calculation", "calculate", "check_k", "check_rating"]
 

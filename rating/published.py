@@ -2,7 +2,7 @@
 
 Pure: a :class:`~importer.model.Tournament` (its players carry the published figures,
 ``Player.rating_change`` and ``Player.published_performance``) and the
-:class:`~rating.tournament.TournamentRating` computed from it go in; a
+:class:`~rating.results.TournamentRating` computed from it go in; a
 :class:`PublishedCheck` comes out, one :class:`Comparison` per figure.
 
 Rating change: chess-results prints Swiss-Manager's per-tournament change, K × Σ(S − PD) to
@@ -27,8 +27,8 @@ from decimal import Decimal
 from importer.model import Player, Status, Tournament
 from rating import fide
 from rating.numbers import to_cent, to_decimal
+from rating.results import PlayerRating, TournamentRating
 from rating.rules import CapRule, FideRules, rules_for
-from rating.tournament import PlayerRating, TournamentRating
 
 __all__ = ["Comparison", "Disagreement", "PublishedCheck", "compare_published"]
 

@@ -7,21 +7,21 @@ force on its start date, summed unrounded per player; only the new rating is rou
 rated games; other events of the period are the rating-period engine's job.
 
 The rating system is a parameter (FIDE, generic Elo, a national system such as UKD, or a
-name from :mod:`rating.systems`); every player's games go through the system's ``rate``.
+name from :mod:`rating.registry`); every player's games go through the system's ``rate``.
 
-Result types: :class:`TournamentRating` → one :class:`PlayerRating` per player → one
-:class:`RoundLine` per round and one :class:`Scenario` per paired, unfinished game.
+Result types (in :mod:`rating.results`, re-exported here): :class:`TournamentRating` → one
+:class:`PlayerRating` per player → one :class:`RoundLine` per round and one
+:class:`Scenario` per paired, unfinished game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
 from importer.model import (
-    Colour,
     DateSource,
     Player,
     RatingList,
@@ -30,11 +30,20 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating import fide, systems
+from rating import fide, registry
+from rating.base import RatingSystem
 from rating.errors import RatingError
 from rating.fide import KSource, PlayerFacts, is_junior_category
+from rating.results import (
+    ZERO,
+    GameRating,
+    PlayerNote,
+    PlayerRating,
+    RoundLine,
+    Scenario,
+    TournamentRating,
+)
 from rating.rules import FideRules, previous_rules, rules_for
-from rating.system import GameRating, RatingSystem
 
 __all__ = [
     "KLookup",
@@ -52,7 +61,6 @@ __all__ = [
 KLookup = Callable[[Player], "int | None"]
 """K for a player from an outside source (e.g. the FIDE rating list in force), or None."""
 
-ZERO = Decimal("0.00")
 _OUTCOMES = (Decimal(1), Decimal("0.5"), Decimal(0))
 
 # R24 5.1: forfeits, byes and games of less than one move are not rated.
@@ -68,143 +76,6 @@ NOT_PLAYED_REASONS: dict[Status, str] = {
 }
 OPPONENT_RATING_UNKNOWN = "opponent's rating not in the source"
 OWN_RATING_UNKNOWN = "rating not in the source"
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RoundLine:
-    """One round of one player: the game (or bye) and, when rated, its change."""
-
-    round: int
-    status: Status
-    opponent_no: int | None
-    opponent_rating: int | None
-    colour: Colour
-    points: Decimal | None
-    """0, 0.5 or 1 as scored in the tournament (None while pending)."""
-    rated: bool
-    reason: str = ""
-    """Why the game is not rated ('' when it is)."""
-    k: int | None = None
-    expected: Decimal | None = None
-    change: Decimal | None = None
-    """K × (S − PD), exact and unrounded."""
-    cumulative: Decimal = ZERO
-    """The running total of changes up to and including this round."""
-    capped: bool = False
-    published_change: Decimal | None = None
-    """The source's own figure for this game, when it prints one."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Scenario:
-    """What a paired, unfinished game would bring: win − loss = K, draw halfway.
-
-    A game that will not be rated whatever its result (an opponent without a rating, a game
-    the rules exclude) is a scenario too, with ``rated`` false, its ``reason``, no K,
-    expectation or change, and the tournament's totals as they stand.
-    """
-
-    round: int
-    opponent_no: int
-    opponent_rating: int | None
-    k: int | None
-    expected: Decimal | None
-    win: Decimal | None
-    draw: Decimal | None
-    loss: Decimal | None
-    total_if_win: Decimal
-    total_if_draw: Decimal
-    total_if_loss: Decimal
-    rated: bool = True
-    reason: str = ""
-    """Why the game will not be rated ('' when it will)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerRating:
-    """One player's tournament: totals exact until the single rounding of the new rating."""
-
-    start_no: int
-    rating: int | None
-    """The player's own rating used (the tournament's list)."""
-    k: int | None
-    k_source: KSource
-    rounds: tuple[RoundLine, ...]
-    rated_games: int
-    score: Decimal
-    """Points in rated games."""
-    points: Decimal | None
-    """Points in all rounds as the source prints them (else the rounds' sum when every round is
-    known; None when unknown)."""
-    expected: Decimal
-    """Σ PD over rated games."""
-    change: Decimal
-    """Σ K × (S − PD), unrounded."""
-    new_rating: int | None
-    """rating + change rounded the system's way (FIDE: half away from zero, R24 8.3.4);
-    None when unrated."""
-    performance: int | None
-    """Rp over games against rated opponents (table 8.1.1)."""
-    k_before_cap: int | None = None
-    """The category/list K when K × games > 700 reduced it to ``k`` (R24 8.3.3)."""
-    initial: fide.InitialRating | None = None
-    """A first rating for an unrated player, as the system gives it (FIDE: from 5 games
-    against rated opponents, R24 7.1.4 and 8.2)."""
-    scenarios: tuple[Scenario, ...] = ()
-    published_change: Decimal | None = None
-    """The source's own total ('FIDE rtg +/-'), as published."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerNote:
-    """A note about one player: a sentence shared by every player it concerns, and what it
-    says about this one."""
-
-    start_no: int
-    text: str
-    """The same for each player concerned: 'K reduced so that K × rated games stays within 700'."""
-    detail: str = ""
-    """What it says about this player alone ('K 40 → 35'); '' when the text says it all."""
-
-    @property
-    def sentence(self) -> str:
-        """The note as the player's own page says it."""
-        return f"{self.text}: {self.detail}" if self.detail else self.text
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TournamentRating:
-    """Every player's rating in one tournament under one rating system."""
-
-    system: str
-    """The system's name: 'fide', 'elo', 'ukd', …"""
-    label: str
-    rules: str
-    """The FIDE rule version used, or the system's settings line (e.g. UKD's)."""
-    on: date
-    """The date that chose the rules (the tournament start, or the caller's date)."""
-    rules_label: str = ""
-    """The rule version's short name ('FIDE 2024-03'), or the system's label and settings."""
-    date_source: str = ""
-    """Where ``on`` comes from: a :class:`DateSource` value, 'given' or 'none' (today)."""
-    rating_list: RatingList
-    players: tuple[PlayerRating, ...]
-    notes: tuple[str, ...] = ()
-    """Notes about the whole event."""
-    player_notes: tuple[PlayerNote, ...] = ()
-    """Notes about single players (each player's page shows only its own)."""
-    default_k_players: tuple[int, ...] = field(default=())
-    """Start numbers of the players with rated games whose K is the default (the caller
-    warns about them, naming them)."""
-
-    _index: dict[int, PlayerRating] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_index", {p.start_no: p for p in self.players})
-
-    def player(self, start_no: int) -> PlayerRating | None:
-        """The rating of the player with this start number, or None."""
-        return self._index.get(start_no)
-
 
 def _own_rating(system: RatingSystem, p: Player) -> int | None:
     """The rating a system uses: the national rating for a national system, else Player.rating."""
@@ -432,7 +303,7 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                     today: date | None = None) -> TournamentRating:
     """Rate every player of *t* under *system* (the tournament view; see the module docstring).
 
-    *system* is a :class:`RatingSystem` or a name in :mod:`rating.systems`: 'fide' (the rules
+    *system* is a :class:`RatingSystem` or a name in :mod:`rating.registry`: 'fide' (the rules
     of the date :func:`rules_date` picks, on the tournament's rating list), 'elo' (K
     *k_default* unless published), 'ukd' ….  *k_lookup* gives a player's K from an
     outside list; *k_default* is used when no K is known (see ``default_k_players``).  *on*
@@ -450,7 +321,7 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     if basis.note:
         notes.insert(0, basis.note)
     start = basis.on
-    chosen = (systems.build(system, systems.Settings(on=start, rating_list=rating_list,
+    chosen = (registry.build(system, registry.Settings(on=start, rating_list=rating_list,
                                                      k_default=k_default))
               if isinstance(system, str) else system)
     ratings = {p.start_no: _own_rating(chosen, p) for p in t.players}

@@ -20,17 +20,15 @@ from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
 from itertools import accumulate
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from importer.model import RatingList, TournamentInfo
+from rating.base import Column, Form, PlayerFacts, rate_games
 from rating.errors import RatingError
 from rating.fide import InitialRating, KSource, percent_h
 from rating.numbers import round_half_up, to_decimal
-from rating.system import Column, Form, GameRating, PlayerFacts, rate_games
+from rating.results import GameRating, PlayerRating, RoundLine
 from rating.tables import dp_for, pd_higher_h
-
-if TYPE_CHECKING:
-    from rating.tournament import PlayerRating, RoundLine
 
 __all__ = [
     "DEFAULT_CAP",
@@ -275,7 +273,7 @@ def _change_if_rated(pr: PlayerRating) -> Decimal | None:
 
 @dataclass(frozen=True, slots=True)
 class UkdSystem:
-    """UKD as a :class:`rating.system.RatingSystem`; the defaults are the likeliest reading."""
+    """UKD as a :class:`rating.base.RatingSystem`; the defaults are the likeliest reading."""
 
     cap: int | None = DEFAULT_CAP
     """350, 400 or None (no cap)."""
@@ -403,7 +401,7 @@ class UkdSystem:
 
         Resolves each opponent's rating (a cell that is not a valid UKD is no UKD; the FIDE
         rating under ``opponent_fide_fallback``), then rates through
-        :func:`rating.system.rate_games` with the player's K, fixed for the tournament.
+        :func:`rating.base.rate_games` with the player's K, fixed for the tournament.
         """
         fides = list(opponent_fide) if opponent_fide is not None else [None] * len(games)
         resolved = [self.opponent_rating(u, f) for (u, _), f in zip(games, fides, strict=True)]

@@ -11,10 +11,10 @@ import click
 
 from importer.model import RatingList
 from rating import fide
+from rating.base import EloSystem, FideSystem, RatingSystem
 from rating.calculator import Calculation, calculate, check_k, check_rating
 from rating.errors import RatingError
 from rating.rules import FideRules, rules_for
-from rating.system import EloSystem, FideSystem, RatingSystem
 from reports import fmt
 
 __all__ = ["run_calc"]

@@ -16,17 +16,27 @@ from collections.abc import Container, Mapping
 from decimal import Decimal
 from functools import cache
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
 from importer.model import DateSource, Status
+from rating.fide import InitialRating
+from rating.numbers import round_whole
+from rating.results import PlayerRating, RoundLine, Scenario
 from reports import fmt
-
-if TYPE_CHECKING:
-    from rating.fide import InitialRating
-    from rating.tournament import PlayerRating, RoundLine, Scenario
-    from reports.report import Report
+from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
+from reports.summary import live_round
+from reports.view import (
+    Report,
+    initial_workings,
+    page_cells,
+    page_headers,
+    player_page_name,
+    provisional,
+    published_view,
+    rated_with,
+)
 
 __all__ = ["SORT_SCRIPT", "chart", "environment", "render_pages"]
 
@@ -60,7 +70,7 @@ def _blank(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def _sort_key(value: Decimal | int | None) -> str:
+def _sort_key(value: object) -> str:
     return "" if value is None else str(value)
 
 
@@ -158,34 +168,42 @@ def _progress(initial: InitialRating) -> str:
 
 
 def _new_rating(rating: int, total: Decimal) -> int:
-    from rating.numbers import round_whole
-
     return rating + round_whole(total)
+
+
+_PLAYERS = by_name(PLAYERS)
+_ROUNDS = by_name(ROUNDS)
+"""The report's columns (:mod:`reports.columns`) by name: their headers, and their values as
+the pages show them."""
+
+
+def _text(columns: dict[str, Any], name: str, row: object) -> str:
+    """One column's value for a row, as the pages show it."""
+    c = columns[name]
+    return page_text(c.form, c.page_value(row))
 
 
 def _player_row(report: Report, pr: PlayerRating, linked: bool,
                 live: int | None = None) -> SimpleNamespace:
     """One player's figures for the templates (attributes: Jinja reads them fastest), with
     the columns of the systems rated beside the main one."""
-    from reports.report import page_cells, rounded_change
-
     p = report.player(pr.start_no)
-    rounded = rounded_change(pr)
+    row = PlayerRow(pr, p)
     initial = pr.initial
     return SimpleNamespace(**{
         "start_no": pr.start_no, "name": p.name, "title": p.title, "federation": p.federation,
         "href": _page(pr.start_no) if linked else "",
         "rating": pr.rating, "k": pr.k, "k_source": pr.k_source.value,
         "k_words": _k_words(pr) if pr.k is not None else "",
-        "points": fmt.points(pr.points), "points_sort": str(pr.points),
-        "rated_games": pr.rated_games, "score": fmt.points(pr.score),
+        "points": _text(_PLAYERS, "points", row), "points_sort": str(pr.points),
+        "rated_games": pr.rated_games, "score": _text(_PLAYERS, "score", row),
         "score_sort": str(pr.score),
-        "expected": fmt.change(pr.expected) if pr.rated_games else "",
+        "expected": _text(_PLAYERS, "expected", row) if pr.rated_games else "",
         "expected_sort": str(pr.expected),
-        "change": fmt.signed(pr.change) if pr.rating is not None else "",
-        "change_sort": _sort_key(pr.change if pr.rating is not None else None),
+        "change": _text(_PLAYERS, "change", row),
+        "change_sort": _sort_key(_PLAYERS["change"].value(row)),
         "change_cls": _signed_class(fmt.signed(pr.change)),
-        "rounded": fmt.signed(rounded) if rounded is not None else "",
+        "rounded": _text(_PLAYERS, "rounded_change", row),
         "new_rating": pr.new_rating, "performance": pr.performance,
         "initial": initial.value if initial is not None and initial.published else None,
         "progress": _progress(initial) if initial is not None and not initial.published else "",
@@ -198,8 +216,6 @@ def _player_row(report: Report, pr: PlayerRating, linked: bool,
 def _headers(report: Report, rounds: bool) -> list[SimpleNamespace]:
     """The headers of the columns the systems beside the main one add to the players table
     (or the rounds table)."""
-    from reports.report import page_headers
-
     return [SimpleNamespace(text=text, numeric=numeric) for b in report.beside
             for text, numeric in (page_headers(b.system.round_columns) if rounds
                                   else page_headers(b.system.player_columns))]
@@ -207,8 +223,6 @@ def _headers(report: Report, rounds: bool) -> list[SimpleNamespace]:
 
 def _beside(report: Report, start_no: int) -> list[SimpleNamespace]:
     """A player's figures under each system rated beside the main one (their page's facts)."""
-    from reports.report import rounded_change
-
     out = []
     for b in report.beside:
         pr = b.rating.player(start_no)
@@ -221,14 +235,10 @@ def _beside(report: Report, start_no: int) -> list[SimpleNamespace]:
 
 
 def _page(start_no: int) -> str:
-    from reports.report import player_page_name
-
     return player_page_name(start_no)
 
 
 def _round_rows(report: Report, pr: PlayerRating) -> list[SimpleNamespace]:
-    from reports.report import page_cells
-
     beside = []
     for b in report.beside:
         own = b.rating.player(pr.start_no)
@@ -237,6 +247,7 @@ def _round_rows(report: Report, pr: PlayerRating) -> list[SimpleNamespace]:
     rows = []
     for ln in pr.rounds:
         opp = report.player(ln.opponent_no) if ln.opponent_no is not None else None
+        row = RoundRow(pr.start_no, ln, opp)
         rows.append(SimpleNamespace(**{
             "round": ln.round, "colour": _COLOUR[ln.colour.value],
             "opponent_no": ln.opponent_no, "opponent": opp.name if opp is not None else "",
@@ -245,13 +256,14 @@ def _round_rows(report: Report, pr: PlayerRating) -> list[SimpleNamespace]:
                               and report.focus is None and ln.opponent_no in report.by_no
                               else ""),
             "opponent_rating": ln.opponent_rating,
-            "result": _FORFEIT.get(ln.status.value) or (fmt.points(ln.points)
+            "result": _FORFEIT.get(ln.status.value) or (_text(_ROUNDS, "points", row)
                                                         if ln.points is not None else "…"),
             "rated": ln.rated, "reason": ln.reason,
-            "expected": fmt.expected(ln.expected), "k": ln.k,
-            "change": fmt.signed(ln.change), "cumulative": fmt.signed(ln.cumulative),
+            "expected": _text(_ROUNDS, "expected", row), "k": ln.k,
+            "change": _text(_ROUNDS, "change", row),
+            "cumulative": _text(_ROUNDS, "cumulative_change", row),
             "change_cls": _signed_class(fmt.signed(ln.change)), "capped": ln.capped,
-            "published": fmt.signed(ln.published_change),
+            "published": _text(_ROUNDS, "published_change", row),
             "extra": [cell for columns, lines in beside
                       for cell in page_cells(columns, lines.get(ln.round))],
         }))
@@ -281,8 +293,6 @@ def _scenario(report: Report, pr: PlayerRating, s: Scenario) -> SimpleNamespace:
 
 
 def _header(report: Report) -> dict[str, Any]:
-    from reports.report import provisional, rated_with
-
     i = report.tournament.info
     dates = " – ".join(d.isoformat() for d in (i.start_date, i.end_date) if d is not None
                        and i.date_source is not DateSource.LAST_UPDATE)  # not an event date
@@ -310,8 +320,6 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
     *only* limits the pages rendered to these file names; *site* is what ``fiderate serve``
     adds around the pages (links to its other pages, downloads, a polite reload), none in files.
     """
-    from reports.report import initial_workings, live_round, page_headers, published_view
-
     header = _header(report)
     shown = report.shown
     live = live_round(report.tournament)

@@ -49,9 +49,9 @@ class _SystemChoice(click.Choice[str]):
 
     @property
     def choices(self) -> tuple[str, ...]:
-        from rating import systems
+        from rating import registry
 
-        return tuple(systems.names())
+        return tuple(registry.names())
 
     @choices.setter
     def choices(self, _value: object) -> None:
@@ -60,10 +60,10 @@ class _SystemChoice(click.Choice[str]):
 
 class _SystemOption(click.Option):
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        from rating import systems
+        from rating import registry
 
         self.help = "Rating system: " + "; ".join(
-            f"{r.name}, {r.help}" for r in systems.registrations()) + "."
+            f"{r.name}, {r.help}" for r in registry.registrations()) + "."
         return super().get_help_record(ctx)
 
 

@@ -199,7 +199,7 @@ class _Groups:
 
 
 def _groups(result: PeriodResult) -> _Groups:
-    from reports.report import player_page_name
+    from reports.view import player_page_name
 
     games: dict[_Who, dict[str, list[PeriodGame]]] = {}
     for g in result.games:
@@ -484,7 +484,7 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
     ``<folder>/<player>.html``: one player's calculation on one list (see :func:`page_names`).
     """
     from reports.html import environment
-    from reports.report import Note
+    from reports.view import Note
 
     env = environment()
     calc = sections(result)

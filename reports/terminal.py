@@ -7,11 +7,14 @@ ones, as on the pages.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any, TypeVar
 
+from rating.base import Column
 from rating.numbers import round_whole
-from rating.tournament import PlayerRating
+from rating.results import PlayerRating
 from reports import fmt
-from reports.report import (
+from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
+from reports.view import (
     Report,
     initial_workings,
     page_cells,
@@ -19,10 +22,27 @@ from reports.report import (
     provisional,
     published_view,
     rated_with,
-    rounded_change,
 )
 
 __all__ = ["render_players", "render_published", "render_rounds", "render_text", "terminal_notes"]
+
+T = TypeVar("T")
+
+
+_PLAYERS = by_name(PLAYERS)
+_ROUNDS = by_name(ROUNDS)
+"""The report's columns (:mod:`reports.columns`) by name: the terminal's headers, and the
+values as the pages show them."""
+
+
+def _head(column: Column[Any]) -> str:
+    """A column's header in the terminal's narrow tables."""
+    return column.short or column.header
+
+
+def _text(column: Column[T], row: T) -> str:
+    """A column's value for one row, as the pages and the terminal show it."""
+    return page_text(column.form, column.page_value(row))
 
 
 def _title(report: Report) -> list[str]:
@@ -48,18 +68,20 @@ def render_rounds(report: Report, start_no: int) -> str:
         own = b.rating.player(start_no)
         beside.append((b.system.round_columns,
                        {ln.round: ln for ln in own.rounds} if own is not None else {}))
-    extra = [h for columns, _ in beside for h in page_headers(columns)]
-    rows = [("Rd", "Opponent", "Rtg", "Res", "Exp", "K", "Change", "Cum",
+    extra = [h for columns, _ in beside for h in page_headers(columns, short=True)]
+    shown = [_ROUNDS[name] for name in ("points", "expected", "k", "change", "cumulative_change")]
+    rows = [(_head(_ROUNDS["round"]), _head(_ROUNDS["opponent_name"]),
+             _head(_ROUNDS["opponent_rating"]), *map(_head, shown),
              *(text for text, _ in extra), "Note")]
     for ln in pr.rounds:
-        opp = report.player(ln.opponent_no).name if ln.opponent_no is not None else ""
+        opponent = report.player(ln.opponent_no) if ln.opponent_no is not None else None
+        row = RoundRow(start_no, ln, opponent)
         cells = [c.text for columns, own_lines in beside
                  for c in page_cells(columns, own_lines.get(ln.round))]
-        rows.append((str(ln.round), opp, "" if ln.opponent_rating is None
+        rows.append((_text(_ROUNDS["round"], row), _text(_ROUNDS["opponent_name"], row),
+                     "" if ln.opponent_rating is None
                      else f"{ln.opponent_rating}{'*' if ln.capped else ''}",
-                     fmt.points(ln.points), fmt.expected(ln.expected),
-                     "" if ln.k is None else str(ln.k), fmt.signed(ln.change),
-                     fmt.signed(ln.cumulative), *cells,
+                     *(_text(c, row) for c in shown), *cells,
                      "" if ln.rated else f"not rated: {ln.reason}"))
     note = 8 + len(extra)
     lines += fmt.text_table(rows, left={1, note} | {8 + i for i, (_, numeric) in enumerate(extra)
@@ -120,20 +142,20 @@ def _beside_lines(report: Report, start_no: int) -> list[str]:
 
 def render_players(report: Report) -> str:
     """Every shown player's totals."""
-    extra = [h for b in report.beside for h in page_headers(b.system.player_columns)]
-    rows = [("No", "Name", "Rtg", "K", "Pts", "Games", "Score", "Exp", "Change", "New", "Perf",
+    extra = [h for b in report.beside for h in page_headers(b.system.player_columns, short=True)]
+    first = [_PLAYERS[name] for name in ("start_no", "name", "rating", "k", "points",
+                                         "rated_games", "score", "expected")]
+    change, new, perf = _PLAYERS["change"], _PLAYERS["new_rating"], _PLAYERS["performance"]
+    rows = [(*map(_head, first), _head(change), _head(new), _head(perf),
              *(text for text, _ in extra))]
     for pr in report.shown:
-        p = report.player(pr.start_no)
+        row = PlayerRow(pr, report.player(pr.start_no))
         cells = [c.text for b in report.beside
                  for c in page_cells(b.system.player_columns, b.rating.player(pr.start_no))]
-        rows.append((str(pr.start_no), p.name, "" if pr.rating is None else str(pr.rating),
-                     "" if pr.k is None else str(pr.k), fmt.points(pr.points),
-                     str(pr.rated_games), fmt.points(pr.score), fmt.change(pr.expected),
-                     (f"{fmt.signed(pr.change)} → {fmt.signed(rounded_change(pr))}"
+        rows.append((*(_text(c, row) for c in first),
+                     (f"{_text(change, row)} → {_text(_PLAYERS['rounded_change'], row)}"
                       if pr.rating is not None else ""),
-                     _new_cell(pr),
-                     "" if pr.performance is None else str(pr.performance), *cells))
+                     _new_cell(pr), _text(perf, row), *cells))
     left = {1} | {11 + i for i, (_, numeric) in enumerate(extra) if not numeric}
     return "\n".join(fmt.text_table(rows, left=left))
 

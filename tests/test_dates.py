@@ -23,8 +23,9 @@ from importer.chessresults.details import (
 from importer.model import DateSource, Player, RatingList, Tournament, TournamentInfo
 from rating.rules import rules_for
 from rating.tournament import rate_tournament, rules_date
-from reports.report import build_report, rated_with
+from reports.report import build_report
 from reports.summary import dates_line, summary_lines
+from reports.view import rated_with
 
 CR = "chess-results"
 D = date

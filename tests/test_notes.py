@@ -11,8 +11,9 @@ from html import unescape
 import pytest
 
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
-from reports.report import Note, build_report, render_report
+from reports.report import build_report, render_report
 from reports.terminal import K_HINT, render_text, terminal_notes
+from reports.view import Note
 
 EVENT_WARNING = "exactly 150 rows: the list may be cut"
 PAIR_WARNING = "round 1: players 2 and 3 disagree on the result (played 1.0 vs played 1.0)"

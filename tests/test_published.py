@@ -24,8 +24,9 @@ from importer.chessresults import KINDS, Page, build_tournament, parse_page
 from importer.model import Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
 from rating.published import compare_published
 from rating.tournament import rate_tournament
-from reports.report import build_report, published_view, render_report
+from reports.report import build_report, render_report
 from reports.terminal import render_text
+from reports.view import published_view
 
 CR = "chess-results"
 PORTIMAO = "en_final_ranking_rtgchange_art1_portimao2024.html"

@@ -1,4 +1,4 @@
-"""rating/systems.py: one registry of rating systems, and a national system as one module plus
+"""rating/registry.py: one registry of rating systems, and a national system as one module plus
 its registration (here a test double, registered by the test, whose one extra column reaches
 every output without a change to reports/)."""
 
@@ -24,14 +24,16 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating import systems
+from rating import registry
+from rating.base import Column, EloSystem, FideSystem, Form
 from rating.fide import KSource, PlayerFacts
-from rating.system import Column, EloSystem, FideSystem, Form
-from rating.tournament import PlayerRating, RoundLine, rate_tournament
+from rating.results import PlayerRating, RoundLine
+from rating.tournament import rate_tournament
 from rating.ukd import UkdSystem
 from reports import fmt
+from reports.columns import PLAYER_COLUMNS, ROUND_COLUMNS
 from reports.errors import ReportError
-from reports.report import PLAYER_COLUMNS, ROUND_COLUMNS, build_report, render_report
+from reports.report import build_report, render_report
 from reports.terminal import render_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +64,7 @@ class Tenths(EloSystem):
 
 @pytest.fixture
 def tenths():
-    with systems.registered("tenths", lambda s: Tenths(), "a made-up national rating"):
+    with registry.registered("tenths", lambda s: Tenths(), "a made-up national rating"):
         yield
 
 
@@ -88,16 +90,16 @@ def read(text: str) -> list[dict[str, str]]:
 # --- the registry ---
 
 def test_the_shipped_systems_and_the_cli_choices_come_from_the_registry():
-    assert systems.names() == ("fide", "elo", "ukd")
-    settings = systems.Settings(on=date(2024, 6, 1), k_default=25)
-    fide = systems.build("fide", settings)
+    assert registry.names() == ("fide", "elo", "ukd")
+    settings = registry.Settings(on=date(2024, 6, 1), k_default=25)
+    fide = registry.build("fide", settings)
     assert isinstance(fide, FideSystem) and fide.rules_label() == "FIDE 2024-03"
-    assert systems.build("elo", settings) == EloSystem(default_k=25)
-    assert systems.build("ukd", settings) == UkdSystem()
+    assert registry.build("elo", settings) == EloSystem(default_k=25)
+    assert registry.build("ukd", settings) == UkdSystem()
     from reports.cmd_report import report
 
     (option,) = [p for p in report.params if p.name == "system"]
-    assert tuple(option.type.choices) == systems.names()
+    assert tuple(option.type.choices) == registry.names()
     import click
 
     record = option.get_help_record(click.Context(report))  # the help is written when shown
@@ -106,26 +108,26 @@ def test_the_shipped_systems_and_the_cli_choices_come_from_the_registry():
 
 def test_unknown_and_taken_names():
     with pytest.raises(ValueError, match="unknown rating system 'glicko': use fide, elo, ukd"):
-        systems.build("glicko", systems.Settings(on=date(2026, 1, 1)))
+        registry.build("glicko", registry.Settings(on=date(2026, 1, 1)))
     with pytest.raises(ValueError, match="already registered"):
-        systems.register("ukd", lambda s: UkdSystem(), "again")
+        registry.register("ukd", lambda s: UkdSystem(), "again")
     with pytest.raises(ValueError, match="lower-case"):
-        systems.register("My System", lambda s: UkdSystem(), "bad name")
-    with systems.registered("liar", lambda s: UkdSystem(), "builds another system"), \
+        registry.register("My System", lambda s: UkdSystem(), "bad name")
+    with registry.registered("liar", lambda s: UkdSystem(), "builds another system"), \
             pytest.raises(ValueError, match="builds a system named 'ukd'"):
-        systems.build("liar", systems.Settings(on=date(2026, 1, 1)))
-    assert "liar" not in systems.names()
+        registry.build("liar", registry.Settings(on=date(2026, 1, 1)))
+    assert "liar" not in registry.names()
 
 
 def test_ukd_is_rated_beside_fide_when_the_source_names_the_turkish_national_rating():
-    settings = systems.Settings(on=date(2026, 1, 1))
+    settings = registry.Settings(on=date(2026, 1, 1))
     turkish = TournamentInfo(name="x", federation="TUR",
                              rating_calculation="Uluslararası ELO ve Ulusal rating")
-    assert [s.name for s in systems.beside(turkish, settings)] == ["ukd"]
+    assert [s.name for s in registry.beside(turkish, settings)] == ["ukd"]
     for info in (TournamentInfo(name="x", rating_calculation="Rating national"),
                  TournamentInfo(name="x", federation="TUR", rating_list=RatingList.BLITZ,
                                 rating_calculation="Ulusal rating")):
-        assert systems.beside(info, settings) == ()
+        assert registry.beside(info, settings) == ()
 
 
 def test_rate_tournament_takes_any_registered_name(tenths):
@@ -196,7 +198,7 @@ class Clash(Tenths):
 
 
 def test_a_column_named_like_another_is_an_error():
-    with systems.registered("clash", lambda s: Clash(), "a clash"):
+    with registry.registered("clash", lambda s: Clash(), "a clash"):
         report = build_report(event("Tenths rating"))
         assert [b.system.name for b in report.beside] == ["clash"]
         with pytest.raises(ReportError, match="adds a column named like another: rating"):

@@ -13,7 +13,8 @@ import pytest
 
 from importer.chessresults import build_tournament, parse_page
 from importer.model import Player, RatingList, Tournament, TournamentInfo
-from reports.report import TOURNAMENT_COLUMNS, build_report, render_report, write_report
+from reports.columns import TOURNAMENT_COLUMNS
+from reports.report import build_report, render_report, write_report
 from reports.terminal import render_text
 
 CR = "chess-results"

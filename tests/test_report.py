@@ -29,17 +29,10 @@ from importer.model import (
     TournamentInfo,
 )
 from rating.numbers import round_whole
+from reports.columns import PLAYER_COLUMNS, ROUND_COLUMNS, SCENARIO_COLUMNS
 from reports.errors import ReportError
-from reports.report import (
-    PLAYER_COLUMNS,
-    ROUND_COLUMNS,
-    SCENARIO_COLUMNS,
-    Note,
-    build_report,
-    render_report,
-    resolve_player,
-    write_report,
-)
+from reports.report import build_report, render_report, resolve_player, write_report
+from reports.view import Note
 
 GOLDEN = Path(__file__).parent / "golden" / "report_small"
 GOLDEN_UKD = Path(__file__).parent / "golden" / "report_ukd"

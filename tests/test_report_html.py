@@ -17,8 +17,9 @@ from pathlib import Path
 from importer.model import Status, Tournament
 from rating.fide import InitialRating
 from reports.html import environment
-from reports.report import build_report, initial_workings, render_report
+from reports.report import build_report, render_report
 from reports.terminal import render_rounds, render_text
+from reports.view import initial_workings
 
 
 def _small() -> Tournament:

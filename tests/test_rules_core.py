@@ -29,8 +29,9 @@ from rating.fide import KSource, PlayerFacts, cap_mask, expected_h, period_k, pl
 from rating.numbers import round_half_away
 from rating.period import rate_period
 from rating.period_core import LISTS, RuleArrays, default_period, rate_rows
+from rating.results import TournamentRating
 from rating.rules import FideRules, all_rules
-from rating.tournament import TournamentRating, rate_tournament
+from rating.tournament import rate_tournament
 
 RULES = all_rules()
 TITLES = ["", "GM", "IM", "FM", "WGM", "CM"]

@@ -19,8 +19,8 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from rating.base import EloSystem, FideSystem
 from rating.errors import RatingError
-from rating.system import EloSystem, FideSystem
 from rating.tournament import KSource, rate_tournament
 from rating.ukd import UkdSystem
 

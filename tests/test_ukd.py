@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from importer.model import RatingList
 from rating import numbers
+from rating.base import PlayerFacts, rate_games
 from rating.errors import RatingError
-from rating.system import GameRating, PlayerFacts, rate_games
+from rating.results import GameRating
 from rating.ukd import (
     DEFAULT_CAP,
     FIRST_UKD_MIN_GAMES,

@@ -10,8 +10,8 @@ import zlib
 from collections.abc import Collection
 from contextlib import ExitStack
 
+import importer.fidelist.streams as streams
 from importer.errors import InputError, UnknownFormat
-from importer.fidelist import streams
 from importer.fidelist.columns import WarningHook, _Builder
 from importer.fidelist.store import LISTS, FideList
 from importer.fidelist.streams import MAX_MEMBER_BYTES, ProgressHook, _open, _Stream

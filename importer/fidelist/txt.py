@@ -12,8 +12,8 @@ from typing import Final
 
 import numpy as np
 
+import importer.fidelist.streams as streams
 from importer.errors import UnknownFormat
-from importer.fidelist import streams
 from importer.fidelist.columns import _MONTHS, _Builder, _Field, _month_date, _RowParser
 from importer.fidelist.store import STRING_FIELDS, Array
 from importer.fidelist.streams import _Stream

@@ -14,8 +14,8 @@ from typing import Any, Final
 
 import numpy as np
 
+import importer.fidelist.streams as streams
 from importer.errors import InputError, UnknownFormat
-from importer.fidelist import streams
 from importer.fidelist.columns import _Builder, _Deferred, _Field, _RowParser
 from importer.fidelist.store import _BLANKS, INT_FIELDS, Array, _rows
 from importer.fidelist.streams import _Stream, _XmlGuard

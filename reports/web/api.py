@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import Response
 
-from reports.web.problems import Problem, problem, retry_headers
+from reports.web.calc import calc_json
+from reports.web.problems import Problem, problem, refuse_unknown, retry_headers
 from reports.web.security import CACHE_STATIC
 from reports.web.uploads import read_form
 
@@ -26,23 +27,22 @@ if TYPE_CHECKING:
     from reports.web.service import Periods, Reports
     from reports.web.uploads import Form
 
-__all__ = ["OPENAPI", "api_period", "calc_json", "json_response", "period_json"]
+__all__ = ["OPENAPI", "api_period", "json_response", "period_json"]
 
 _REPORT_FIELDS = ("source", "system", "player", "k", "date")
-_CALC_OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--result",
-                 "game": "--game", "k": "--k", "category": "--category",
-                 "games_played": "--games-played", "birth_year": "--birth-year",
-                 "reached_2400": "--reached-2400", "opponent_k": "--opponent-k",
-                 "system": "--system", "elo_cap": "--elo-cap", "date": "--date", "list": "--list",
-                 "table": "--table"}
 _PERIOD_FIELDS = ("period", "list", "tournaments", "ratings_list")
-_FLAGS = {"reached_2400": True, "table": True}
-_YES, _NO = ("", "1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def _exact(value: object) -> str:
+    """An exact decimal as JSON: its figure as a string ('-3.80'), never a binary float."""
+    if isinstance(value, Decimal):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON: {value!r}")
 
 
 def json_response(data: Any, status: int = 200) -> Response:
-    """Data as JSON (exact decimals as numbers)."""
-    return Response(json.dumps(data, ensure_ascii=False, default=float),
+    """Data as JSON (exact decimals as strings holding their figure: ``"-3.80"``)."""
+    return Response(json.dumps(data, ensure_ascii=False, default=_exact),
                     status_code=status, media_type="application/json")
 
 
@@ -54,34 +54,6 @@ def error_response(exc: Exception, form: Form | None = None) -> Response:
     response = json_response({"error": form.clean(line) if form else line}, status)
     response.headers.update(retry_headers(exc))
     return response
-
-
-def _unknown(names: Iterable[str], known: Iterable[str]) -> None:
-    extra = sorted(set(names) - set(known))
-    if extra:
-        raise Problem(f"unknown parameter {extra[0]!r}: use {', '.join(known)}")
-
-
-def calc_json(params: Iterable[tuple[str, str]]) -> dict[str, Any]:
-    """``fiderate calc --json`` for query parameters named like its options (``rating``,
-    ``opponent``, ``result``, ``game`` (repeatable), ``k``, ``category``, …)."""
-    from reports.cmd_calc import calc, calc_output
-
-    pairs = list(params)
-    _unknown((name for name, _ in pairs), _CALC_OPTIONS)
-    argv = ["--json"]
-    for name, value in pairs:
-        option = _CALC_OPTIONS[name]
-        if name not in _FLAGS:
-            argv.append(f"{option}={value}")
-        elif value.strip().lower() in _YES:
-            argv.append(option)
-        elif value.strip().lower() not in _NO:
-            raise Problem(f"{name}={value!r}: expected true or false")
-    out = calc_output(calc.make_context("calc", argv).params)
-    if not isinstance(out, dict):
-        raise TypeError("the calculator gave text where JSON was asked for")
-    return out
 
 
 def healthz(_request: Request) -> Response:
@@ -118,7 +90,7 @@ def api_report_get(request: Request) -> Response:
 
     try:
         query = request.query_params
-        _unknown(query.keys(), _REPORT_FIELDS)
+        refuse_unknown(query.keys(), _REPORT_FIELDS)
         source = query.get("source", "").strip()
         if not source:
             raise Problem("give source: a chess-results link or tournament number")
@@ -139,7 +111,7 @@ async def api_report_post(request: Request) -> Response:
     form: Form | None = None
     try:
         form = await read_form(request)
-        _unknown([*form.fields, *form.files], (*_REPORT_FIELDS, "files"))
+        refuse_unknown([*form.fields, *form.files], (*_REPORT_FIELDS, "files"))
         options = report_options(form.fields)
         reports = _reports(request)
         client = client_of(request)
@@ -161,7 +133,8 @@ async def api_report_post(request: Request) -> Response:
 
 def period_json(rated: RatedPeriod) -> dict[str, Any]:
     """The period as the API returns it: key, url, period, stored, the rows of
-    period_players.csv (numbers as numbers) and the notes."""
+    period_players.csv (whole numbers as numbers, exact decimals as the CSV's strings) and
+    the notes."""
     players = list(rated.out.players)
     notes = [*rated.out.notes, *([rated.saying] if rated.saying and not rated.stored else [])]
     return {"key": rated.key, "url": f"/period/{rated.key}/", "period": f"{rated.period:%Y-%m}",
@@ -189,7 +162,7 @@ async def api_period(request: Request) -> Response:
             if not periods.may_write(token):
                 raise Problem("the write token is wrong (Authorization: Bearer TOKEN)", 403)
         form = await read_form(request)
-        _unknown([*form.fields, *form.files], _PERIOD_FIELDS)
+        refuse_unknown([*form.fields, *form.files], _PERIOD_FIELDS)
         return json_response(period_json(await rate_period(request, form, [token])))
     except Exception as exc:
         return error_response(exc, form)
@@ -221,13 +194,19 @@ _OPTIONS = [
     _param("date", "YYYY-MM-DD: the date whose rules apply when the source gives none."),
 ]
 _ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": \"…\"}"}
+_EXACT = ("Figures are exact, as in the CSV files character for character: every decimal "
+          "(a change, an expected score, a score, points) is a string holding the CSV's "
+          "figure, e.g. \"-3.80\", \"0.36\", \"4.5\" (never a binary float); whole "
+          "numbers are integers, yes/no booleans, an empty CSV cell null.")
+"""How the JSON carries numbers (:mod:`reports.columns`)."""
 _REPORT = {"description": "The report: key, url (its HTML pages), tournament, rules, players "
-                          "(each with rounds and scenarios), published, notes, warnings."}
+                          "(each with rounds and scenarios: the rows of rating_players.csv, "
+                          "rating_rounds.csv and scenarios.csv under their column names), "
+                          "published, notes, warnings. " + _EXACT}
 _FILES = {"type": "array", "items": {"type": "string", "format": "binary"}}
 _PERIOD = {"description": "The period: key, url (its HTML page and CSV files), period "
                           "(YYYY-MM), stored (written to the server's rating register), "
-                          "players (the rows of period_players.csv, numbers as numbers), "
-                          "notes."}
+                          "players (the rows of period_players.csv), notes. " + _EXACT}
 _REFUSED = {"description": "Refused: a post from another web site, or an Authorization header "
                            "the server cannot write the register with: {\"error\": \"…\"}"}
 
@@ -235,7 +214,7 @@ OPENAPI: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {"title": "fiderate", "version": "1",
              "description": "FIDE (and national) rating changes from chess-results links or "
-                            "tournament files."},
+                            "tournament files. " + _EXACT},
     "paths": {
         "/healthz": {"get": {"summary": "Health check", "responses": {"200": {
             "description": "{\"status\": \"ok\"}"}}}},

@@ -16,12 +16,17 @@ from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
+from importer.atomic import MANIFEST, manifest_text
+from reports.html import render_pages
+from reports.json_report import report_json
+from reports.report import render_report
+from reports.summary import live_round
+from reports.view import Report, player_page_name
+
 if TYPE_CHECKING:
-    from reports.report import Report
     from reports.web.keys import ReportOptions
 
-__all__ = ["JSON_FACTOR", "RELOAD_SECONDS", "REPORT_FACTOR", "Kept", "Want", "report_json",
-           "site_context"]
+__all__ = ["JSON_FACTOR", "RELOAD_SECONDS", "REPORT_FACTOR", "Kept", "Want", "site_context"]
 
 Want = Literal["page", "json"]
 """What a request asks of a report first: its first page, or its JSON."""
@@ -65,8 +70,6 @@ class Kept:
 
     def __init__(self, report: Report, options: ReportOptions, *, link: bool, key: str = ""
                  ) -> None:
-        from reports.summary import live_round
-
         self.key = key
         self.link = link
         """Built from a chess-results link (a live one reloads itself), not from files."""
@@ -148,15 +151,10 @@ class Kept:
 
     def landing(self) -> str:
         """The page to open first: the player asked for, else the index."""
-        from reports.report import player_page_name
-
         return player_page_name(self.focus) if self.focus is not None else "index.html"
 
     def page(self, name: str) -> str | None:
         """One HTML page by file name ('index.html', 'player-12.html'); None when there is none."""
-        from reports.html import render_pages
-        from reports.report import player_page_name
-
         made = self._pages.get(name)
         if made is not None:
             return made
@@ -184,8 +182,6 @@ class Kept:
         """Every file of ``fiderate report --out``, as text, by name."""
         files = self._files
         if files is None:
-            from reports.report import render_report
-
             files = self._files = render_report(self.report)
             self._kept_more()
         return files
@@ -193,8 +189,6 @@ class Kept:
     def zip(self) -> bytes:
         """The report folder as a zip: the files and the manifest ``fiderate report --out``
         writes, in a folder named ``report``."""
-        from importer.atomic import MANIFEST, manifest_text
-
         made = self.files()
         files = {**made, MANIFEST: manifest_text(list(made))}
         buffer = io.BytesIO()
@@ -213,67 +207,3 @@ class Kept:
             made = self._json = report_json(self.report)
             self._kept_more()
         return made
-
-
-def _value(column: str, value: object, text: frozenset[str]) -> object:
-    """A CSV cell as JSON: numbers as numbers, '' as null in number columns."""
-    if column in text or not isinstance(value, str):
-        return value
-    if value == "":
-        return None
-    return float(value) if "." in value else int(value)
-
-
-def _rows(rows: list[dict[str, object]], text: frozenset[str]) -> list[dict[str, object]]:
-    return [{c: _value(c, v, text) for c, v in row.items()} for row in rows]
-
-
-def report_json(report: Report) -> dict[str, Any]:
-    """The tournament, the rules used, every shown player with their rounds and scenarios,
-    the comparison with the source's published figures, the notes (each with the players it
-    lists) and the source's warnings; the numbers as in the CSV files."""
-    from dataclasses import asdict
-
-    from importer.model import DateSource
-    from reports.report import (
-        player_rows,
-        published_view,
-        rated_with,
-        round_rows,
-        rounds_with_results,
-        scenario_rows,
-        text_columns,
-    )
-    from reports.summary import live_round
-
-    text = text_columns(report)
-    t, r = report.tournament, report.rating
-    rounds: dict[object, list[dict[str, object]]] = {}
-    for row in _rows(round_rows(report), text):
-        rounds.setdefault(row.pop("start_no"), []).append(row)
-    scenarios: dict[object, list[dict[str, object]]] = {}
-    for row in _rows(scenario_rows(report), text):
-        scenarios.setdefault(row["start_no"], []).append(
-            {c: v for c, v in row.items() if c not in ("start_no", "name", "rating")})
-    players = [{**row, "rounds": rounds.get(row["start_no"], []),
-                "scenarios": scenarios.get(row["start_no"], [])}
-               for row in _rows(player_rows(report), text)]
-    event_dates = t.info.date_source is not DateSource.LAST_UPDATE
-    published = published_view(report)
-    return {
-        "tournament": {
-            "id": t.info.id, "name": t.info.name, "federation": t.info.federation,
-            "start_date": t.info.start_date.isoformat() if t.info.start_date and event_dates
-            else None,
-            "end_date": t.info.end_date.isoformat() if t.info.end_date and event_dates else None,
-            "rounds": t.info.rounds or t.rounds_seen or None,
-            "rounds_with_results": rounds_with_results(t), "round_in_progress": live_round(t),
-            "players": len(t.players)},
-        "rules": {"system": r.system, "rules": r.rules_label, "date": r.on.isoformat(),
-                  "date_source": r.date_source, "rating_list": r.rating_list.value,
-                  "summary": rated_with(report)},
-        "players": players,
-        "published": asdict(published) if published is not None else None,
-        "notes": [{"text": n.text, "items": list(n.items)} for n in report.notes],
-        "warnings": list(t.warnings),
-    }

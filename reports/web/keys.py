@@ -19,7 +19,7 @@ from importer.urls import Ref
 
 if TYPE_CHECKING:
     from importer.model import Tournament
-    from reports.report import Report
+    from reports.view import Report
 
 __all__ = ["ReportOptions", "link_key", "parse_link_key", "report_options", "upload_key"]
 
@@ -81,14 +81,14 @@ def link_key(ref: Ref, options: ReportOptions, focus: int | None) -> str:
 def parse_link_key(key: str) -> tuple[Ref, ReportOptions, int | None] | None:
     """(the tournament, the options, the player's start number) of a link key; None when
     *key* is not one written by :func:`link_key`."""
-    from rating import systems
+    from rating import registry
 
     tnr, *rest = key.split("-")
     if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 5:
         return None
     found: dict[str, str] = {}
     for token in rest:
-        kind = "system" if token in systems.names() else token[:1]
+        kind = "system" if token in registry.names() else token[:1]
         value = token if kind == "system" else token[1:]
         if kind not in ("system", "c", "p", "k", "d") or kind in found or not value or (
                 kind != "system" and (not value.isdigit() or len(value) > 8)):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from reports.web.calc import calc_json
 from reports.web.compressed import answer
 from reports.web.kept import site_context
 from reports.web.problems import Problem, for_people, problem, retry_headers
@@ -53,10 +54,10 @@ def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
 
 
 def _systems() -> list[dict[str, str]]:
-    from rating import systems
+    from rating import registry
 
     return [{"name": r.name, "label": r.help[:1].upper() + r.help[1:]}
-            for r in systems.registrations()]
+            for r in registry.registrations()]
 
 
 def form_page(fields: dict[str, str] | None = None, error: str = "", status: int = 200
@@ -209,8 +210,6 @@ def _report_answer(request: Request, kept: Kept, name: str, text: str) -> Respon
 def calc_page(request: Request) -> Response:
     """GET /calc: the calculator; with a rating given, the calculation (same numbers as
     ``fiderate calc``)."""
-    from reports.web.api import calc_json
-
     query = dict(request.query_params)
     form = {**CALC_FORM, **{k: v for k, v in query.items() if k in CALC_FORM}}
     cached = {"cache-control": CACHE_STATIC}  # the numbers depend on the address alone
@@ -240,7 +239,7 @@ def calc_page(request: Request) -> Response:
             raise
         return render("calc.html", status, form=form, calc=None, notes=[],
                       site=site_context(error=for_people(line)))
-    from reports.report import Note
+    from reports.view import Note
 
     page = render("calc.html", form=form, calc=_calc_view(out),
                   notes=[Note(for_people(n)) for n in out["notes"]])

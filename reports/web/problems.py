@@ -8,8 +8,9 @@ one line, and the traceback only in the server's log.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["Problem", "for_people", "problem", "retry_headers"]
+__all__ = ["Problem", "for_people", "problem", "refuse_unknown", "retry_headers"]
 
 _MAX_MESSAGE = 300
 _OPTION = re.compile(r"'?(--[a-z][a-z0-9-]*)(?:/(--[a-z][a-z0-9-]*))?'?")
@@ -28,6 +29,13 @@ class Problem(Exception):
         self.status = status
         self.retry_after = retry_after
         """Seconds to wait before asking again (429), sent as ``Retry-After``."""
+
+
+def refuse_unknown(names: Iterable[str], known: Iterable[str]) -> None:
+    """A Problem naming the first of *names* that is not *known* (a misspelt parameter)."""
+    extra = sorted(set(names) - set(known))
+    if extra:
+        raise Problem(f"unknown parameter {extra[0]!r}: use {', '.join(known)}")
 
 
 def retry_headers(exc: BaseException) -> dict[str, str]:

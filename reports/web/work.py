@@ -135,7 +135,7 @@ class PeriodFiles:
     notes: tuple[str, ...]
     """The notes the period page shows."""
     players: tuple[dict[str, Any], ...] = ()
-    """The rows of period_players.csv, numbers as numbers."""
+    """The rows of period_players.csv: whole numbers as numbers, exact decimals as Decimals."""
 
 
 def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: PeriodRequest,

@@ -2,7 +2,7 @@
 ``rate_tournament(t, "elo")`` and the national systems rated beside FIDE without being asked.
 
 Adding a national system is one module with a class that meets
-:class:`rating.system.RatingSystem`, and one :func:`register` call (below, for the systems
+:class:`rating.base.RatingSystem`, and one :func:`register` call (below, for the systems
 that ship; anywhere before use for others).
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from importer.model import RatingList, TournamentInfo
-from rating.system import EloSystem, FideSystem, RatingSystem
+from rating.base import EloSystem, FideSystem, RatingSystem
 from rating.ukd import UkdSystem
 
 __all__ = [

@@ -5,7 +5,7 @@ name and label, its K, which games it rates and how (``rate``, with the opponent
 resolved its own way), when it is rated beside FIDE without being asked, and the extra
 columns it adds to the players and rounds tables.  FIDE and generic Elo live here; a
 national system (e.g. :mod:`rating.ukd`) is one more module, registered in
-:mod:`rating.systems`.
+:mod:`rating.registry`.  The records they give are in :mod:`rating.results`.
 """
 
 from __future__ import annotations
@@ -15,16 +15,14 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeAlias, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
 from importer.model import RatingList, TournamentInfo
 from rating import elo, fide
 from rating.fide import InitialRating, KSource, PlayerFacts
 from rating.numbers import round_whole, to_decimal
+from rating.results import GameRating, PlayerRating, RoundLine
 from rating.rules import FideRules, rules_for
-
-if TYPE_CHECKING:
-    from rating.tournament import PlayerRating, RoundLine
 
 __all__ = [
     "Cell",
@@ -32,7 +30,6 @@ __all__ = [
     "EloSystem",
     "FideSystem",
     "Form",
-    "GameRating",
     "PlayerFacts",
     "RatingSystem",
     "rate_games",
@@ -59,26 +56,39 @@ class Form(StrEnum):
     """An expected score as the system keeps it: 0.36, 0.849."""
     CHANGE = "change"
     """A rating change: -1.70 in a CSV, signed on the pages (+3.00)."""
+    WHOLE_CHANGE = "whole_change"
+    """A change in whole points (the change as the new rating takes it): 3 in a CSV, +3 on
+    the pages."""
+    PUBLISHED = "published"
+    """A change as a source printed it, exact: 8.9 in a CSV, signed to the hundredth on the
+    pages (+8.90)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Column(Generic[T]):
-    """One extra column a rating system adds to a report table, for the rows it rates.
+    """One column of a report table: its name, its exact value for a row, how the reports
+    format that value (:class:`Form`) and its header for people.
 
-    Player columns read the system's :class:`~rating.tournament.PlayerRating` of a player,
-    round columns its :class:`~rating.tournament.RoundLine` of one round.
+    The reports' own columns (:mod:`reports.columns`) are Columns, and so are the extra ones
+    a rating system adds for the rows it rates: player columns read the system's
+    :class:`~rating.results.PlayerRating` of a player, round columns its
+    :class:`~rating.results.RoundLine` of one round.
     """
 
     name: str
-    """The CSV column's name: 'ukd_change'."""
+    """The CSV column's name, and the JSON's key: 'ukd_change'."""
     value: Callable[[T], Cell]
-    """The row's value, as the CSV writes it."""
+    """The row's exact value: the CSV writes it formatted, the JSON carries it exactly."""
     form: Form = Form.PLAIN
     header: str = ""
     """The column's header on the pages and in the terminal; '' keeps it to the CSV."""
     shown: Callable[[T], Cell] | None = None
     """The value on the pages and in the terminal when it differs from the CSV's (e.g. no
     change shown for a player without a rating); None: the same."""
+    title: str = ""
+    """What the header says when pointed at on the pages ('' : nothing more)."""
+    short: str = ""
+    """The header in the terminal's narrow tables ('': the same as on the pages)."""
 
     def page_value(self, row: T) -> Cell:
         """The value shown on the pages and in the terminal."""
@@ -286,22 +296,6 @@ class EloSystem:
 
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
         return elo.expected(own, opponent, cap=self.cap if capped else None)
-
-
-@dataclass(frozen=True, slots=True)
-class GameRating:
-    """One game as a rating system rates it for one player."""
-
-    opponent_rating: int | None
-    score: Decimal
-    rated: bool
-    reason: str = ""
-    capped: bool = False
-    expected: Decimal | None = None
-    change: Decimal | None = None
-    """K × (S − E), exact and unrounded."""
-    k: int | None = None
-    """The K this game was rated with (a system may use another K for some games)."""
 
 
 def rate_games(system: RatingSystem, own: int | None, k: int,

@@ -1,0 +1,71 @@
+"""The report as JSON (what ``fiderate serve``'s API returns), from the view's tables.
+
+The players, their rounds and their scenarios are the rows of the CSV files, keyed by the
+CSV's column names, with the same figures: every exact decimal is a string holding exactly
+the CSV's figure (``"-3.80"``, ``"0.36"``, ``"4.5"``), whole numbers are integers, yes/no
+are booleans and an empty cell is ``null`` (see :mod:`reports.columns`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from importer.model import DateSource
+from reports.columns import JsonValue, json_value
+from reports.summary import live_round, rounds_with_results
+from reports.view import (
+    Report,
+    Table,
+    player_table,
+    published_view,
+    rated_with,
+    round_table,
+    scenario_table,
+)
+
+__all__ = ["json_rows", "report_json"]
+
+
+def json_rows(table: Table) -> list[dict[str, JsonValue]]:
+    """A table's rows as JSON objects: the CSV's columns, the values exact."""
+    names, forms = table.names, [c.form for c in table.columns]
+    return [{name: json_value(form, value)
+             for name, form, value in zip(names, forms, row, strict=True)}
+            for row in table.rows]
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """The tournament, the rules used, every shown player with their rounds and scenarios,
+    the comparison with the source's published figures, the notes (each with the players it
+    lists) and the source's warnings; the figures exactly as in the CSV files."""
+    t, r = report.tournament, report.rating
+    rounds: dict[JsonValue, list[dict[str, JsonValue]]] = {}
+    for row in json_rows(round_table(report)):
+        rounds.setdefault(row.pop("start_no"), []).append(row)
+    scenarios: dict[JsonValue, list[dict[str, JsonValue]]] = {}
+    for row in json_rows(scenario_table(report)):
+        scenarios.setdefault(row["start_no"], []).append(
+            {c: v for c, v in row.items() if c not in ("start_no", "name", "rating")})
+    players = [{**row, "rounds": rounds.get(row["start_no"], []),
+                "scenarios": scenarios.get(row["start_no"], [])}
+               for row in json_rows(player_table(report))]
+    event_dates = t.info.date_source is not DateSource.LAST_UPDATE
+    published = published_view(report)
+    return {
+        "tournament": {
+            "id": t.info.id, "name": t.info.name, "federation": t.info.federation,
+            "start_date": t.info.start_date.isoformat() if t.info.start_date and event_dates
+            else None,
+            "end_date": t.info.end_date.isoformat() if t.info.end_date and event_dates else None,
+            "rounds": t.info.rounds or t.rounds_seen or None,
+            "rounds_with_results": rounds_with_results(t), "round_in_progress": live_round(t),
+            "players": len(t.players)},
+        "rules": {"system": r.system, "rules": r.rules_label, "date": r.on.isoformat(),
+                  "date_source": r.date_source, "rating_list": r.rating_list.value,
+                  "summary": rated_with(report)},
+        "players": players,
+        "published": asdict(published) if published is not None else None,
+        "notes": [{"text": n.text, "items": list(n.items)} for n in report.notes],
+        "warnings": list(t.warnings),
+    }
