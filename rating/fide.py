@@ -27,6 +27,7 @@ __all__ = [
     "cap_mask",
     "capped_opponent",
     "category_of",
+    "disregarded_first_event",
     "excluded_reason",
     "expected_h",
     "initial_rating",
@@ -262,6 +263,13 @@ class InitialRating:
     """Their rating (R24: 1800)."""
     min_games: int = 0
     """The games against rated opponents a first rating needs (R24: five)."""
+
+
+def disregarded_first_event(earlier_events: int, first: bool, score_h: int) -> bool:
+    """R24 8.2.1: "If an unrated player scores zero in their first event this score is
+    disregarded" — an event is the first when it is the earliest of the period (*first*) and
+    no earlier event is pooled (*earlier_events*); *score_h*: its score in hundredths."""
+    return earlier_events == 0 and first and score_h == 0
 
 
 def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> InitialRating:
