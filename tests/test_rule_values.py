@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from datetime import date, timedelta
 from fractions import Fraction
 from pathlib import Path
@@ -80,6 +82,29 @@ def test_the_check_sees_code_and_not_words(tmp_path):
                       "ok = rating >= rules.top_threshold\n", encoding="utf-8")
     assert rule_literals(sample) == [(4, 2400), (5, 700.0)]
     assert rule_literals(RULES_MODULE)  # where they do belong
+
+
+def test_the_readme_rules_table_says_what_the_rules_hold():
+    """Every number in a row of README's "Rules implemented" table is a value of the rule
+    version of that date, and every version has its row."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("| tournaments starting |"):].split("\n\n")[0].splitlines()
+    header, rows = table[0], table[2:]
+    dated = []
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        day = date.fromisoformat(re.search(r"\d{4}-\d{2}-\d{2}", cells[0]).group())  # type: ignore[union-attr]
+        if cells[0].startswith("before"):
+            day = date(1, 1, 1)
+        rl = RAPID if "rapid" in cells[0] else STD
+        rules = rules_for(day, rl)
+        held = {v for v in (getattr(rules, f.name) for f in dataclass_fields(rules))
+                if isinstance(v, int) and not isinstance(v, bool)}
+        said = {int(n) for n in re.findall(r"\d+", " ".join(cells[1:]))}
+        assert said <= held, (row, said - held)
+        dated.append(rules)
+    assert {r.valid_from for r in dated} == {r.valid_from for r in all_rules()}
+    assert f"{rules_for(date(2026, 11, 1)).top_threshold}+" in header
 
 
 # --- the one rounding rule, on scalars and arrays ---------------------------------------------
