@@ -145,7 +145,10 @@ _ORIGINS: Final = (RatingFrom.LIST, RatingFrom.REGISTER, RatingFrom.SOURCE)
 
 
 def _facts(people: Sequence[Person], previous: Mapping[tuple[str, RatingList], Standing],
-           listed: Collection[tuple[str, RatingList]], period: date) -> _Facts:
+           listed: Collection[tuple[str, RatingList]], period: date,
+           rated_lists: Collection[RatingList]) -> _Facts:
+    """The facts of every (player, list) code; a standard rating stands in (RB24 7.2.1) on the
+    lists the period rates (*rated_lists*), the only ones whose codes are read."""
     n_pl = 3 * len(people)
     f = _Facts(base=np.full(n_pl, NONE, dtype=np.int32), list_k=np.zeros(n_pl, dtype=np.int32),
                games_total=np.full(n_pl, NONE, dtype=np.int32), reached=np.zeros(n_pl, dtype=bool),
@@ -168,7 +171,9 @@ def _facts(people: Sequence[Person], previous: Mapping[tuple[str, RatingList], S
         f.origin[c] = 0 if (key, rl) in listed else 1
     # Unrated on a list with a standard rating: what the list's rules say (RB24 7.2.1).
     standard = f.base[0::3]
-    for li, rl in enumerate(LISTS[1:], 1):
+    for li, rl in enumerate(LISTS):
+        if rl not in rated_lists:
+            continue
         rules = rules_for(period, rl)
         for i in np.flatnonzero((f.base[li::3] < 0) & (standard >= 0)).tolist():
             got = list_rating(rules, None, int(standard[i]))
@@ -261,7 +266,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     specs = _prepare(tournaments, keys, period, notes, assigned, ids, events)
     people = ids.people
     prev_month = month_add(period, -1)
-    f = _facts(people, previous, listed, period)
+    f = _facts(people, previous, listed, period, {s.rating_list for s in specs})
     locals_ = [_local(spec, ids, g) for spec, g in zip(specs, played, strict=True)]
 
     # On no list and unknown to the register: the tournament's own rating is the base (the
