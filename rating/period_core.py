@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from rating.numbers import half_up_div_array, round_half_away_array
 from rating.period_records import LISTS
-from rating.rules import CapRule, FideRules, InitialRule
+from rating.rules import CapRule, FideRules, InitialRule, rules_for
 from rating.tables import DP_TABLE, PD_TABLE
 
 __all__ = ["LISTS", "NONE", "RateOutput", "RuleArrays", "default_period", "initial_ratings",
@@ -60,8 +60,9 @@ def list_in_force(day: date) -> date:
 
 
 def default_period(end: date) -> date:
-    """R24 7.1.3: the first list dated at least 3 days after the tournament's last day."""
-    cut = end + timedelta(days=3)
+    """R24 7.1.3: the first list dated at least 3 days (the rules' closing days) after the
+    tournament's last day."""
+    cut = end + timedelta(days=rules_for(end).closing_days)
     return cut if cut.day == 1 else month_add(cut, 1)
 
 

@@ -107,6 +107,8 @@ class FideRules:
     """R24 8.3.3: K is reduced so that K × n ≤ 700 (applied from 2014-07-01 in our reading)."""
     floor: int = 1400
     """R24 7.2.1: below this the player is unrated on the next list (1000 before 2024-03-01)."""
+    closing_days: int = 3
+    """R24 7.1.3: a tournament ending at least this many days before a list may be rated on it."""
     inactive_months: int = 12
     """R24 7.2.2: no rated game in a one-year period → inactive."""
     initial_rule: InitialRule = InitialRule.R24

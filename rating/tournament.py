@@ -394,7 +394,7 @@ _CHANGES = (("K", ("k_new", "k_established", "k_top", "k_junior", "junior_below"
             ("first-rating", ("initial_rule", "initial_min_games", "initial_max",
                               "hypothetical_opponents", "hypothetical_opponent",
                               "half_point_bonus", "pool_months")),
-            ("inactivity", ("inactive_months",)))
+            ("list", ("closing_days", "inactive_months")))
 
 
 def _what_changed(rules: FideRules) -> str:
