@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date
+from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -74,8 +75,7 @@ class ListAdjustment:
     @property
     def words(self) -> str:
         """The formula for people: '0.4 × (2000 − R)'."""
-        share = f"{self.share_h // 100}.{self.share_h % 100:02d}".rstrip("0")
-        return f"{share} × ({self.below} − R)"
+        return f"{Decimal(self.share_h) / 100:f} × ({self.below} − R)"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
