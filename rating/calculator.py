@@ -73,8 +73,8 @@ def calculate(system: RatingSystem, rating: int, k: int,
     first = rate_games(system, rating, k, games)
     n = sum(g.rated for g in first)
     used_k = fide.period_k(k, n, rules) if rules is not None else k
-    if used_k != k:
-        notes.append(f"K {k} × {n} games exceeds 700: K {used_k} used")
+    if used_k != k and rules is not None:
+        notes.append(f"K {k} × {n} games exceeds {rules.period_cap}: K {used_k} used")
         first = rate_games(system, rating, used_k, games)
     rated = [g for g in first if g.rated]
     change = sum((g.change for g in rated if g.change is not None), Decimal("0.00"))

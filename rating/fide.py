@@ -27,12 +27,14 @@ __all__ = [
     "cap_mask",
     "capped_opponent",
     "category_of",
+    "disregarded_first_event",
     "excluded_reason",
     "expected_h",
     "initial_rating",
     "is_junior_category",
     "k_factor",
     "k_for_category",
+    "list_rating",
     "percent_h",
     "performance",
     "period_k",
@@ -80,6 +82,21 @@ def excluded_reason(own: int, opponent: int, rules: FideRules) -> str | None:
     return None
 
 
+# --- the rating a player is rated with (RB24 7.2.1) ---
+
+def list_rating(rules: FideRules, own: int | None, standard: int | None) -> int | None:
+    """The rating a player is rated with on *rules*' list: their own rating there, else, in
+    rapid and blitz, their standard rating (*standard*, at the tournament's start).
+
+    RB24 7.2.1: "If an unrated player has a standard rating at the beginning of a rapid or
+    blitz tournament, their standard rating is used for rating calculation. Such a player is
+    considered to be rated" (``rules.unrated_uses_standard``).
+    """
+    if own is None and rules.unrated_uses_standard:
+        return standard
+    return own
+
+
 # --- K (R24 8.3.3; earlier values from FIDE's announcements of each change) ---
 
 class Category(StrEnum):
@@ -112,7 +129,7 @@ def category_of(rules: FideRules, *, rating: int | None, games_played: int | Non
        year, e.g. an U18 category) still below 2300 → junior;
     3. fewer than 30 games, or unrated → new;  4. otherwise established.
     """
-    top = reached_2400 or (rating is not None and rating >= rules.top_threshold)
+    top = reached_2400 or rules.reaches_top(rating)
     enough_games = games_played is None or games_played >= rules.new_player_games
     if top and (enough_games or not rules.top_needs_games):
         return Category.MASTER
@@ -194,7 +211,7 @@ def player_k(rules: FideRules, facts: PlayerFacts, default: int) -> tuple[int, K
     if facts.list_k:
         return facts.list_k, KSource.LIST
     master = facts.reached_2400 or facts.title.upper() in MASTER_TITLES
-    top = master or (facts.rating is not None and facts.rating >= rules.top_threshold)
+    top = master or rules.reaches_top(facts.rating)
     if top or facts.birth_year is not None or facts.junior or facts.games_played is not None:
         cat = category_of(rules, rating=facts.rating, games_played=facts.games_played,
                           birth_year=facts.birth_year, reached_2400=master, year=facts.year,
@@ -248,6 +265,13 @@ class InitialRating:
     """The games against rated opponents a first rating needs (R24: five)."""
 
 
+def disregarded_first_event(earlier_events: int, first: bool, score_h: int) -> bool:
+    """R24 8.2.1: "If an unrated player scores zero in their first event this score is
+    disregarded" — an event is the first when it is the earliest of the period (*first*) and
+    no earlier event is pooled (*earlier_events*); *score_h*: its score in hundredths."""
+    return earlier_events == 0 and first and score_h == 0
+
+
 def initial_rating(opponents: Sequence[int], score_h: int, rules: FideRules) -> InitialRating:
     """Ru of an unrated player (R24 7.1.4, 8.2; R22 8.2 for older rules).
 
@@ -262,7 +286,7 @@ def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideR
     """:func:`initial_rating` from a pool's totals: *n* games, their opponents' ratings summed,
     the score in hundredths (a period's pool keeps only totals of earlier periods)."""
     progress = f"{n} of {rules.initial_min_games} games against rated opponents"
-    extra = 2 if rules.initial_rule is InitialRule.R24 else 0
+    extra = rules.hypothetical_opponents if rules.initial_rule is InitialRule.R24 else 0
 
     def result(games: int, ra: Fraction, p_h: int, dp: int, value: int | None, published: bool,
                reason: str = "") -> InitialRating:
@@ -283,7 +307,8 @@ def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideR
         p_h = percent_h(score_h, n)
         # R22 8.2: above 50 % add 20 per half point over 50 %; below, Ra + dp.
         half_points_over = Fraction(2 * score_h, 100) - n
-        dp = int(20 * half_points_over) if half_points_over > 0 else dp_for(p_h)
+        dp = (int(rules.half_point_bonus * half_points_over) if half_points_over > 0
+              else dp_for(p_h))
         value = round_half_up(ra + dp)
     if rules.initial_max is not None:
         value = min(value, rules.initial_max)

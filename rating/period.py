@@ -23,7 +23,7 @@ from importer.events import Event, EventIdentity, PlayedGames, distinct_events
 from importer.model import Player, RatingList, Tournament
 from importer.numbers import MAX_RATING
 from rating.errors import RatingError
-from rating.fide import PlayerFacts, is_junior_category, player_k
+from rating.fide import PlayerFacts, is_junior_category, list_rating, player_k
 from rating.identity import Identities, Person, RatingFrom, identify
 from rating.notes import Note, grouped
 from rating.period_core import (
@@ -50,7 +50,7 @@ from rating.period_records import (
     PoolGame,
     Standing,
 )
-from rating.rules import FideRules, rules_for
+from rating.rules import FideRules, list_adjustment, rules_for
 
 __all__ = ["rate_period"]
 
@@ -145,14 +145,18 @@ _ORIGINS: Final = (RatingFrom.LIST, RatingFrom.REGISTER, RatingFrom.SOURCE)
 
 
 def _facts(people: Sequence[Person], previous: Mapping[tuple[str, RatingList], Standing],
-           listed: Collection[tuple[str, RatingList]], period: date) -> _Facts:
+           listed: Collection[tuple[str, RatingList]], period: date,
+           rated_lists: Collection[RatingList]) -> _Facts:
+    """The facts of every (player, list) code; a standard rating stands in (RB24 7.2.1) on the
+    lists the period rates (*rated_lists*), the only ones whose codes are read."""
     n_pl = 3 * len(people)
     f = _Facts(base=np.full(n_pl, NONE, dtype=np.int32), list_k=np.zeros(n_pl, dtype=np.int32),
                games_total=np.full(n_pl, NONE, dtype=np.int32), reached=np.zeros(n_pl, dtype=bool),
                idle=np.zeros(n_pl, dtype=bool), birth=np.zeros(n_pl, dtype=np.int32),
                origin=np.full(n_pl, 2, dtype=np.int8))
     index = {p.key: i for i, p in enumerate(people)}
-    year_ago = month_add(period, -12)
+    # R24 7.2.2: no rated game in a one-year period → inactive.
+    year_ago = month_add(period, -rules_for(period).inactive_months)
     for (key, rl), st in previous.items():
         i = index.get(key)
         if i is None:
@@ -165,11 +169,18 @@ def _facts(people: Sequence[Person], previous: Mapping[tuple[str, RatingList], S
         f.base[c] = NONE if st.rating is None else st.rating
         f.birth[c] = st.birth_year or 0
         f.origin[c] = 0 if (key, rl) in listed else 1
-    # RB24 7.2.1: unrated in rapid/blitz with a standard rating → the standard rating.
-    rb = f.base.reshape(-1, 3)[:, 1:]
-    std = np.repeat(f.base[0::3], 2).reshape(-1, 2)
-    rb[rb < 0] = std[rb < 0]
-    f.reached |= f.base >= 2400
+    # Unrated on a list with a standard rating: what the list's rules say (RB24 7.2.1).
+    standard = f.base[0::3]
+    for li, rl in enumerate(LISTS):
+        if rl not in rated_lists:
+            continue
+        rules = rules_for(period, rl)
+        for i in np.flatnonzero((f.base[li::3] < 0) & (standard >= 0)).tolist():
+            got = list_rating(rules, None, int(standard[i]))
+            f.base[3 * i + li] = NONE if got is None else got
+    # R24 8.3.3: a published rating of 2400 or more (each list's threshold).
+    tops = np.array([rules_for(period, rl).top_threshold for rl in LISTS], dtype=np.int32)
+    f.reached |= f.base >= np.tile(tops, len(people))
     years = np.repeat(np.array([p.birth_year or 0 for p in people], dtype=np.int32), 3)
     f.birth[f.birth == 0] = years[f.birth == 0]
     return f
@@ -255,7 +266,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     specs = _prepare(tournaments, keys, period, notes, assigned, ids, events)
     people = ids.people
     prev_month = month_add(period, -1)
-    f = _facts(people, previous, listed, period)
+    f = _facts(people, previous, listed, period, {s.rating_list for s in specs})
     locals_ = [_local(spec, ids, g) for spec, g in zip(specs, played, strict=True)]
 
     # On no list and unknown to the register: the tournament's own rating is the base (the
@@ -266,7 +277,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
             code = 3 * person + li
             if r is not None and f.origin[code] == 2:
                 f.base[code] = r
-                f.reached[code] |= r >= 2400
+                f.reached[code] |= spec.rules.reaches_top(r)
     index = {p.key: at for at, p in enumerate(people)}
     for key in sorted(corrections.keys() & index.keys()):
         at = index[key]
@@ -287,16 +298,18 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         c = 3 * loc.person + li
         if spec.ratings_from == "source":  # the rating the opponents see
             seen = [NONE if r is None else r for r in loc.rating]
-            if spec.rating_list is not RatingList.STANDARD:
-                # RB24 7.2.1: unrated here but with a standard rating → that rating, as rated.
-                std = older if older and month != prev_month else prev_ratings
-                for i, r in enumerate(loc.rating):
-                    if r is None:
-                        seen[i] = std.get((people[loc.person[i]].key, RatingList.STANDARD), NONE)
+            # Unrated in the source: the standard rating where the list's rules say so
+            # (RB24 7.2.1), from the list in force at the start.
+            std = older if older and month != prev_month else prev_ratings
+            for i, r in enumerate(loc.rating):
+                if r is None:
+                    key = people[loc.person[i]].key
+                    got = list_rating(spec.rules, None, std.get((key, RatingList.STANDARD)))
+                    seen[i] = NONE if got is None else got
         elif month == prev_month or not older:
             seen = f.base[c].tolist()
         else:
-            seen = [_lookup(older, people[i].key, spec.rating_list) or NONE
+            seen = [_lookup(older, people[i].key, spec.rules) or NONE
                     for i in loc.person.tolist()]
         seen_a = np.array(seen, dtype=np.int64)
         k_of = np.array(kcache.ks(spec, f, c), dtype=np.int64)
@@ -336,12 +349,12 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
                         tournaments=tuple(specs), notes=tuple(notes), previous=dict(previous))
 
 
-def _lookup(table: Mapping[tuple[str, RatingList], int], key: str, rl: RatingList) -> int | None:
-    """A rating on *rl*; for rapid/blitz a player unrated there uses the standard one (RB24 7.2.1)."""
-    value = table.get((key, rl))
-    if value is None and rl is not RatingList.STANDARD:
-        value = table.get((key, RatingList.STANDARD))
-    return value
+def _lookup(table: Mapping[tuple[str, RatingList], int], key: str, rules: FideRules
+            ) -> int | None:
+    """A player's rating on the list of *rules* in *table* (RB24 7.2.1: in rapid and blitz,
+    the standard rating of a player unrated there)."""
+    return list_rating(rules, table.get((key, rules.rating_list)),
+                       table.get((key, RatingList.STANDARD)))
 
 
 def _finish(specs: Sequence[PeriodTournament], people: Sequence[Person], pl: Array, tour: Array,
@@ -380,17 +393,20 @@ def _finish(specs: Sequence[PeriodTournament], people: Sequence[Person], pl: Arr
             n_pool[c] += prior.games
             s_pool[c] += prior.opponents_sum
             w_pool[c] += prior.score_h
-    ru = initial_ratings(n_pool, s_pool, w_pool, period_rules.initial_rule)
-    if period_rules.initial_max is not None:
-        ru = np.where(ru >= 0, np.minimum(ru, period_rules.initial_max), ru)
+    ru = initial_ratings(n_pool, s_pool, w_pool, period_rules)
     ru[base >= 0] = NONE
 
     new = base + out.rounded
-    if period == date(2024, 3, 1):
-        # FIDE's one-time adjustment of 1 March 2024, on the post-period rating.
-        adj = np.where((base >= 0) & (new < 2000), (4 * (2000 - new) + 5) // 10, 0)
-        new = new + adj
-        notes.append("2024-03: FIDE's one-time adjustment 0.4 × (2000 − R) is applied")
+    # A one-time adjustment of this list (FIDE's of 1 March 2024), on the post-period rating.
+    adjusted = ""
+    for li, rl in enumerate(LISTS):
+        adj = list_adjustment(period, rl)
+        if adj is not None:
+            at = slice(li, None, 3)
+            new[at] += adj.amounts(new[at]) * (base[at] >= 0)
+            adjusted = adjusted or f"{period:%Y-%m}: FIDE's one-time adjustment {adj.words} is applied"
+    if adjusted:
+        notes.append(adjusted)
     floor = period_rules.floor
     rated = base >= 0
     # R24 7.2.2: no rated game for a year (or the list's flag and none now) → inactive.

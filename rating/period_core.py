@@ -3,8 +3,10 @@
 :func:`rate_rows` takes one numpy row per player-game, per-tournament rule parameters and
 per-(player, list) facts, and returns per-row PD, K and change and per-(player, list)
 totals; no per-game Python loop.  :func:`initial_ratings` does the same for first ratings.
-Arithmetic is exact in integer hundredths; the change is rounded once per player, list and
-period, 0.5 away from zero (R24 8.3.4).  Everything here is pure; :mod:`rating.period`
+Every parameter comes from the rules (:class:`~rating.rules.FideRules`, as
+:class:`RuleArrays` per tournament).  Arithmetic is exact in integer hundredths; the change
+is rounded once per player, list and period, 0.5 away from zero (R24 8.3.4), with the
+rounding functions of :mod:`rating.numbers`.  Everything here is pure; :mod:`rating.period`
 builds the table from tournaments.
 """
 
@@ -18,19 +20,18 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from rating.numbers import half_up_div_array, round_half_away_array
 from rating.period_records import LISTS
-from rating.rules import CapRule, FideRules, InitialRule
+from rating.rules import CapRule, FideRules, InitialRule, rules_for
 from rating.tables import DP_TABLE, PD_TABLE
 
-__all__ = ["LISTS", "NONE", "POOL_MONTHS", "RateOutput", "RuleArrays", "default_period",
-           "initial_ratings", "list_in_force", "month_add", "rate_rows"]
+__all__ = ["LISTS", "NONE", "RateOutput", "RuleArrays", "default_period", "initial_ratings",
+           "list_in_force", "month_add", "rate_rows"]
 
 Array = npt.NDArray[Any]
 NONE: Final = -1
 """No rating (unrated), in the int16 rating columns."""
 _BIG: Final = 1 << 30
-POOL_MONTHS: Final = 26
-"""R24 7.1.4: results within consecutive rating periods of at most 26 months are pooled."""
 
 # Row reasons (the ``reason`` column of :class:`RateOutput`).
 RATED, POOLED, OPP_UNRATED, EXCLUDED_600, BOTH_UNRATED, DISREGARDED = range(6)
@@ -59,16 +60,10 @@ def list_in_force(day: date) -> date:
 
 
 def default_period(end: date) -> date:
-    """R24 7.1.3: the first list dated at least 3 days after the tournament's last day."""
-    cut = end + timedelta(days=3)
+    """R24 7.1.3: the first list dated at least 3 days (the rules' closing days) after the
+    tournament's last day."""
+    cut = end + timedelta(days=rules_for(end).closing_days)
     return cut if cut.day == 1 else month_add(cut, 1)
-
-
-
-def _half_up_div(num: Array, den: Array) -> Array:
-    """round(num / den), .5 up, for non-negative integer arrays."""
-    out: Array = (2 * num + den) // (2 * den)
-    return out
 
 
 # --------------------------------------------------------------------------- the core
@@ -223,30 +218,34 @@ def rate_rows(pl: Array, tour: Array, own: Array, opp: Array, score_h: Array, *,
     change_h = k * (score_h.astype(np.int16, copy=False) - pd_h)
     total = np.rint(np.bincount(pli, weights=change_h.astype(np.float64), minlength=n_pl)
                     ).astype(np.int64)
-    rounded = np.sign(total) * ((np.abs(total) + 50) // 100)
+    rounded = round_half_away_array(total)
     return RateOutput(reason=reason, capped=capped, opp_used=opp_used, pd_h=pd_h, k=k,
                       change_h=change_h, games=games, total_h=total, rounded=rounded)
 
 
-def initial_ratings(games: Array, opp_sum: Array, score_h: Array,
-                    rule: InitialRule = InitialRule.R24) -> Array:
-    """Ru per pool (R24 8.2.2–8.2.3; R22 8.2), vectorised, before the 2200 cap; −1 without games.
+def initial_ratings(games: Array, opp_sum: Array, score_h: Array, rules: FideRules) -> Array:
+    """Ru per pool under *rules* (R24 8.2.2–8.2.3; R22 8.2), vectorised, at most the rules'
+    maximum; −1 without games.  :func:`rating.fide.pooled_initial_rating` per pool.
 
     R24: Ra = (Σ opp + 2 × 1800) / (n + 2); p = (W + 1) / (n + 2) to the hundredth (.005 up);
-    Ru = round(Ra + dp), .5 up.
+    Ru = round(Ra + dp), .5 up; at most 2200.
     """
     n = games.astype(np.int64)
     s = opp_sum.astype(np.int64)
     w = score_h.astype(np.int64)
     safe = np.maximum(n, 1)
-    if rule is InitialRule.R24:
-        m = n + 2
-        p_h = _half_up_div(w + 100, m)
-        ru = _half_up_div(s + 3600 + _DP_LUT[p_h] * m, m)
+    if rules.initial_rule is InitialRule.R24:
+        extra = rules.hypothetical_opponents  # each a draw against this rating
+        m = np.maximum(n + extra, 1)
+        p_h = half_up_div_array(w + 50 * extra, m)
+        ru = half_up_div_array(s + extra * rules.hypothetical_opponent + _DP_LUT[p_h] * m, m)
     else:
-        # R22 8.2: Ra of the real opponents; above 50 % +20 per half point over 50 %, else + dp.
-        p_h = _half_up_div(w, safe)
+        # R22 8.2: Ra of the real opponents; above 50 % a bonus per half point over 50 %,
+        # else + dp.
+        p_h = half_up_div_array(w, safe)
         over = (2 * w) // 100 - n
-        dp = np.where(2 * w > 100 * n, 20 * over, _DP_LUT[np.minimum(p_h, 100)])
-        ru = _half_up_div(s + dp * safe, safe)
+        dp = np.where(2 * w > 100 * n, rules.half_point_bonus * over, _DP_LUT[np.minimum(p_h, 100)])
+        ru = half_up_div_array(s + dp * safe, safe)
+    if rules.initial_max is not None:
+        ru = np.minimum(ru, rules.initial_max)
     return np.where(n > 0, ru, NONE)

@@ -24,11 +24,11 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from importer.model import Player, Status, Tournament
+from importer.model import Player, RatingList, Status, Tournament
 from rating import fide
 from rating.numbers import to_cent, to_decimal
 from rating.results import PlayerRating, TournamentRating
-from rating.rules import CapRule, FideRules, rules_for
+from rating.rules import CapRule, FideRules, all_rules, rules_for
 
 __all__ = ["Comparison", "Disagreement", "PublishedCheck", "compare_published"]
 
@@ -90,12 +90,19 @@ class PublishedCheck:
         return self.change.compared > 0 or self.performance.compared > 0
 
 
-_READINGS: tuple[tuple[str, CapRule, int | None], ...] = (
-    ("the 400-point cap on every game", CapRule.EVERY_GAME, None),
-    ("the 400-point cap on one game per tournament (2022 rule)", CapRule.ONCE_PER_TOURNAMENT,
-     None),
-    ("the 400-point cap with no cap from 2650 (2025 rule)", CapRule.BELOW_2650, 2650),
-)
+def _readings(cap: int) -> list[tuple[str, CapRule, int | None]]:
+    """The readings of the difference cap the standard rule versions hold (a *cap*-point cap
+    on every game, on one game per tournament, none from 2650), in words, once each."""
+    out: list[tuple[str, CapRule, int | None]] = []
+    for r in all_rules():
+        if r.rating_list is not RatingList.STANDARD or any(c is r.cap_rule for _, c, _ in out):
+            continue
+        year = f" ({r.valid_from.year} rule)" if r.valid_from.year > 1 else ""
+        words = {CapRule.EVERY_GAME: f"the {cap}-point cap on every game",
+                 CapRule.ONCE_PER_TOURNAMENT: f"the {cap}-point cap on one game per tournament",
+                 CapRule.BELOW_2650: f"the {cap}-point cap with no cap from {r.no_cap_from}"}
+        out.append((words[r.cap_rule] + year, r.cap_rule, r.no_cap_from))
+    return out
 
 
 def _total(pr: PlayerRating, rules: FideRules) -> Decimal | None:
@@ -123,7 +130,7 @@ def _cap_readings(pr: PlayerRating, rules: FideRules | None, theirs: Decimal) ->
                and abs(own - ln.opponent_rating) > rules.cap for ln in pr.rounds):
         return []
     out = []
-    for label, cap_rule, no_cap_from in _READINGS:
+    for label, cap_rule, no_cap_from in _readings(rules.cap):
         if (cap_rule, no_cap_from) == (rules.cap_rule, rules.no_cap_from):
             continue
         total = _total(pr, replace(rules, cap_rule=cap_rule, no_cap_from=no_cap_from))
@@ -224,6 +231,8 @@ def compare_published(t: Tournament, rating: TournamentRating, *,
             perf_off.append(Disagreement(start_no=p.start_no, name=p.name, ours=ours,
                                          theirs=theirs, notes=_performance_notes(p, pr)))
     rule_name = rating.rules
+    ref = rules or rules_for(rating.on, rating.rating_list)
+    no_cap = f"no K × n ≤ {ref.period_cap} cap" if ref.period_cap is not None else "no cap on K × n"
     change = Comparison(
         figure="rating change", source=source, compared=len(change_rows),
         agreements=len(change_rows) - len(change_off), disagreements=tuple(change_off),
@@ -231,9 +240,9 @@ def compare_published(t: Tournament, rating: TournamentRating, *,
         method=(f"Ours is K × Σ(S − PD) over the games against rated opponents, with the "
                 f"tournament's ratings and K and the rules of its start date ({rule_name}), "
                 f"unrounded, compared at the hundredth; {source} prints Swiss-Manager's "
-                "figure for this tournament alone (its K and its reading of the 400-point "
-                "rule, no K × n ≤ 700 cap, no other events), not FIDE's official result. "
-                "Where they differ, the other readings of the 400-point rule are tried and "
+                f"figure for this tournament alone (its K and its reading of the {ref.cap}-point "
+                f"rule, {no_cap}, no other events), not FIDE's official result. "
+                f"Where they differ, the other readings of the {ref.cap}-point rule are tried and "
                 "named when one agrees."))
     performance = Comparison(
         figure="performance (Rp)", source=source, compared=len(perf_rows),

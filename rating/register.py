@@ -28,8 +28,9 @@ from importer.model import RatingList
 from importer.names import name_key
 from rating.errors import RatingError
 from rating.identity import Candidate
-from rating.period_core import POOL_MONTHS, month_add
+from rating.period_core import month_add
 from rating.period_records import PeriodPlayer, PeriodResult, PeriodStatus, Pool, Standing
+from rating.rules import rules_for
 
 __all__ = ["BUSY_TIMEOUT", "SCHEMA_VERSION", "Register", "StoredList"]
 
@@ -235,15 +236,17 @@ class Register:
         return out
 
     def _history(self, keys: list[str], period: date) -> dict[tuple[str, str], tuple[bool, str | None]]:
-        """Per (key, list): ever published 2400+, and the last period with a rated game."""
+        """Per (key, list): ever published 2400+ (R24 8.3.3), and the last period with a rated
+        game."""
         out: dict[tuple[str, str], tuple[bool, str | None]] = {}
+        top = rules_for(period).top_threshold
         for chunk in _chunks(sorted(set(keys))):
             marks = ",".join("?" * len(chunk))
             for key, rl, flag, played in self._db.execute(
-                    f"SELECT key, list, MAX(reached_2400 OR rating >= 2400), "
+                    f"SELECT key, list, MAX(reached_2400 OR rating >= ?), "
                     f"MAX(CASE WHEN games > 0 THEN period END) FROM lists "
                     f"WHERE key IN ({marks}) AND period < ? GROUP BY key, list",
-                    (*chunk, _month(period))):
+                    (top, *chunk, _month(period))):
                 out[(key, rl)] = (bool(flag), played)
         return out
 
@@ -298,7 +301,7 @@ class Register:
 
         Only results after the player's last rated list count; disregarded ones count as events.
         """
-        since = _month(month_add(period, -(POOL_MONTHS - 1)))
+        since = _month(month_add(period, -(rules_for(period).pool_months - 1)))
         out: dict[tuple[str, RatingList], Pool] = {}
         for chunk in _chunks(sorted(set(keys))):
             marks = ",".join("?" * len(chunk))
@@ -458,6 +461,7 @@ class Register:
         """
         previous, imported = result.previous, result.imported
         period = _month(result.period)
+        rules = {rl: rules_for(result.period, rl) for rl in RatingList}
         prev_month = _month(month_add(result.period, -1))
         with self._transaction() as db:
             self.check_period(result.period, replace=replace)
@@ -485,7 +489,7 @@ class Register:
                     db.execute("INSERT OR IGNORE INTO lists VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, "
                                "'imported')",
                                (prev_month, str(rl), key, st.rating, st.k, st.games_total,
-                                int(st.reached_2400 or (st.rating or 0) >= 2400),
+                                int(st.reached_2400 or rules[rl].reaches_top(st.rating)),
                                 "rated" if st.rating is not None else "unrated"))
             db.execute("INSERT INTO periods VALUES (?)", (period,))
             if output is not None:
@@ -506,12 +510,14 @@ class Register:
                 [(period, str(p.list), p.key, p.tournament, p.start.isoformat(), p.opponent_rating,
                   p.score_h, int(p.disregarded)) for p in result.pool])
             db.executemany("INSERT INTO lists VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'computed')",
-                           [_list_row(period, p, previous) for p in result.players])
+                           [_list_row(period, p, previous, rules[p.list].reaches_top)
+                            for p in result.players])
 
 
-def _list_row(period: str, p: PeriodPlayer, previous: Mapping[tuple[str, RatingList], Standing]
-              ) -> tuple[Any, ...]:
-    """A computed list entry: the new rating and the history the next period's K needs."""
+def _list_row(period: str, p: PeriodPlayer, previous: Mapping[tuple[str, RatingList], Standing],
+              reaches_top: Callable[[int | None], bool]) -> tuple[Any, ...]:
+    """A computed list entry: the new rating and the history the next period's K needs
+    (*reaches_top*: whether a rating reaches the K-10 threshold, R24 8.3.3)."""
     st = previous.get((p.key, p.list), Standing())
     total: int | None
     if p.status is PeriodStatus.NEWLY_RATED:
@@ -523,7 +529,7 @@ def _list_row(period: str, p: PeriodPlayer, previous: Mapping[tuple[str, RatingL
     # With an unknown game count the list's K is carried forward as the best estimate.
     k = st.k if total is None and p.status in (PeriodStatus.RATED, PeriodStatus.INACTIVE,
                                                PeriodStatus.DROPPED_BELOW_FLOOR) else None
-    reached = st.reached_2400 or (p.new_rating or 0) >= 2400 or (p.old_rating or 0) >= 2400
+    reached = st.reached_2400 or reaches_top(p.new_rating) or reaches_top(p.old_rating)
     return (period, str(p.list), p.key, p.new_rating, k, p.games, total, int(reached),
             p.status.value)
 

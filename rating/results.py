@@ -144,7 +144,8 @@ class PlayerNote:
 
     start_no: int
     text: str
-    """The same for each player concerned: 'K reduced so that K × rated games stays within 700'."""
+    """The same for each player concerned: 'K reduced so that K × rated games stays within
+    700' (the rules' cap)."""
     detail: str = ""
     """What it says about this player alone ('K 40 → 35'); '' when the text says it all."""
 
@@ -178,6 +179,8 @@ class TournamentRating:
     default_k_players: tuple[int, ...] = field(default=())
     """Start numbers of the players with rated games whose K is the default (the caller
     warns about them, naming them)."""
+    k_cap: int | None = None
+    """The cap on K × rated games the system applies (FIDE: the rules', R24 8.3.3), or None."""
 
     _index: dict[int, PlayerRating] = field(init=False, repr=False, compare=False)
 

@@ -1,18 +1,28 @@
 """FIDE rule versions by tournament start date and rating list.
 
 One frozen :class:`FideRules` per period of validity; :func:`rules_for` picks it
-from the tournament's **start date** (the deciding date for every switch).
+from the tournament's **start date** (the deciding date for every switch).  Every value
+a rule uses — thresholds, caps, floors, the hypothetical opponents of a first rating,
+the one-time adjustment of March 2024 — is held here, once, and read from here
+(``tests/test_rule_values.py`` checks that no other module spells 2400, 3600 or 700).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date
+from decimal import Decimal
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from importer.model import RatingList
+from rating.numbers import round_half_away, round_half_away_array
 
-__all__ = ["CapRule", "FideRules", "InitialRule", "all_rules", "previous_rules", "rules_for"]
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+__all__ = ["CapRule", "FideRules", "InitialRule", "ListAdjustment", "all_rules", "list_adjustment",
+           "previous_rules", "rules_for"]
 
 
 class CapRule(StrEnum):
@@ -33,6 +43,39 @@ class InitialRule(StrEnum):
     """R24 8.2: two hypothetical 1800 draws, Ru = Ra + dp, at most 2200."""
     R22 = "2022"
     """R22 8.2: real opponents only; +20 per half point above 50 %."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListAdjustment:
+    """A one-time change FIDE made to every rating below a level on one list, after the
+    period's games (a list operation, not part of the regulations).
+
+    The March 2024 one (FIDE Council 14/15 Dec 2023, QC24; on the post-period rating per
+    AUDIT; on every list per NOR24): ratings below 2000 rise by 0.4 × (2000 − R), rounded
+    half away from zero.
+    """
+
+    list_date: date
+    """The list it was made on (the period's list date)."""
+    below: int
+    """Ratings below this rise …"""
+    share_h: int
+    """… by this share of their distance to ``below``, in hundredths (40: 0.4 × (2000 − R))."""
+
+    def amount(self, rating: int) -> int:
+        """The rise of *rating* (after the period's games), in whole points."""
+        return round_half_away(self.share_h * (self.below - rating)) if rating < self.below else 0
+
+    def amounts(self, ratings: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """:meth:`amount` of every rating of an integer array (the period engine's)."""
+        below = ratings < self.below
+        rise: npt.NDArray[Any] = round_half_away_array(self.share_h * (self.below - ratings)) * below
+        return rise
+
+    @property
+    def words(self) -> str:
+        """The formula for people: '0.4 × (2000 − R)'."""
+        return f"{Decimal(self.share_h) / 100:f} × ({self.below} − R)"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,10 +107,27 @@ class FideRules:
     """R24 8.3.3: K is reduced so that K × n ≤ 700 (applied from 2014-07-01 in our reading)."""
     floor: int = 1400
     """R24 7.2.1: below this the player is unrated on the next list (1000 before 2024-03-01)."""
+    closing_days: int = 3
+    """R24 7.1.3: a tournament ending at least this many days before a list may be rated on it."""
+    inactive_months: int = 12
+    """R24 7.2.2: no rated game in a one-year period → inactive."""
     initial_rule: InitialRule = InitialRule.R24
     initial_min_games: int = 5
+    """R24 7.1.4: a first rating needs this many games against rated opponents."""
     initial_max: int | None = 2200
+    """R24 8.2.3: the maximum initial rating (None: no maximum, R22)."""
+    hypothetical_opponents: int = 2
+    """R24 8.2.2: Ra and p include this many hypothetical opponents, each a draw (R22: none)."""
     hypothetical_opponent: int = 1800
+    """R24 8.2.2: their rating."""
+    half_point_bonus: int = 20
+    """R22 8.2: above 50 %, Ru = Ra + this per half point over 50 % (unused under R24)."""
+    pool_months: int = 26
+    """R24 7.1.4: results within consecutive rating periods of at most this many months pool."""
+    unrated_uses_standard: bool = False
+    """RB24 7.2.1 (rapid and blitz): an unrated player with a standard rating is rated with it."""
+    adjustment: ListAdjustment | None = None
+    """A one-time change to the list dated ``adjustment.list_date`` (see :func:`list_adjustment`)."""
 
     @property
     def label(self) -> str:
@@ -80,38 +140,51 @@ class FideRules:
         """Whether the difference cap applies at all to a player rated *own*."""
         return self.no_cap_from is None or own < self.no_cap_from
 
+    def reaches_top(self, rating: int | None) -> bool:
+        """Whether a published *rating* reaches the K-10 threshold (R24 8.3.3: 2400)."""
+        return rating is not None and rating >= self.top_threshold
+
+    @property
+    def period_cap_words(self) -> str:
+        """The K × n cap for people: 'K × games ≤ 700' ('' when these rules have none)."""
+        return "" if self.period_cap is None else f"K × games ≤ {self.period_cap}"
+
 
 _D = date
 
 
 def _standard() -> list[FideRules]:
     std = RatingList.STANDARD
+    # R22 8.2 and earlier: first ratings from the real opponents alone, no maximum, floor 1000.
+    r22 = InitialRule.R22
     return [
         # Historical: the 350-point rule, replaced by the 400-point rule on 2009-07-01.
         FideRules(name="FIDE before 2009-07 (350-point rule, K 25/15/10)", valid_from=_D(1, 1, 1),
                   cap=350, cap_rule=CapRule.EVERY_GAME, k_new=25, k_established=15,
                   k_junior=None, top_needs_games=True, period_cap=None, floor=1000,
-                  initial_rule=InitialRule.R22, initial_max=None, rating_list=std),
+                  initial_rule=r22, initial_max=None, hypothetical_opponents=0, rating_list=std),
         FideRules(name="FIDE 2009-07 (400-point rule, K 25/15/10)", valid_from=_D(2009, 7, 1),
                   cap=400, cap_rule=CapRule.EVERY_GAME, k_new=25, k_established=15,
                   k_junior=None, top_needs_games=True, period_cap=None, floor=1000,
-                  initial_rule=InitialRule.R22, initial_max=None, rating_list=std),
+                  initial_rule=r22, initial_max=None, hypothetical_opponents=0, rating_list=std),
         # Historical: K 30 for new players from 2011-07-01.
         FideRules(name="FIDE 2011-07 (K 30/15/10)", valid_from=_D(2011, 7, 1), cap=400,
                   cap_rule=CapRule.EVERY_GAME, k_new=30, k_established=15, k_junior=None,
-                  period_cap=None, floor=1000, initial_rule=InitialRule.R22, initial_max=None,
-                  rating_list=std),
+                  period_cap=None, floor=1000, initial_rule=r22, initial_max=None,
+                  hypothetical_opponents=0, rating_list=std),
         # Historical: K 40/20/10 and the junior rule from 2014-07-01; the 700 cap read from here.
         FideRules(name="FIDE 2014-07 (K 40/20/10)", valid_from=_D(2014, 7, 1), cap=400,
-                  cap_rule=CapRule.EVERY_GAME, floor=1000, initial_rule=InitialRule.R22,
-                  initial_max=None, rating_list=std),
+                  cap_rule=CapRule.EVERY_GAME, floor=1000, initial_rule=r22,
+                  initial_max=None, hypothetical_opponents=0, rating_list=std),
         # R22 8.3.1: one upgrade per tournament.
         FideRules(name="FIDE 2022 (400-point rule once per tournament)", valid_from=_D(2022, 1, 1),
                   cap=400, cap_rule=CapRule.ONCE_PER_TOURNAMENT, floor=1000,
-                  initial_rule=InitialRule.R22, initial_max=None, rating_list=std),
-        # R24 (QC24): cap every game, floor 1400, new initial-rating rule.
+                  initial_rule=r22, initial_max=None, hypothetical_opponents=0, rating_list=std),
+        # R24 (QC24): cap every game, floor 1400, new initial-rating rule; and FIDE's one-time
+        # adjustment of the 1 March 2024 list (spec §7).
         FideRules(name="FIDE 2024-03", valid_from=_D(2024, 3, 1), cap=400,
-                  cap_rule=CapRule.EVERY_GAME, rating_list=std),
+                  cap_rule=CapRule.EVERY_GAME, rating_list=std,
+                  adjustment=ListAdjustment(list_date=_D(2024, 3, 1), below=2000, share_h=40)),
         # R24 8.3.1 as amended with effect from 2025-10-01.
         FideRules(name="FIDE 2025-10 (no cap from 2650)", valid_from=_D(2025, 10, 1), cap=400,
                   cap_rule=CapRule.BELOW_2650, no_cap_from=2650, rating_list=std),
@@ -125,9 +198,11 @@ def _rapid_blitz(rating_list: RatingList) -> list[FideRules]:
     for r in _standard():
         if r.cap_rule is CapRule.BELOW_2650:
             continue
-        out.append(replace(r, rating_list=rating_list))
+        # RB24 7.2.1: a player unrated here who has a standard rating is rated with it.
+        out.append(replace(r, rating_list=rating_list, unrated_uses_standard=True))
     out.append(replace(out[-1], name="FIDE rapid/blitz 2024-12 (600-point exclusion)",
-                        valid_from=_D(2024, 12, 1), exclude_gap=600, exclude_above=2600))
+                        valid_from=_D(2024, 12, 1), exclude_gap=600, exclude_above=2600,
+                        adjustment=None))
     return out
 
 
@@ -145,6 +220,13 @@ def rules_for(start: date, rating_list: RatingList = RatingList.STANDARD) -> Fid
         if r.valid_from <= start:
             chosen = r
     return chosen
+
+
+def list_adjustment(period: date, rating_list: RatingList = RatingList.STANDARD
+                    ) -> ListAdjustment | None:
+    """The one-time adjustment FIDE made to the list dated *period*, or None (most lists)."""
+    adj = rules_for(period, rating_list).adjustment
+    return adj if adj is not None and adj.list_date == period else None
 
 
 def all_rules() -> list[FideRules]:

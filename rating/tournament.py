@@ -6,6 +6,13 @@ force on its start date, summed unrounded per player; only the new rating is rou
 (R24 8.3.4).  Under FIDE's rules K × n ≤ 700 (R24 8.3.3) holds over the tournament's
 rated games; other events of the period are the rating-period engine's job.
 
+Ratings are the source's, as printed: a source prints one FIDE rating per player, the one of
+the tournament's list, so for a rapid or blitz event it cannot show the standard rating of a
+player unrated there (RB24 7.2.1, :func:`rating.fide.list_rating`).  Swiss-Manager and FIDE's
+server print that standard rating in the rapid or blitz column already; a player the source
+shows unrated is taken as unrated here.  The rating period, which has the previous lists,
+applies the rule itself (:mod:`rating.period`).
+
 The rating system is a parameter (FIDE, generic Elo, a national system such as UKD, or a
 name from :mod:`rating.registry`); every player's games go through the system's ``rate``.
 
@@ -31,7 +38,7 @@ from importer.model import (
     TournamentInfo,
 )
 from rating import fide, registry
-from rating.base import RatingSystem
+from rating.base import FideSystem, RatingSystem
 from rating.errors import RatingError
 from rating.fide import KSource, PlayerFacts, is_junior_category
 from rating.results import (
@@ -54,6 +61,7 @@ __all__ = [
     "RulesDate",
     "Scenario",
     "TournamentRating",
+    "k_cap_reason",
     "rate_tournament",
     "rules_date",
 ]
@@ -78,7 +86,9 @@ OPPONENT_RATING_UNKNOWN = "opponent's rating not in the source"
 OWN_RATING_UNKNOWN = "rating not in the source"
 
 def _own_rating(system: RatingSystem, p: Player) -> int | None:
-    """The rating a system uses: the national rating for a national system, else Player.rating."""
+    """The rating a system uses: the national rating for a national system, else Player.rating
+    as the source prints it (for a rapid or blitz event the source's rating is already the
+    one RB24 7.2.1 gives: see the module docstring)."""
     return p.national_rating if system.national else p.rating
 
 
@@ -250,7 +260,9 @@ _CHANGES = (("K", ("k_new", "k_established", "k_top", "k_junior", "junior_below"
             ("game-exclusion", ("exclude_gap", "exclude_above")),
             ("rating-floor", ("floor",)),
             ("first-rating", ("initial_rule", "initial_min_games", "initial_max",
-                              "hypothetical_opponent")))
+                              "hypothetical_opponents", "hypothetical_opponent",
+                              "half_point_bonus", "pool_months")),
+            ("list", ("closing_days", "inactive_months")))
 
 
 def _what_changed(rules: FideRules) -> str:
@@ -340,21 +352,30 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
         notes.append(note)
     defaults = tuple(p.start_no for p in players
                      if p.k_source is KSource.DEFAULT and p.rated_games > 0)
+    k_cap = chosen.rules.period_cap if isinstance(chosen, FideSystem) else None
     return TournamentRating(system=chosen.name, label=chosen.label, rules=chosen.describe(),
                             on=start, rules_label=chosen.rules_label(),
                             date_source=basis.source,
                             rating_list=rating_list, players=players, notes=tuple(notes),
-                            player_notes=tuple(n for p in players for n in _k_notes(p)),
-                            default_k_players=defaults)
+                            player_notes=tuple(n for p in players for n in _k_notes(p, k_cap)),
+                            default_k_players=defaults, k_cap=k_cap)
 
 
-def _k_notes(pr: PlayerRating) -> list[PlayerNote]:
-    """Why a player's games use another K than the player's: K × n ≤ 700, or a K the system
-    gives some games (UKD's games against opponents without UKD)."""
+def k_cap_reason(cap: int | None) -> str:
+    """Why a K was reduced, for people: 'K reduced so that K × rated games stays within 700'
+    (*cap*: the rules' cap, R24 8.3.3)."""
+    if cap is None:
+        return "K reduced by the rating system's cap on K × rated games"
+    return f"K reduced so that K × rated games stays within {cap}"
+
+
+def _k_notes(pr: PlayerRating, cap: int | None) -> list[PlayerNote]:
+    """Why a player's games use another K than the player's: K × n ≤ the cap (*cap*, the
+    rules'), or a K the system gives some games (UKD's games against opponents without UKD)."""
     out = []
     if pr.k_before_cap is not None:
         out.append(PlayerNote(start_no=pr.start_no, detail=f"K {pr.k_before_cap} → {pr.k}",
-                              text="K reduced so that K × rated games stays within 700"))
+                              text=k_cap_reason(cap)))
     other: dict[tuple[str, int], list[int]] = {}
     for ln in pr.rounds:
         if ln.rated and ln.k is not None and pr.k is not None and ln.k != pr.k:

@@ -35,8 +35,8 @@ def _player_k(rules: FideRules, rating: int, on: dt.date, opts: dict[str, Any],
         rating=rating, games_played=opts["games_played"], birth_year=opts["birth_year"],
         reached_2400=opts["reached_2400"], year=on.year), DEFAULT_K)
     if source is fide.KSource.DEFAULT:
-        hint = " (a player whose rating reached 2400 has K 10: --category master)" \
-            if rating >= rules.top_threshold else ""
+        hint = (f" (a player whose rating reached {rules.top_threshold} has K {rules.k_top}: "
+                "--category master)") if rules.reaches_top(rating) else ""
         notes.append(f"K {DEFAULT_K} assumed: give --k or --category for another{hint}")
     else:
         notes.append(f"K category: {_category(rules, rating, on, opts).value}")
@@ -95,7 +95,7 @@ def run_calc(*, games: list[tuple[int | None, Decimal]], result: Decimal | None,
         opp = opts["opponent"]
         opp_k = opts["opponent_k"]
         if opp_k is None:
-            opp_k = 10 if opp >= rules.top_threshold else DEFAULT_K
+            opp_k = rules.k_top if rules.reaches_top(opp) else DEFAULT_K
             notes.append(f"opponent K {opp_k} assumed (--opponent-k)")
         try:
             opp_calc = calculate(system, opp, check_k(opp_k, "--opponent-k"),

@@ -119,11 +119,13 @@ _K_WORDS = {"card": "published per game by the source", "source": "published by 
             "default": "assumed: none published, listed or given by the category"}
 
 
-def _k_words(pr: PlayerRating) -> str:
-    """Where a player's K comes from, in words (and the reduction K × games ≤ 700)."""
+def _k_words(pr: PlayerRating, cap: int | None) -> str:
+    """Where a player's K comes from, in words (and the reduction K × games ≤ the rules'
+    *cap*)."""
     words = _K_WORDS.get(pr.k_source.value, pr.k_source.value)
     if pr.k_before_cap is not None:
-        words += (f"; {pr.k_before_cap} reduced so that K × rated games stays within 700")
+        words += (f"; {pr.k_before_cap} reduced so that K × rated games stays within {cap}"
+                  if cap is not None else f"; {pr.k_before_cap} reduced by the system's cap")
     return words
 
 
@@ -194,7 +196,7 @@ def _player_row(report: Report, pr: PlayerRating, linked: bool,
         "start_no": pr.start_no, "name": p.name, "title": p.title, "federation": p.federation,
         "href": _page(pr.start_no) if linked else "",
         "rating": pr.rating, "k": pr.k, "k_source": pr.k_source.value,
-        "k_words": _k_words(pr) if pr.k is not None else "",
+        "k_words": _k_words(pr, report.rating.k_cap) if pr.k is not None else "",
         "points": _text(_PLAYERS, "points", row), "points_sort": str(pr.points),
         "rated_games": pr.rated_games, "score": _text(_PLAYERS, "score", row),
         "score_sort": str(pr.score),

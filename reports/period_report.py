@@ -36,7 +36,7 @@ from rating.period_records import (
     PeriodStatus,
     PoolGame,
 )
-from rating.rules import FideRules, InitialRule, rules_for
+from rating.rules import FideRules, rules_for
 from reports import fmt
 
 if TYPE_CHECKING:
@@ -267,6 +267,9 @@ def _pool(p: PeriodPlayer, games: Mapping[str, Sequence[PoolGame]], played: Sequ
     return tuple(lines)
 
 
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
 def _workings(p: PeriodPlayer, rules: FideRules) -> tuple[str, ...]:
     """Ra, p, dp and the first rating from the pooled games, as the rules of the new list say."""
     n, total, w = p.pool_games, p.pool_opponents_sum, p.pool_score_h
@@ -274,11 +277,12 @@ def _workings(p: PeriodPlayer, rules: FideRules) -> tuple[str, ...]:
     if first.value is None:
         return ()
     games = f"{n} game{'s' if n != 1 else ''} against rated opponents"
-    if rules.initial_rule is InitialRule.R24:
-        h = rules.hypothetical_opponent
-        lines = [f"{games} and two hypothetical draws against {h}",
-                 f"Ra = ({total} + 2 × {h}) / ({n} + 2) = {fmt.average(first.average)}",
-                 f"p = ({_w(w)} + 1) / ({n} + 2) = {fmt.hundredths(first.p_h)}, "
+    if first.hypothetical:
+        h, m = first.hypothetical_rating, first.hypothetical
+        draws = f"{_NUMBER_WORDS.get(m, str(m))} hypothetical draw{'s' if m != 1 else ''}"
+        lines = [f"{games} and {draws} against {h}",
+                 f"Ra = ({total} + {m} × {h}) / ({n} + {m}) = {fmt.average(first.average)}",
+                 f"p = ({_w(w)} + {_w(50 * m)}) / ({n} + {m}) = {fmt.hundredths(first.p_h)}, "
                  f"so dp = {fmt.signed(first.dp)}"]
     else:
         lines = [games, f"Ra = {total} / {n} = {fmt.average(first.average)}",
@@ -494,7 +498,8 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
     parts = _parts(rows, folder)
     counts = Counter(p.status for p in result.players)
     n_t, n_g = len(result.tournaments), len(result.games)
-    common = {"period": f"{result.period:%Y-%m}", "list_date": result.period.isoformat()}
+    common = {"period": f"{result.period:%Y-%m}", "list_date": result.period.isoformat(),
+              "period_cap": rules_for(result.period).period_cap_words}
     tournaments = [{
         "key": t.key, "name": t.tournament.info.name or t.key,
         "href": f"{t.key}/index.html", "list": str(t.rating_list),

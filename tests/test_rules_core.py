@@ -25,7 +25,15 @@ from hypothesis import strategies as st
 from importer.errors import ImporterError
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
 from importer.sources import load
-from rating.fide import KSource, PlayerFacts, cap_mask, expected_h, period_k, player_k
+from rating.fide import (
+    KSource,
+    PlayerFacts,
+    cap_mask,
+    excluded_reason,
+    expected_h,
+    period_k,
+    player_k,
+)
 from rating.numbers import round_half_away
 from rating.period import rate_period
 from rating.period_core import LISTS, RuleArrays, default_period, rate_rows
@@ -59,13 +67,8 @@ def per_game_loop(rows: Sequence[tuple[int, int, int, int]], base: Sequence[int]
                   ) -> tuple[dict[int, int], dict[int, bool], dict[int, int], dict[int, int]]:
     """The plain per-game rules: which rows are rated, the cap per player and tournament, the
     K after K × n ≤ 700, and K × (S − PD) in hundredths."""
-    rated = []
-    for i, (p, t, o, _) in enumerate(rows):
-        r = t_rules[t]
-        if base[p] >= 0 and o >= 0 and not (
-                r.exclude_gap is not None and abs(base[p] - o) >= r.exclude_gap
-                and max(base[p], o) > (r.exclude_above or 0)):
-            rated.append(i)
+    rated = [i for i, (p, t, o, _) in enumerate(rows)  # RB24 7.3.1: the 600-point rule
+             if base[p] >= 0 and o >= 0 and excluded_reason(base[p], o, t_rules[t]) is None]
     n: dict[int, int] = {}
     for i in rated:
         n[int(pl[i])] = n.get(int(pl[i]), 0) + 1

@@ -21,7 +21,7 @@ from datetime import date
 
 import numpy as np
 
-from rating.fide import expected_h, period_k
+from rating.fide import excluded_reason, expected_h, period_k
 from rating.period import LISTS, RuleArrays, rate_rows
 from rating.rules import rules_for
 
@@ -74,9 +74,8 @@ def loop(d: dict[str, np.ndarray], rows: int) -> dict[int, int]:
     rated = []
     for i in range(rows):
         r = rules[t_list[tour[i]]]
-        ok = base[pl[i]] >= 0 and opp[i] >= 0 and not (
-            r.exclude_gap is not None and r.exclude_above is not None
-            and abs(own[i] - opp[i]) >= r.exclude_gap and max(own[i], opp[i]) > r.exclude_above)
+        ok = (base[pl[i]] >= 0 and opp[i] >= 0
+              and excluded_reason(own[i], opp[i], r) is None)  # RB24 7.3.1
         rated.append(ok)
         if ok:
             n[pl[i]] = n.get(pl[i], 0) + 1
