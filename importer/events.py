@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from importer.chessresults import Page
     from importer.sources import Progress, SavedPage
 
-__all__ = ["Event", "EventIdentity", "Events", "PlayedGames", "distinct_events", "load_events"]
+__all__ = ["Event", "EventIdentity", "Events", "PlayedGames", "distinct_events", "load_events",
+           "load_many"]
 
 SAME_PLAYERS = 0.8
 """Two files without ids are one event when their names and start dates agree and at least
@@ -389,3 +390,17 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
     read.sort(key=lambda pair: pair[0])
     found = distinct_events([ev for _, ev in read])
     return Events(found.events, (*notes, *found.notes))
+
+
+def load_many(sources: Sequence[str | os.PathLike[str]], *,
+              session: requests.Session | None = None, base_url: str | None = None,
+              progress: Progress | None = None) -> Tournament:
+    """Several sources of one tournament (saved pages, snapshots) as one, through
+    :func:`load_events`; InputError when they show several tournaments."""
+    found = load_events(sources, session=session, base_url=base_url, progress=progress)
+    if len(found) != 1:
+        names = "; ".join(e.tournament.info.name or e.label for e in found.events[:3])
+        raise InputError(f"the sources show {len(found)} different tournaments ({names}); "
+                         "expected the files or pages of one tournament",
+                         source=", ".join(os.fspath(s) for s in sources))
+    return found.events[0].tournament.with_warnings(found.notes)

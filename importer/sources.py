@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from importer.chessresults import Page
     from importer.fetch import TournamentPage
 
-__all__ = ["SavedPage", "from_pages", "load", "load_many", "load_url", "read_file"]
+__all__ = ["SavedPage", "from_pages", "load", "load_url", "read_file"]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Larger inputs are refused: no tournament file comes near this."""
@@ -171,18 +171,3 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
         return read_file(path)
     return load_url(os.fspath(source), session=session, base_url=base_url, progress=progress)
 
-
-def load_many(sources: Sequence[str | os.PathLike[str]], *,
-              session: requests.Session | None = None, base_url: str | None = None,
-              progress: Progress | None = None) -> Tournament:
-    """Several sources of one tournament (saved pages, snapshots) as one, through
-    :func:`importer.events.load_events`; InputError when they show several tournaments."""
-    from importer.events import load_events
-
-    found = load_events(sources, session=session, base_url=base_url, progress=progress)
-    if len(found) != 1:
-        names = "; ".join(e.tournament.info.name or e.label for e in found.events[:3])
-        raise InputError(f"the sources show {len(found)} different tournaments ({names}); "
-                         "expected the files or pages of one tournament",
-                         source=", ".join(os.fspath(s) for s in sources))
-    return found.events[0].tournament.with_warnings(found.notes)
