@@ -4,12 +4,18 @@ Library use::
 
     import importer
     t = importer.load("fixtures/sample_open.trf")
+    month = importer.load_events(["fixtures/period/elite_nov2025.trf"])  # each event once
+
+The model and :func:`load` are imported with the package; :func:`load_many` and
+:func:`load_events` (:mod:`importer.events`) on first use (PEP 562).
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from importer.errors import FetchError, ImporterError, InputError, NoSuchTournament, UnknownFormat
-from importer.events import load_many
 from importer.model import (
     Colour,
     Game,
@@ -24,9 +30,13 @@ from importer.model import (
 )
 from importer.sources import load
 
-__owner__ = "fiderate"
+if TYPE_CHECKING:
+    from importer.events import Event, Events, load_events, load_many
+
 __all__ = [
     "Colour",
+    "Event",
+    "Events",
     "FetchError",
     "Game",
     "GameResult",
@@ -42,5 +52,21 @@ __all__ = [
     "TournamentInfo",
     "UnknownFormat",
     "load",
+    "load_events",
     "load_many",
 ]
+
+_FROM = {"importer.events": ("Event", "Events", "load_events", "load_many")}
+_WHERE = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -1,3 +1,104 @@
-"""fiderate's rating maths: FIDE Rating Regulations (versioned by date), generic Elo, UKD, periods."""
+"""fiderate's rating maths: FIDE Rating Regulations (versioned by date), generic Elo, UKD, periods.
 
-__owner__ = "fiderate"
+Library use::
+
+    import importer, rating
+    rated = rating.rate_tournament(importer.load("fixtures/sample_open.trf"), "fide")
+    frames = rating.frames.to_frames(rated)      # pandas, exact Decimals
+
+Every name below is imported on first use (PEP 562): ``import rating`` loads nothing, and
+the period engine's numpy and pandas come only with :func:`run_period`, :func:`rate_period`,
+:class:`Register` or :mod:`rating.frames`.  ``registry`` is the rating-system registry
+(``registry.names()``, ``registry.build(name, registry.Settings(...))``,
+``registry.register(name, build, help)``).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import rating.frames as frames
+    import rating.registry as registry
+    from rating.errors import RatingError
+    from rating.period import rate_period
+    from rating.period_records import (
+        PeriodGame,
+        PeriodGames,
+        PeriodPlayer,
+        PeriodResult,
+        PeriodStatus,
+        PeriodTournament,
+        Pool,
+        PoolGame,
+        Standing,
+    )
+    from rating.period_run import PeriodSource, run_period
+    from rating.register import Register
+    from rating.rules import FideRules, rules_for
+    from rating.base import EloSystem, FideSystem, RatingSystem, rate_games
+    from rating.results import GameRating, PlayerRating, RoundLine, Scenario, TournamentRating
+    from rating.tournament import rate_tournament
+
+__all__ = [
+    "EloSystem",
+    "FideRules",
+    "FideSystem",
+    "GameRating",
+    "PeriodGame",
+    "PeriodGames",
+    "PeriodPlayer",
+    "PeriodResult",
+    "PeriodSource",
+    "PeriodStatus",
+    "PeriodTournament",
+    "PlayerRating",
+    "Pool",
+    "PoolGame",
+    "RatingError",
+    "RatingSystem",
+    "Register",
+    "RoundLine",
+    "Scenario",
+    "Standing",
+    "TournamentRating",
+    "frames",
+    "rate_games",
+    "rate_period",
+    "rate_tournament",
+    "registry",
+    "rules_for",
+    "run_period",
+]
+
+_MODULES = {"frames": "rating.frames", "registry": "rating.registry"}
+"""Modules exported by name."""
+_FROM = {
+    "rating.errors": ("RatingError",),
+    "rating.period": ("rate_period",),
+    "rating.period_records": ("PeriodGame", "PeriodGames", "PeriodPlayer", "PeriodResult",
+                              "PeriodStatus", "PeriodTournament", "Pool", "PoolGame", "Standing"),
+    "rating.period_run": ("PeriodSource", "run_period"),
+    "rating.register": ("Register",),
+    "rating.rules": ("FideRules", "rules_for"),
+    "rating.base": ("EloSystem", "FideSystem", "RatingSystem", "rate_games"),
+    "rating.results": ("GameRating", "PlayerRating", "RoundLine", "Scenario", "TournamentRating"),
+    "rating.tournament": ("rate_tournament",),
+}
+_WHERE = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    if name in _MODULES:
+        value: object = import_module(_MODULES[name])
+    elif name in _WHERE:
+        value = getattr(import_module(_WHERE[name]), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

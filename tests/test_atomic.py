@@ -55,11 +55,12 @@ def test_killed_writer_leaves_previous_output(tmp_path):
             print("writing", flush=True)
             time.sleep(60)
     """)
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "writing"
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait(timeout=30)
+    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                          text=True) as proc:  # closes the pipe
+        try:
+            assert proc.stdout is not None
+            assert proc.stdout.readline().strip() == "writing"
+            os.kill(proc.pid, signal.SIGKILL)
+        finally:
+            proc.wait(timeout=30)
     assert (out / "players.csv").read_text() == "previous\n"

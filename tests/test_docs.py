@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import click
@@ -9,7 +10,8 @@ import pytest
 
 from reports.cli import cli
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 COMMANDS = sorted(cli.commands)
 
 
@@ -63,3 +65,20 @@ def test_readme_main_command_produces_the_report(run_cli, tmp_path):
     assert res.code == 0, res
     assert "index.html in a browser" in res.stderr
     assert len(list((tmp_path / "report").glob("player-*.html"))) == 24
+
+
+def test_library_use_opens_with_a_session_that_runs_as_a_doctest():
+    """README's "Library use" starts with a ``>>>`` session (load, rate, a frame, a period),
+    which pytest collects as a doctest, with every docstring example of the packages."""
+    section = README.split("## Library use\n", 1)[1].split("\n## ", 1)[0]
+    session = section.split("```pycon\n", 1)[1].split("```", 1)[0]
+    assert section.index("```pycon") < section.index("```python")
+    lines = [line for line in session.splitlines() if line.startswith(">>> ")]
+    assert len(lines) == 6  # the imports, then load, rate, frame, period and a look at it
+    for call in ("importer.load(", "rating.rate_tournament(", "rating.frames.to_frames(",
+                 "rating.run_period("):
+        assert call in session
+    pytest_ini = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    options = pytest_ini["tool"]["pytest"]["ini_options"]
+    assert {"--doctest-modules", "--doctest-glob=README.md"} <= set(options["addopts"])
+    assert {"importer", "rating", "reports", "README.md"} <= set(options["testpaths"])

@@ -230,7 +230,8 @@ def test_a_register_another_process_is_writing_is_waited_for(tmp_path):
     locker = _locked_by_another_process(path, 1.0)
     with Register(path) as reg:  # waits for the other process, then opens
         assert reg.newest_period() is None
-    assert locker.wait(timeout=10) == 0
+    locker.communicate(timeout=10)  # waits, and closes its pipe
+    assert locker.returncode == 0
 
 
 def test_a_register_locked_for_too_long_says_so(tmp_path):
@@ -245,4 +246,4 @@ def test_a_register_locked_for_too_long_says_so(tmp_path):
         assert "not a usable register" not in message
     finally:
         locker.kill()
-        locker.wait()
+        locker.communicate()

@@ -10,6 +10,7 @@ import re
 import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import requests
@@ -80,7 +81,7 @@ def test_a_worker_that_dies_is_replaced(tmp_path, site):
 
 def _peak_mb(pid: int) -> float:
     """A process's peak resident memory (Linux: VmHWM)."""
-    status = open(f"/proc/{pid}/status", encoding="ascii").read()  # noqa: SIM115
+    status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
     return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024  # type: ignore[union-attr]
 
 
