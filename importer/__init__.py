@@ -6,8 +6,8 @@ Library use::
     t = importer.load("fixtures/sample_open.trf")
     month = importer.load_events(["fixtures/period/elite_nov2025.trf"])  # each event once
 
-The model and :func:`load` are imported with the package; :func:`load_many` and
-:func:`load_events` (:mod:`importer.events`) on first use (PEP 562).
+The model and its errors are imported with the package; :func:`load`, :func:`load_many` and
+:func:`load_events` on first use (PEP 562), so reading a FIDE list loads no page parser.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.sources import load
 
 if TYPE_CHECKING:
     from importer.events import Event, Events, load_events, load_many
+    from importer.sources import load
 
 __all__ = [
     "Colour",
@@ -56,7 +56,8 @@ __all__ = [
     "load_many",
 ]
 
-_FROM = {"importer.events": ("Event", "Events", "load_events", "load_many")}
+_FROM = {"importer.events": ("Event", "Events", "load_events", "load_many"),
+         "importer.sources": ("load",)}
 _WHERE = {name: module for module, names in _FROM.items() for name in names}
 
 

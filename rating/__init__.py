@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import rating.frames as frames
     import rating.registry as registry
+    from rating.base import EloSystem, FideSystem, RatingSystem, rate_games
     from rating.errors import RatingError
     from rating.period import rate_period
     from rating.period_records import (
@@ -36,9 +37,8 @@ if TYPE_CHECKING:
     )
     from rating.period_run import PeriodSource, run_period
     from rating.register import Register
-    from rating.rules import FideRules, rules_for
-    from rating.base import EloSystem, FideSystem, RatingSystem, rate_games
     from rating.results import GameRating, PlayerRating, RoundLine, Scenario, TournamentRating
+    from rating.rules import FideRules, rules_for
     from rating.tournament import rate_tournament
 
 __all__ = [

@@ -191,12 +191,6 @@ def _describe(circle: list[str], graph: dict[str, dict[str, int]], root: Path) -
                      for a, b in itertools.pairwise(circle))
 
 
-KNOWN_CIRCLES = ("reports.html ↔ reports.report; reports.web.api ↔ reports.web.pages; "
-                 "rating.system ↔ rating.tournament, also through rating.systems and rating.ukd")
-
-
-@pytest.mark.xfail(strict=False, reason=f"import circles still here, being removed on another "
-                                        f"branch: {KNOWN_CIRCLES}")
 def test_no_module_imports_one_that_imports_it_back():
     graph = import_graph(ROOT)
     found = circles(graph)
