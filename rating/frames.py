@@ -37,13 +37,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import pandas as pd
 
 from rating.period_records import PeriodGames, PeriodResult
-from rating.tournament import PlayerRating, RoundLine, Scenario, TournamentRating
-
-if TYPE_CHECKING:
-    import pandas as pd
+from rating.results import PlayerRating, RoundLine, Scenario, TournamentRating
 
 __all__ = [
     "DECIMAL",
@@ -106,7 +105,6 @@ def _plain(value: object) -> object:
 
 
 def _frame(columns: Mapping[str, Sequence[Any]], dtypes: dict[str, str]) -> pd.DataFrame:
-    import pandas as pd
 
     data: dict[str, pd.Series] = {}
     for name, dtype in dtypes.items():

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+from types import SimpleNamespace
 from typing import Any, overload
 
 from importer.events import EventIdentity
@@ -193,7 +194,6 @@ class PeriodGames(Sequence[PeriodGame]):
     @classmethod
     def of_records(cls, games: Sequence[PeriodGame]) -> PeriodGames:
         """Games from records (e.g. a filtered copy)."""
-        from types import SimpleNamespace
 
         people = [SimpleNamespace(key=g.key, fide_id=g.fide_id, name=g.name) for g in games]
         people += [SimpleNamespace(key=g.opponent, fide_id=g.opponent if g.opponent.isdigit()
