@@ -205,7 +205,8 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
                              list[int | None]],
                current: Decimal) -> tuple[Scenario, ...]:
     """W/D/L for each pending game: the played games re-rated with that result added, so a
-    once-per-tournament cap (R22 8.3.1) that moves to the new game is accounted for."""
+    once-per-tournament cap (R22 8.3.1) that moves to the new game is accounted for; each
+    result's new rating by the system's ``new_rating``, as the player's own."""
     if own is None:
         return ()
     opp, scores, fides, card_ks = played
@@ -227,16 +228,20 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
             reason = ("opponent not in the player list" if r.opponent_no not in ratings
                       else (last.reason if last is not None and last.reason
                             else system.not_rated_reason(own, o) or "not rated"))
+            now = system.new_rating(own, current)
             out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
                                 k=None, expected=None, win=None, draw=None, loss=None,
                                 total_if_win=current, total_if_draw=current,
-                                total_if_loss=current, rated=False, reason=reason))
+                                total_if_loss=current, new_if_win=now, new_if_draw=now,
+                                new_if_loss=now, rated=False, reason=reason))
             continue
         win, draw, loss = (x - current for x in totals)
+        if_win, if_draw, if_loss = (system.new_rating(own, x) for x in totals)
         out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
                             k=last.k or k, expected=last.expected, win=win, draw=draw,
                             loss=loss, total_if_win=totals[0], total_if_draw=totals[1],
-                            total_if_loss=totals[2]))
+                            total_if_loss=totals[2], new_if_win=if_win, new_if_draw=if_draw,
+                            new_if_loss=if_loss))
     return tuple(out)
 
 
