@@ -321,9 +321,11 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     """Rate every player of *t* under *system* (the tournament view; see the module docstring).
 
     *system* is a :class:`RatingSystem` or a name in :mod:`rating.registry`: 'fide' (the rules
-    of the date :func:`rules_date` picks, on the tournament's rating list), 'elo' (K
-    *k_default* unless published), 'ukd' ….  *k_lookup* gives a player's K from an
-    outside list; *k_default* is used when no K is known (see ``default_k_players``).  *on*
+    of the date :func:`rules_date` picks, on the tournament's rating list), 'elo' (built with
+    K *k_default*), 'ukd' ….  *k_lookup* gives a player's K from an outside list.  One rule
+    for a K nothing gives (see ``default_k_players``): a system with a default K of its own
+    uses it (``EloSystem(default_k=40)``: K 40, whatever *k_default*); the others (FIDE) use
+    *k_default*.  A card's, source's or list's K always comes first.  *on*
     stands in for a missing event date, *today* for any date at all (RatingError when the
     tournament has no date and neither is given); a note says so in plain words.
     """
