@@ -287,9 +287,8 @@ def _workings(p: PeriodPlayer, rules: FideRules) -> tuple[str, ...]:
     else:
         lines = [games, f"Ra = {total} / {n} = {fmt.average(first.average)}",
                  f"p = {_w(w)} / {n} = {fmt.hundredths(first.p_h)}, so dp = {fmt.signed(first.dp)}"]
-    raw = round_half_up(first.average + first.dp)
-    lines.append(f"Ra + dp = {fmt.average(first.average + first.dp)}, rounded {raw}"
-                 + (f", at most {first.value}" if raw != first.value else ""))
+    lines.append(f"Ra + dp = {fmt.average(first.exact)}, rounded {first.rounded}"
+                 + (f", at most {first.value}" if first.at_maximum else ""))
     lines.append(f"first rating {first.value}" if first.published
                  else f"no first rating yet: {first.reason}")
     return tuple(lines)
