@@ -24,6 +24,7 @@ __all__ = [
     "InitialRating",
     "KSource",
     "PlayerFacts",
+    "average_rating",
     "cap_mask",
     "capped_opponent",
     "category_of",
@@ -234,12 +235,18 @@ def percent_h(score_h: int, games: int) -> int:
     return round_half_up(Fraction(score_h, games))
 
 
+def average_rating(opponents: Sequence[int]) -> int:
+    """Ra, the opponents' average rating to the whole number, .5 up (R24 8.2.3; FIDE's Rc of a
+    tournament line); at least one opponent."""
+    return round_half_up(Fraction(sum(opponents), len(opponents)))
+
+
 def performance(opponents: Sequence[int], score_h: int) -> int | None:
     """Rp = round(Ra) + dp(p) over rated opponents; None without games."""
     n = len(opponents)
     if n == 0:
         return None
-    return round_half_up(Fraction(sum(opponents), n)) + dp_for(percent_h(score_h, n))
+    return average_rating(opponents) + dp_for(percent_h(score_h, n))
 
 
 @dataclass(frozen=True, slots=True)
