@@ -185,6 +185,9 @@ class TournamentRating:
     default_k_players: tuple[int, ...] = field(default=())
     """Start numbers of the players with rated games whose K is the default (the caller
     warns about them, naming them)."""
+    default_k: int
+    """That default: the K the system gives a player nothing is known about (its own, e.g.
+    Elo's ``default_k``, else the caller's)."""
     k_cap: int | None = None
     """The cap on K × rated games the system applies (FIDE: the rules', R24 8.3.3), or None."""
 

@@ -365,7 +365,8 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                             date_source=basis.source,
                             rating_list=rating_list, players=players, notes=tuple(notes),
                             player_notes=tuple(n for p in players for n in _k_notes(p, k_cap)),
-                            default_k_players=defaults, k_cap=k_cap)
+                            default_k_players=defaults, k_cap=k_cap,
+                            default_k=chosen.player_k(PlayerFacts(rating=None), k_default)[0])
 
 
 def k_cap_reason(cap: int | None) -> str:

@@ -78,3 +78,10 @@ def test_elo_uses_the_k_given_to_it():
     # the caller's default K is for systems without one of their own
     assert rate_tournament(t, EloSystem(default_k=40), k_default=10).player(1).k == 40
     assert rate_tournament(t, "elo", k_default=32).player(1).k == 32
+
+
+def test_the_note_names_the_k_the_system_assumed():
+    report = build_report(live_event(), system=EloSystem(default_k=40), k_default=20)
+    assert report.rating.default_k == 40
+    assert report.k_note.startswith("K 40 assumed")
+    assert build_report(live_event()).k_note.startswith("K 20 assumed")
