@@ -76,6 +76,7 @@ SCENARIO_DTYPES: dict[str, str] = {
     "start_no": "Int32", "round": "Int16", "opponent_no": "Int32", "opponent_rating": "Int64",
     "k": "Int32", "expected": DECIMAL, "win": DECIMAL, "draw": DECIMAL, "loss": DECIMAL,
     "total_if_win": DECIMAL, "total_if_draw": DECIMAL, "total_if_loss": DECIMAL,
+    "new_if_win": "Int64", "new_if_draw": "Int64", "new_if_loss": "Int64",
     "rated": "boolean", "reason": "string",
 }
 """Tournament ``scenarios``: :class:`~rating.tournament.Scenario`'s fields."""
