@@ -142,6 +142,12 @@ class PeriodPlayer:
         """The K as printed: '20', or '20/15' when rule versions differ."""
         return "/".join(map(str, self.ks))
 
+    @property
+    def changed_rating(self) -> int | None:
+        """The old rating plus the rounded change, before the floor or a one-time adjustment
+        made it ``new_rating`` (None when unrated)."""
+        return None if self.old_rating is None else self.old_rating + self.rounded_change
+
 
 @quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)

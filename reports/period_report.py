@@ -311,7 +311,7 @@ def _outcome(p: PeriodPlayer, rules: FideRules, pool: Sequence[PoolLine]) -> str
         return f"{old}; no rated game in the period, so the rating stays {p.new_rating}"
     steps = (f"{old}, K {p.k}, {p.games} rated game{'s' if p.games != 1 else ''}: change "
              f"{_signed_h(p.change_h)} → {fmt.signed(p.rounded_change)}")
-    after = p.old_rating + p.rounded_change
+    after = p.changed_rating
     if p.status is PeriodStatus.DROPPED_BELOW_FLOOR:
         return (f"{steps} → {after}, below the floor of {rules.floor}: "
                 "unrated on the new list")
