@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -22,8 +23,6 @@ def iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) ->
     """A ``--date YYYY-MM-DD`` option's value as a date (None when not given)."""
     if value is None:
         return None
-    import datetime as dt
-
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
@@ -49,7 +48,7 @@ class _SystemChoice(click.Choice[str]):
 
     @property
     def choices(self) -> tuple[str, ...]:
-        from rating import registry
+        from rating import registry  # the rating code: not at fiderate --help
 
         return tuple(registry.names())
 
@@ -60,7 +59,7 @@ class _SystemChoice(click.Choice[str]):
 
 class _SystemOption(click.Option):
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        from rating import registry
+        from rating import registry  # the rating code: only when the help is shown
 
         self.help = "Rating system: " + "; ".join(
             f"{r.name}, {r.help}" for r in registry.registrations()) + "."

@@ -16,6 +16,9 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from importer.urls import Ref
+from rating import registry
+from reports.cmd_report import report
+from reports.report import build_report
 
 if TYPE_CHECKING:
     from importer.model import Tournament
@@ -39,8 +42,6 @@ class ReportOptions:
 
     def build(self, t: Tournament) -> Report:
         """Rate *t* with these options (:func:`reports.report.build_report`)."""
-        from reports.report import build_report
-
         return build_report(t, system=self.system, k_default=self.k, on=self.on,
                             focus=self.player)
 
@@ -48,8 +49,6 @@ class ReportOptions:
 def report_options(fields: Mapping[str, str]) -> ReportOptions:
     """The options of a form or query, checked by ``fiderate report``'s own option parser
     (so a bad value gets the command line's message); click.ClickException otherwise."""
-    from reports.cmd_report import report
-
     argv = ["-"]
     for name, option in (("system", "--system"), ("player", "--player"), ("k", "--k"),
                          ("date", "--date")):
@@ -81,8 +80,6 @@ def link_key(ref: Ref, options: ReportOptions, focus: int | None) -> str:
 def parse_link_key(key: str) -> tuple[Ref, ReportOptions, int | None] | None:
     """(the tournament, the options, the player's start number) of a link key; None when
     *key* is not one written by :func:`link_key`."""
-    from rating import registry
-
     tnr, *rest = key.split("-")
     if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 5:
         return None

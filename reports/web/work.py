@@ -9,18 +9,23 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, fields, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import importer
 from importer import chessresults, excel, fetch, jsonfile, smcsv, trf
+from importer.events import load_events
 from importer.fetch import PageRead, TournamentPage
 from importer.http import FetchedPage
+from importer.model import RatingList
 from importer.sources import from_pages
+from rating.identity import wanted_on_list
 from reports.errors import ReportError
 from reports.html import environment
+from reports.period_report import player_rows, render_period_files
+from reports.report import list_warnings
 from reports.web.kept import Kept, Want
 from reports.web.keys import ReportOptions
 from reports.web.uploads import Upload
@@ -143,21 +148,15 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     """``fiderate period`` for uploaded files: its files by relative path (period_players.csv,
     period_games.csv, period.html, each player's page in period-players/ and each tournament's
     report) and its notes; the register is written only when the request says so."""
-    from contextlib import nullcontext
-
-    from importer.events import load_events
-    from importer.model import RatingList
-    from rating.identity import wanted_on_list
+    # numpy and the register's sqlite code: loaded in a job process by a period's first job
     from rating.period_run import PeriodSource, run_period
     from rating.register import Register
-    from reports.period_report import player_rows, render_period_files
-    from reports.report import list_warnings
 
     with _inside([*files, *([ratings_list] if ratings_list else [])]) as names:
         found = load_events(names[:len(files)])
         fide_list = None
         if ratings_list is not None:
-            from importer.fidelist import read_fide_list
+            from importer.fidelist import read_fide_list  # numpy: only with a ratings list
 
             ids, federations = wanted_on_list(e.tournament for e in found.events)
             fide_list = read_fide_list(names[-1], fide_ids=ids, federations=federations)
