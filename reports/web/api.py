@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from reports.web import keys
 from reports.web.calc import calc_json
-from reports.web.keys import report_options
 from reports.web.pages import RatedPeriod, client_of, rate_period
 from reports.web.problems import Problem, problem, refuse_unknown, retry_headers
 from reports.web.security import CACHE_STATIC, bearer_token
@@ -94,7 +94,7 @@ def api_report_get(request: Request) -> Response:
         if not source:
             raise Problem("give source: a chess-results link or tournament number")
         reports = _reports(request)
-        return _report(reports.link(reports.fetcher.ref(source), report_options(query), "json",
+        return _report(reports.link(reports.fetcher.ref(source), keys.report_options(query), "json",
                                     client=client_of(request)))
     except Exception as exc:
         return error_response(exc)
@@ -107,7 +107,7 @@ async def api_report_post(request: Request) -> Response:
     try:
         form = await read_form(request)
         refuse_unknown([*form.fields, *form.files], (*_REPORT_FIELDS, "files"))
-        options = report_options(form.fields)
+        options = keys.report_options(form.fields)
         reports = _reports(request)
         client = client_of(request)
         if form.uploads("files"):

@@ -21,10 +21,10 @@ from rating import registry
 from reports import fmt
 from reports.html import environment
 from reports.view import Note
+from reports.web import keys
 from reports.web.calc import calc_json
 from reports.web.compressed import answer
 from reports.web.kept import site_context
-from reports.web.keys import report_options
 from reports.web.problems import Problem, for_people, problem, retry_headers
 from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC, bearer_token, script_sources
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
@@ -108,7 +108,7 @@ async def report_post(request: Request) -> Response:
     try:
         form = await read_form(request)
         fields = {k: form.get(k) for k in _REPORT_FIELDS}
-        options = report_options(fields)
+        options = keys.report_options(fields)
         files = form.uploads("files")
         reports = _reports(request)
         client = client_of(request)
