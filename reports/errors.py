@@ -15,6 +15,8 @@ class ReportError(Exception):
 
 def user_facing_errors() -> tuple[type[BaseException], ...]:
     """Exception types that mean bad input, not a bug: shown as one line, exit code 2."""
+    # the importer and rating packages: only once an error is raised (main() imports this
+    # module before every command, fiderate --help included)
     from importer.errors import ImporterError
     from rating.errors import RatingError
 

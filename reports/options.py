@@ -62,7 +62,7 @@ class _SystemChoice(click.Choice[str]):
 
     @property
     def choices(self) -> tuple[str, ...]:
-        from rating import registry
+        from rating import registry  # the rating code: not at fiderate --help
 
         return tuple(registry.names())
 
@@ -82,7 +82,7 @@ class _SystemChoice(click.Choice[str]):
 
 class _SystemOption(click.Option):
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        from rating import registry
+        from rating import registry  # the rating code: only when the help is shown
 
         self.help = "Rating system: " + "; ".join(
             f"{r.name}, {r.help}" for r in registry.registrations()) + "."

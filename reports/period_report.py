@@ -37,9 +37,12 @@ from rating.period_records import (
 )
 from rating.rules import FideRules, rules_for
 from reports import fmt
+from reports.html import environment
+from reports.report import build_report, render_report
+from reports.view import Note, player_page_name
 
 if TYPE_CHECKING:
-    from reports.report import RatingsList
+    from reports.report import RatingsList  # a type alias the module defines for type checkers only
 
 __all__ = [
     "GAME_COLUMNS",
@@ -198,8 +201,6 @@ class _Groups:
 
 
 def _groups(result: PeriodResult) -> _Groups:
-    from reports.view import player_page_name
-
     games: dict[_Who, dict[str, list[PeriodGame]]] = {}
     for g in result.games:
         games.setdefault((g.key, g.list), {}).setdefault(g.tournament, []).append(g)
@@ -485,9 +486,6 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
     each name leading to the player's page; past PART_ROWS players, the table's parts);
     ``<folder>/<player>.html``: one player's calculation on one list (see :func:`page_names`).
     """
-    from reports.html import environment
-    from reports.view import Note
-
     env = environment()
     calc = sections(result)
     notes, player_notes = _notes(result)
@@ -560,8 +558,6 @@ def render_period_files(result: PeriodResult, *, ratings_list: RatingsList | Non
     period_games.csv, each tournament's report in ``<tournament key>/`` and, with *pages*,
     period.html and each player's page (see :func:`period_pages`; *site* is what ``fiderate
     serve`` adds around them)."""
-    from reports.report import build_report, render_report
-
     files = {"period_players.csv": render_csv(PLAYER_COLUMNS, player_rows(result),
                                               numeric=_NUMERIC),
              "period_games.csv": render_columns(game_columns(result), numeric=_NUMERIC)}

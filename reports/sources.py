@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from reports.errors import ReportError
+
 if TYPE_CHECKING:
     import requests
 
@@ -93,7 +95,7 @@ PROGRESS_DELAY = 1.0
 def progress_bar(label: str, *, total: int | None = None, unit: str = "it",
                  scale: bool = False) -> Any:
     """A tqdm bar on stderr, shown once the work has taken PROGRESS_DELAY; it clears itself."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # 25 ms: only when a bar is shown, not at fiderate --help
 
     return tqdm(total=total, desc=label, unit=unit, unit_scale=scale, delay=PROGRESS_DELAY,
                 leave=False, file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
@@ -110,14 +112,14 @@ def progress(label: str, *, quiet: bool) -> Iterator[Progress]:
 
 
 def _needs_network(source: str, base_url: str | None) -> bool:
-    from importer.urls import parse_ref
+    from importer.urls import parse_ref  # the importer package: not at fiderate --help
 
     return not os.path.exists(source) and parse_ref(source, base_url=base_url) is not None
 
 
 def make_session(opts: LoadOptions) -> requests.Session:
     """The polite session for these options."""
-    from importer.http import make_session as build
+    from importer.http import make_session as build  # requests: only for the network
 
     return build(timeout=opts.timeout, delay=opts.delay, cache=not opts.no_cache,
                  refresh=opts.refresh, base_url=opts.base_url)
@@ -126,7 +128,7 @@ def make_session(opts: LoadOptions) -> requests.Session:
 def load_events(sources: Sequence[str], opts: LoadOptions) -> Events:
     """SOURCE arguments → the events they show, each once (:func:`importer.events.load_events`:
     pages of one tournament merge, snapshots keep the newer)."""
-    from importer.events import load_events as read_events
+    from importer.events import load_events as read_events  # every reader: not at --help
 
     session = make_session(opts) if any(_needs_network(s, opts.base_url) for s in sources) else None
     with progress("reading", quiet=opts.quiet) as bar:
@@ -136,8 +138,6 @@ def load_events(sources: Sequence[str], opts: LoadOptions) -> Events:
 def load_one(sources: Sequence[str], opts: LoadOptions) -> Tournament:
     """SOURCE arguments of one tournament (``report``) → it, with the events' notes as
     warnings; ReportError when they show several tournaments."""
-    from reports.errors import ReportError
-
     found = load_events(sources, opts)
     if len(found) != 1:
         names = "; ".join(e.tournament.info.name or e.label for e in found.events[:3])

@@ -1,7 +1,8 @@
-"""reports/report.py and reports/html.py: the CSV contract, the HTML pages, golden files.
+"""reports/report.py and reports/html.py: the CSV contract, the HTML pages, the golden CSVs
+(the pages' figures are read from their tables in test_report_tables.py).
 
 Regenerate the golden files deliberately with ``FIDERATE_UPDATE_GOLDEN=1 pytest
-tests/test_report.py`` and read the diff.
+tests/test_report.py tests/test_report_tables.py`` and read the diff.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from reports.view import Note
 GOLDEN = Path(__file__).parent / "golden" / "report_small"
 GOLDEN_UKD = Path(__file__).parent / "golden" / "report_ukd"
 UPDATE = os.environ.get("FIDERATE_UPDATE_GOLDEN") == "1"
+CSV_FILES = ("rating_players.csv", "rating_rounds.csv", "scenarios.csv", "rating_tournament.csv")
 IMG = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(1)</script>"
 
@@ -165,14 +167,11 @@ def test_no_scenarios_file_when_nothing_is_pending():
 
 @pytest.mark.parametrize(("tournament", "golden"), [(small, GOLDEN), (tur_small, GOLDEN_UKD)],
                          ids=["fide", "fide-and-ukd"])
-def test_golden_files(tmp_path, tournament, golden):
-    """Every file, byte for byte: FIDE alone, and FIDE with UKD beside it (the UKD columns
-    of the CSVs, index.html and the player pages as they were before the systems registry)."""
-    paths = write_report(tournament(), tmp_path / "out", focus=None)
-    names = sorted(p.name for p in paths)
-    assert names == sorted(["rating_players.csv", "rating_rounds.csv", "scenarios.csv",
-                            "rating_tournament.csv", "index.html",
-                            *(f"player-{i}.html" for i in range(1, 7))])
+def test_golden_csv_files(tmp_path, tournament, golden):
+    """The CSVs byte for byte (quoting, neutralised formulas, column order, line ends), FIDE
+    alone and with UKD beside it; the pages are read as tables in test_report_tables.py."""
+    paths = write_report(tournament(), tmp_path / "out", focus=None, formats=("csv",))
+    assert sorted(p.name for p in paths) == sorted(CSV_FILES)
     if UPDATE:
         golden.mkdir(parents=True, exist_ok=True)
         for p in paths:
@@ -181,6 +180,11 @@ def test_golden_files(tmp_path, tournament, golden):
         want = golden / p.name
         assert want.is_file(), f"missing golden {want.name}: run with FIDERATE_UPDATE_GOLDEN=1"
         assert p.read_bytes() == want.read_bytes(), f"{p.name} differs from its golden file"
+
+
+def test_every_file_is_written(tmp_path):
+    names = {p.name for p in write_report(small(), tmp_path / "out", focus=None)}
+    assert names == {*CSV_FILES, "index.html", *(f"player-{i}.html" for i in range(1, 7))}
 
 
 def test_html_escapes_untrusted_names_and_is_self_contained():

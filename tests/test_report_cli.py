@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from test_report_tables import read_table  # the tests folder is on the path
 
 from importer.model import Status
 
@@ -182,6 +183,12 @@ def test_british_championship_all_players(run_cli, realdata, tmp_path):
     r21 = [r for r in rows(out / "rating_rounds.csv") if r["start_no"] == "21"]
     assert (r21[6]["rated"], r21[6]["reason"]) == ("false", "absent / not paired")
     assert "K 20 assumed" in (out / "index.html").read_text("utf-8")
+    heads, table = read_table((out / "index.html").read_text("utf-8"), "players")
+    shown = {r[0]: dict(zip(heads, r, strict=True)) for r in table}
+    for no, change, new, k in (("1", mcshane, "2592", "10"), ("21", golding, "2356", "10"),
+                               ("106", chapman, "1848", "20*")):
+        assert (shown[no]["Change"].split(" → ")[0], shown[no]["New"], shown[no]["K"]) == (
+            str(change), new, k)
 
 
 def test_british_live_round_scenarios(realdata, tmp_path):
@@ -267,6 +274,11 @@ def test_player_card_with_published_k_and_rtg(run_cli, fixtures_dir, tmp_path):
     assert (unrated["opponent_name"], unrated["reason"], unrated["published_change"]) == (
         "Unrated, Una", "opponent unrated", "")
     assert sorted(p.name for p in out.glob("player-*.html")) == ["player-17.html"]
+    heads, cards = read_table((out / "player-17.html").read_text("utf-8"), "rounds")
+    shown = [dict(zip(heads, c, strict=True)) for c in cards]
+    assert [c["Change"].lstrip("+") for c in shown if c["Change"]] == [
+        "0.80", "-4.20", "6.80", "12.40", "-0.80", "-1.80", "5.60"]  # the card's rtg+/-
+    assert {c["K"] for c in shown if c["Change"]} == {"20"}
 
 
 def test_open_launches_the_index(run_cli, sample, tmp_path, monkeypatch):

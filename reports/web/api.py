@@ -12,18 +12,20 @@ import os
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from reports.settings import ReportSettings
 from reports.web.calc import calc_json
+from reports.web.pages import RatedPeriod, client_of, rate_period
 from reports.web.problems import Problem, problem, refuse_unknown, retry_headers
-from reports.web.security import CACHE_STATIC
+from reports.web.security import CACHE_STATIC, bearer_token
 from reports.web.uploads import read_form
 
 if TYPE_CHECKING:
     from starlette.requests import Request
 
     from reports.web.kept import Kept
-    from reports.web.pages import RatedPeriod
     from reports.web.service import Periods, Reports
     from reports.web.uploads import Form
 
@@ -85,9 +87,6 @@ def _report(kept: Kept) -> Response:
 
 def api_report_get(request: Request) -> Response:
     """GET /api/report?source=…: the report of a chess-results tournament as JSON."""
-    from reports.settings import ReportSettings
-    from reports.web.pages import client_of
-
     try:
         query = request.query_params
         refuse_unknown(query.keys(), _REPORT_FIELDS)
@@ -103,10 +102,6 @@ def api_report_get(request: Request) -> Response:
 
 async def api_report_post(request: Request) -> Response:
     """POST /api/report: the report of uploaded files (field ``files``) as JSON."""
-    from starlette.concurrency import run_in_threadpool
-
-    from reports.settings import ReportSettings
-    from reports.web.pages import client_of
 
     form: Form | None = None
     try:
@@ -149,9 +144,6 @@ async def api_period(request: Request) -> Response:
     write token, is refused (403) before its files are read: a client asking to write is told
     at once that it cannot.  Without the header the period is rated and not saved.
     """
-    from reports.web.pages import rate_period
-    from reports.web.security import bearer_token
-
     form: Form | None = None
     try:
         token = bearer_token(request.headers.get("authorization"))

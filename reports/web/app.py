@@ -32,20 +32,25 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
+import click
+from anyio.to_thread import current_default_thread_limiter
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import Route
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import PlainTextResponse, RedirectResponse
+from starlette.routing import Match, Route
 
+from reports.errors import user_facing_errors
 from reports.web import api, pages
+from reports.web.jobs import Runner
 from reports.web.kept import site_context
 from reports.web.problems import Problem, for_people, problem
-from reports.web.security import SameOrigin, SecurityHeaders, parse_origin
+from reports.web.security import SameOrigin, SecurityHeaders, content_security_policy, parse_origin
 from reports.web.service import Config, Fetcher, Periods, Reports
 
 if TYPE_CHECKING:
-    from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Router
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -105,16 +110,11 @@ class _Bugs:
         try:
             await self.app(scope, receive, tracking)
         except Exception as exc:
-            from starlette.requests import ClientDisconnect
-
             if isinstance(exc, ClientDisconnect):  # gone (or cut off): nobody to answer
                 return
             logging.getLogger("uvicorn.error").error("internal error", exc_info=exc)
             if started:
                 raise
-            from starlette.requests import Request
-            from starlette.responses import PlainTextResponse
-
             status, line = problem(exc)
             try:
                 response = _error(Request(scope), status, line)
@@ -126,9 +126,6 @@ class _Bugs:
 def _slash_redirects(router: Router) -> ASGIApp:
     """The router's fallback: a path that is a route's but for a slash at its end redirects
     there (307, by a path alone: Starlette's own would name the ``Host`` sent); else 404."""
-    from starlette.responses import RedirectResponse
-    from starlette.routing import Match
-
     async def default(scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "/")
         if scope["type"] == "http" and path != "/":
@@ -147,8 +144,6 @@ def _slash_redirects(router: Router) -> ASGIApp:
 
 def _warm(reports: Reports) -> None:
     """Everything the first request would otherwise wait for, after the server has started."""
-    from reports.web.security import content_security_policy
-
     content_security_policy()
     reports.fetcher.session()
     reports.runner.warm()
@@ -156,10 +151,6 @@ def _warm(reports: Reports) -> None:
 
 def create_app(config: Config | None = None) -> Starlette:
     """The ``fiderate serve`` application."""
-    import click
-
-    from reports.errors import user_facing_errors
-    from reports.web.jobs import Runner
 
     config = config or Config()
     runner = Runner(limit=config.time_limit)
@@ -175,8 +166,6 @@ def create_app(config: Config | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        from anyio.to_thread import current_default_thread_limiter
-
         # users waiting for chess-results each hold a thread: many may wait at once
         current_default_thread_limiter().total_tokens = THREADS
         threading.Thread(target=_warm, args=(reports,), name="fiderate-warm", daemon=True).start()

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from reports.web.problems import Problem
+from reports.web.problems import Problem, problem
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -38,10 +38,8 @@ T = TypeVar("T")
 
 def _serve(conn: Connection) -> None:
     """A worker: run each job sent, send back ('ok', value) or ('error', (status, line))."""
-    import resource
+    import resource  # the worker entry: only a worker process needs these
     import traceback
-
-    from reports.web.problems import problem
 
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     os.nice(WORKER_NICENESS)

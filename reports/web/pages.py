@@ -14,13 +14,19 @@ from datetime import date
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from rating import registry
+from reports import fmt
+from reports.html import environment
+from reports.settings import ReportSettings
+from reports.view import Note
 from reports.web.calc import calc_json
 from reports.web.compressed import answer
 from reports.web.kept import site_context
 from reports.web.problems import Problem, for_people, problem, retry_headers
-from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC
+from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC, bearer_token, script_sources
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
 
 if TYPE_CHECKING:
@@ -44,9 +50,6 @@ CALC_FORM = {"rating": "", "opponent": "", "result": "win", "opponent_k": "", "g
 
 def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page of the report's templates."""
-    from reports.html import environment
-    from reports.web.security import script_sources
-
     context.setdefault("site", site_context())
     context.setdefault("script_src", script_sources())  # the form's own script too
     html = environment().get_template(template).render(**context)
@@ -54,8 +57,6 @@ def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
 
 
 def _systems() -> list[dict[str, str]]:
-    from rating import registry
-
     return [{"name": r.name, "label": r.help[:1].upper() + r.help[1:]}
             for r in registry.registrations()]
 
@@ -101,9 +102,6 @@ def _landing(kept: Kept) -> RedirectResponse:
 async def report_post(request: Request) -> Response:
     """POST /report: a link or files → the report (303 to its page), or the form with the
     error."""
-    from starlette.concurrency import run_in_threadpool
-
-    from reports.settings import ReportSettings
 
     form: Form | None = None
     fields: dict[str, str] = {}
@@ -158,8 +156,6 @@ async def report_file(request: Request) -> Response:
     it, within the server's memory: :class:`~reports.web.service.Store`); anything else (a
     report to rebuild, a page to render, the zip) is made in a thread.
     """
-    from starlette.concurrency import run_in_threadpool
-
     name = request.path_params.get("name") or "index.html"
     kept = _reports(request).kept.get(request.path_params["key"])
     if kept is not None:
@@ -239,8 +235,6 @@ def calc_page(request: Request) -> Response:
             raise
         return render("calc.html", status, form=form, calc=None, notes=[],
                       site=site_context(error=for_people(line)))
-    from reports.view import Note
-
     page = render("calc.html", form=form, calc=_calc_view(out),
                   notes=[Note(for_people(n)) for n in out["notes"]])
     page.headers.update(cached)
@@ -258,8 +252,6 @@ def _signed(value: float) -> str:
 
 def _calc_view(out: dict[str, Any]) -> dict[str, Any]:
     """The calculation as the page shows it (numbers formatted as ``fiderate calc`` prints)."""
-    from reports import fmt
-
     title = (f"{'FIDE' if out['system'] == 'fide' else 'Elo'}, {out['list']}, {out['date']}: "
              f"rating {out['rating']}, K {out['k']}")
     view: dict[str, Any] = {"title": title, "opponent": out.get("opponent")}
@@ -338,9 +330,8 @@ async def rate_period(request: Request, form: Form, tokens: Sequence[str | None]
     """The period of a submitted form (fields ``period``, ``list``; files ``tournaments``,
     ``ratings_list``) rated and kept, and written to the register when one of *tokens* is the
     write token: the period page's and the API's."""
-    from starlette.concurrency import run_in_threadpool
+    from reports.web.work import PeriodRequest  # the readers: loaded at the first job
 
-    from reports.web.work import PeriodRequest
 
     month = _month(form.get("period"))
     only = form.get("list") or None
@@ -369,8 +360,6 @@ async def period_post(request: Request) -> Response:
     or sent as ``Authorization: Bearer TOKEN``; without it (or with a wrong one) the month is
     rated and shown all the same, its page saying it was not saved.
     """
-    from reports.web.security import bearer_token
-
     form: Form | None = None
     fields: dict[str, str] = {}
     try:
@@ -390,7 +379,7 @@ async def period_post(request: Request) -> Response:
 
 
 def _month(text: str) -> date:
-    from rating.period_run import parse_month
+    from rating.period_run import parse_month  # loads numpy: only a period request needs it
 
     month = parse_month(text)
     if month is None:

@@ -10,6 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import click
+
+from importer.errors import FetchError, NoSuchTournament
+from reports.errors import user_facing_errors
+
 __all__ = ["Problem", "for_people", "problem", "refuse_unknown", "retry_headers"]
 
 _MAX_MESSAGE = 300
@@ -51,10 +56,6 @@ def _one_line(text: str) -> str:
 
 def problem(exc: BaseException) -> tuple[int, str]:
     """(HTTP status, one-line message) for an exception raised while answering a request."""
-    import click
-
-    from importer.errors import FetchError, NoSuchTournament
-    from reports.errors import user_facing_errors
 
     if isinstance(exc, Problem):
         return exc.status, _one_line(str(exc))

@@ -21,8 +21,12 @@ from functools import cache
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+
+from reports.html import environment
+
 if TYPE_CHECKING:
-    from starlette.requests import Request
     from starlette.responses import Response
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -41,8 +45,6 @@ def _source(text: str) -> str:
 def script_sources() -> str:
     """The hash sources of every script the pages inline (each ``*.js`` template, rendered as
     the pages include it)."""
-    from reports.html import environment
-
     env = environment()
     return " ".join(_source(env.get_template(name).render())
                     for name in sorted(env.list_templates(extensions=["js"])))
@@ -55,8 +57,6 @@ def style_sources() -> str:
     An element holding template code (``{{``, ``{%``) has no fixed text and gets no hash: it
     would be blocked, and a test says so.
     """
-    from reports.html import environment
-
     env = environment()
     found: list[str] = []
     for name in sorted(env.list_templates(extensions=["html"])):
@@ -238,9 +238,6 @@ class SameOrigin:
         if why is None:
             await self.app(scope, receive, send)
             return
-        from starlette.requests import Request
-        from starlette.responses import PlainTextResponse
-
         logging.getLogger("uvicorn.error").warning(
             "refused a cross-site %s %s: %s (behind a proxy? give the server its --origin)",
             scope.get("method"), scope.get("path"), why)

@@ -19,13 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import uvicorn
+
+from reports.web.access import AccessLog, Sink
 from reports.web.limits import InFlight, Limits, nodelay, protocol
 
 if TYPE_CHECKING:
-    import uvicorn
     from starlette.types import ASGIApp
-
-    from reports.web.access import Sink
 
 __all__ = ["SHUTDOWN_SECONDS", "Settings", "listen", "run", "run_workers", "uvicorn_config",
            "wrap"]
@@ -58,8 +58,6 @@ def listen(host: str, port: int) -> socket.socket:
 def wrap(app: ASGIApp, settings: Settings) -> ASGIApp:
     """*app* with what belongs to the server rather than to the application: the access log
     (outermost: every answer, as sent) and the cap on requests at once."""
-    from reports.web.access import AccessLog
-
     app = InFlight(app, settings.limits.requests)
     if settings.access_log is not None:
         app = AccessLog(app, settings.access_log, secrets=settings.secrets)
@@ -68,8 +66,6 @@ def wrap(app: ASGIApp, settings: Settings) -> ASGIApp:
 
 def uvicorn_config(app: ASGIApp, limits: Limits) -> uvicorn.Config:
     """uvicorn's settings for *app* (already wrapped)."""
-    import uvicorn
-
     return uvicorn.Config(
         app, http=protocol(limits), ws="none", lifespan="on", log_level="warning",
         access_log=False, server_header=False, proxy_headers=False,
@@ -80,8 +76,6 @@ def uvicorn_config(app: ASGIApp, limits: Limits) -> uvicorn.Config:
 
 def run(app: ASGIApp, sock: socket.socket, settings: Settings) -> None:
     """Serve *app* on *sock* until SIGTERM or Ctrl+C."""
-    import uvicorn
-
     uvicorn.Server(uvicorn_config(wrap(app, settings), settings.limits)).run(sockets=[sock])
 
 

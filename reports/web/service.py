@@ -25,19 +25,22 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from importer.errors import NoSuchTournament
+from importer.fetch import PageRead, Reader, TournamentPage, fetch_tournament, read_page
+from importer.http import FetchedPage, default_cache_path, make_session
+from importer.shared import REDIS_SCHEMES, LocalShared, Shared, shared_for
+from importer.urls import Ref, parse_ref
+from reports.web.fair import Budget, Clients, OverBudget, Turns, take_turns
+from reports.web.kept import Kept, Want
+from reports.web.keys import link_key, parse_link_key, upload_key
 from reports.web.problems import Problem
+from reports.web.security import token_matches
 
 if TYPE_CHECKING:
     import requests
 
-    from importer.errors import NoSuchTournament
-    from importer.fetch import PageRead, Reader, TournamentPage
-    from importer.http import FetchedPage
-    from importer.shared import Shared
-    from importer.urls import Ref
     from reports.settings import ReportSettings
     from reports.web.jobs import Runner
-    from reports.web.kept import Kept, Want
     from reports.web.uploads import Upload
     from reports.web.work import PeriodFiles, PeriodRequest
 
@@ -101,8 +104,6 @@ class SingleFlight(Generic[K, V]):
     def run(self, key: K, fn: Callable[[], V]) -> V:
         """``fn()``, or the outcome of the call already running for *key* (unless that
         caller was refused for being over its own budget: then this one tries itself)."""
-        from reports.web.fair import OverBudget
-
         while True:
             with self._lock:
                 running = self._calls.get(key)
@@ -308,9 +309,6 @@ class Fetcher:
     does not exist is remembered for :data:`MISSING_TTL` seconds."""
 
     def __init__(self, config: Config) -> None:
-        from importer.shared import REDIS_SCHEMES, LocalShared, shared_for
-        from reports.web.fair import Turns
-
         self.config = config
         self.turns = Turns(config.delay)
         cache = config.cache_path
@@ -327,9 +325,6 @@ class Fetcher:
         """The session, made on first use."""
         with self._lock:
             if self._session is None:
-                from importer.http import make_session
-                from reports.web.fair import take_turns
-
                 c = self.config
                 session = make_session(timeout=c.timeout, delay=c.delay,
                                        cache_path=c.cache_path, base_url=c.base_url,
@@ -340,8 +335,6 @@ class Fetcher:
 
     def ref(self, text: str) -> Ref:
         """The tournament a typed link or number names (Problem 400 for anything else)."""
-        from importer.urls import parse_ref
-
         ref = parse_ref(text, base_url=self.config.base_url)
         if ref is None:
             shown = text if len(text) <= 100 else text[:99] + "…"
@@ -351,17 +344,12 @@ class Fetcher:
     def missing(self, ref: Ref) -> NoSuchTournament | None:
         """What chess-results answered the last few minutes when asked for this tournament,
         if it was that there is no such tournament (nothing is asked for it meanwhile)."""
-        from importer.errors import NoSuchTournament
-
         said = self._missing.get(f"{ref.tnr}|{ref.snr}") or self._missing.get(f"{ref.tnr}|None")
         return NoSuchTournament(said[0], said[1], status=said[2]) if said is not None else None
 
     def fetch(self, ref: Ref, read: Reader | None = None) -> list[TournamentPage]:
         """The pages of one tournament (at most three requests; none when cached, or when it
         was found missing a moment ago), each read by *read* (default: here)."""
-        from importer.errors import NoSuchTournament
-        from importer.fetch import fetch_tournament, read_page
-
         known = self.missing(ref)
         if known is not None:
             raise known
@@ -387,9 +375,6 @@ class Reports:
 
     def __init__(self, fetcher: Fetcher, runner: Runner, *, capacity: int = 4096,
                  memory: int | None = None) -> None:
-        from reports.web.fair import Budget, Clients
-        from reports.web.kept import Kept
-
         self.fetcher = fetcher
         self.runner = runner
         self.clients = Clients(fetcher.config.trusted_proxies)
@@ -403,8 +388,6 @@ class Reports:
     def get(self, key: str, client: str = "") -> Kept | None:
         """The report under *key*: kept, or rebuilt from its link (None: no such key, or an
         upload's that has expired)."""
-        from reports.web.keys import parse_link_key
-
         kept = self.kept.get(key)
         if kept is not None:
             return kept
@@ -420,8 +403,6 @@ class Reports:
         *want* is what to make first: its first 'page' or its 'json'.  A tournament new to
         the server costs one of *client*'s budget if chess-results is asked for it (Problem
         429, before anything is sent, when it is spent)."""
-        from reports.web.keys import link_key
-
         asked = f"{ref.tnr}|{ref.snr}|{options!r}"
         key = link_key(ref, options, None) if options.player is None else self._asked.get(asked)
         kept = self.kept.get(key) if key is not None else None
@@ -454,8 +435,7 @@ class Reports:
         return kept
 
     def _build_link(self, ref: Ref, options: ReportSettings, want: Want, client: str) -> Kept:
-        from reports.web import work
-        from reports.web.keys import link_key
+        from reports.web import work  # the readers: loaded at the first job, not at start-up
 
         pages = self.fetcher.fetch(ref, self._read)
         source = pages[0].url if pages else ref.tnr
@@ -471,15 +451,14 @@ class Reports:
 
     def _read(self, fetched: FetchedPage, first: bool) -> PageRead:
         """A fetched page read in a job process (the fetch plan's reader)."""
-        from reports.web import work
+        from reports.web import work  # the readers: loaded at the first job, not at start-up
 
         return self.runner.run(work.read_page, fetched, first)
 
     def upload(self, files: list[Upload], options: ReportSettings, want: Want = "page", *,
                client: str = "") -> Kept:
         """The report of uploaded files, under a new random key."""
-        from reports.web import work
-        from reports.web.keys import upload_key
+        from reports.web import work  # the readers: loaded at the first job, not at start-up
 
         kept = self.runner.run(work.report_from_files, files, self._with_register(options), want)
         kept.key = upload_key()
@@ -489,8 +468,6 @@ class Reports:
 
 
 def _default_cache() -> str:
-    from importer.http import default_cache_path
-
     return default_cache_path()
 
 
@@ -505,8 +482,6 @@ class Periods:
 
     def __init__(self, runner: Runner, store: str | None, write_token: str | None = None, *,
                  memory: int = DEFAULT_MEMORY // 4, shared: Shared | None = None) -> None:
-        from importer.shared import LocalShared
-
         self.runner = runner
         self.store = store
         self.shared: Shared = shared if shared is not None else LocalShared()
@@ -522,16 +497,13 @@ class Periods:
 
     def may_write(self, given: str | None) -> bool:
         """*given* is the write token of a server that saves periods."""
-        from reports.web.security import token_matches
-
         return self.saves and token_matches(self._token, given)
 
     def run(self, files: list[Upload], ratings_list: Upload | None, request: PeriodRequest,
             site: dict[str, Any], *, client: str = "") -> tuple[str, PeriodFiles]:
         """Rate the period: the key of its files, and them (the register read and written one
         period at a time)."""
-        from reports.web import work
-        from reports.web.keys import upload_key
+        from reports.web import work  # the readers: loaded at the first job, not at start-up
 
         with self._register:
             out = self.runner.run(work.period_files, files, ratings_list, request, site)

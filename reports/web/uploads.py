@@ -22,6 +22,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 from urllib.parse import parse_qsl
 
+from python_multipart.exceptions import MultipartParseError
+from python_multipart.multipart import MultipartParser, parse_options_header
+
 from reports.web.problems import Problem
 
 if TYPE_CHECKING:
@@ -151,8 +154,6 @@ class _Reader:
         self._header, self._value = bytearray(), bytearray()
 
     def on_headers_finished(self) -> None:
-        from python_multipart.multipart import parse_options_header
-
         if self.error is not None:
             return
         _, options = parse_options_header(self._disposition)
@@ -209,9 +210,6 @@ class _Reader:
 
 
 async def _multipart(request: Request, ctype: str) -> Form:
-    from python_multipart.exceptions import MultipartParseError
-    from python_multipart.multipart import MultipartParser, parse_options_header
-
     _, params = parse_options_header(ctype)
     boundary = params.get(b"boundary")
     if not boundary:

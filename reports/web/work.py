@@ -21,10 +21,8 @@ from importer.fetch import PageRead, TournamentPage
 from importer.http import FetchedPage
 from importer.model import RatingList
 from importer.sources import from_pages
-from rating.register import Register
 from reports.errors import ReportError
 from reports.html import environment
-from reports.month import rate_month
 from reports.period_report import player_rows, render_period_files
 from reports.report import report_for
 from reports.settings import ReportSettings
@@ -149,6 +147,10 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     """``fiderate period`` for uploaded files: its files by relative path (period_players.csv,
     period_games.csv, period.html, each player's page in period-players/ and each tournament's
     report) and its notes; the register is written only when the request says so."""
+    # numpy and the register's sqlite code: loaded in a job process by a period's first job
+    from rating.register import Register
+    from reports.month import rate_month
+
     store = request.store if request.write or os.path.exists(request.store or "") else None
     store = os.path.abspath(store) if store else None  # read from within the uploads' folder
     with (_inside([*files, *([ratings_list] if ratings_list else [])]) as names,
