@@ -2,8 +2,10 @@
 
 :func:`rate_period` takes :class:`~importer.model.Tournament` records, who each player is
 (:mod:`rating.identity`) and what the previous list and the register know
-(:class:`Standing`, :class:`Pool`); it builds one numpy row per player-game, rates them with
-:func:`rating.period_core.rate_rows` and returns a :class:`PeriodResult`.  Start numbers are
+(:class:`Standing`, :class:`Pool`); it builds the long table (one numpy row per player-game,
+players as :class:`~rating.period_core.PlayerLists` codes), rates it with
+:func:`rating.period_core.rate_rows`, and the finishing step makes the
+:class:`PeriodResult`.  Start numbers are
 labels: they are mapped to positions, and no array is ever sized by a start number or a
 rating.  Everything here is pure.
 """
@@ -421,8 +423,8 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     ids = identities if identities is not None else identify(list(zip(keys, tournaments,
                                                                        strict=True)))
     notes = list(ids.notes)
-    at = _Period.of(period, _prepare(tournaments, keys, period, notes, assigned, ids, events),
-                    ids.people, notes)
+    specs = _prepare(tournaments, keys, period, notes, assigned, ids, events)
+    at = _Period.of(period, specs, ids.people, notes)
     f = _facts(at, previous, listed)
     locals_ = [_local(spec, ids, g) for spec, g in zip(at.specs, played, strict=True)]
     _source_bases(at, f, locals_)
