@@ -569,15 +569,17 @@ def _players(at: _Period, f: _Facts, rated: _Rated, new: _NewList) -> tuple[Peri
     points = np.bincount(pl[rated_rows], weights=rated.table.score[rated_rows],
                          minlength=at.codes.size).astype(np.int64)
     shown = np.flatnonzero(rated.has_games)
+    people = at.people
     rows = [PeriodPlayer(
         key=p.key, fide_id=p.fide_id, name=p.name, federation=p.federation,
-        birth_year=by or None, list=LISTS[at.codes.list_of(c)], old_rating=b if b > 0 else None,
+        birth_year=by or None, list=LISTS[li], old_rating=b if b > 0 else None,
         matched_by=p.matched_by, rating_from=_ORIGINS[origin], where=p.where,
         ks=tuple(ks.get(c, ())), games=n, score_h=w, change_h=total, rounded_change=rounded,
         new_rating=r if r > 0 else None, status=_STATUS[st], pool_games=pn,
         pool_opponents_sum=ps, pool_score_h=pw, initial_rating=r0 if r0 > 0 else None)
-        for c, p, by, b, origin, n, w, total, rounded, r, st, pn, ps, pw, r0 in zip(
-            shown.tolist(), (at.person(c) for c in shown.tolist()), f.birth[shown].tolist(),
+        for c, p, li, by, b, origin, n, w, total, rounded, r, st, pn, ps, pw, r0 in zip(
+            shown.tolist(), (people[i] for i in at.codes.person_of(shown).tolist()),
+            at.codes.list_of(shown).tolist(), f.birth[shown].tolist(),
             f.base[shown].tolist(), f.origin[shown].tolist(), out.games[shown].tolist(),
             points[shown].tolist(), out.total_h[shown].tolist(), out.rounded[shown].tolist(),
             new.rating[shown].tolist(), new.status[shown].tolist(), new.pool_games[shown].tolist(),
@@ -605,14 +607,14 @@ def _pool_games(at: _Period, rated: _Rated) -> tuple[PoolGame, ...]:
     """The pooled games (and the disregarded ones), in table order."""
     t, reason = rated.table, rated.reason
     on = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED))
-    out = []
-    for c, ti, opp, score, why in zip(t.pl[on].tolist(), t.tour[on].tolist(), t.opp[on].tolist(),
-                                      t.score[on].tolist(), reason[on].tolist(), strict=True):
-        key, rl = at.key_of(c)
-        spec = at.specs[ti]
-        out.append(PoolGame(key=key, list=rl, tournament=spec.key, start=spec.start,
-                            opponent_rating=opp, score_h=score, disregarded=why == DISREGARDED))
-    return tuple(out)
+    people, specs, pl = at.people, at.specs, t.pl[on]
+    return tuple(PoolGame(key=people[i].key, list=LISTS[li], tournament=specs[ti].key,
+                          start=specs[ti].start, opponent_rating=opp, score_h=score,
+                          disregarded=why == DISREGARDED)
+                 for i, li, ti, opp, score, why in zip(
+                     at.codes.person_of(pl).tolist(), at.codes.list_of(pl).tolist(),
+                     t.tour[on].tolist(), t.opp[on].tolist(), t.score[on].tolist(),
+                     reason[on].tolist(), strict=True))
 
 
 _STATUS: Final = {s.value: s for s in PeriodStatus}
