@@ -27,6 +27,7 @@ from importer.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.fide import PlayerFacts, is_junior_category, list_rating, player_k
 from rating.identity import Identities, Person, RatingFrom, identify
+from rating.months import list_in_force, month_add
 from rating.notes import Note, grouped
 from rating.period_core import (
     DISREGARDED,
@@ -38,8 +39,6 @@ from rating.period_core import (
     RuleArrays,
     default_period,
     initial_ratings,
-    list_in_force,
-    month_add,
     rate_rows,
 )
 from rating.period_records import (
