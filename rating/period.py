@@ -2,8 +2,10 @@
 
 :func:`rate_period` takes :class:`~importer.model.Tournament` records, who each player is
 (:mod:`rating.identity`) and what the previous list and the register know
-(:class:`Standing`, :class:`Pool`); it builds one numpy row per player-game, rates them with
-:func:`rating.period_core.rate_rows` and returns a :class:`PeriodResult`.  Start numbers are
+(:class:`Standing`, :class:`Pool`); it builds the long table (one numpy row per player-game,
+players as :class:`~rating.period_core.PlayerLists` codes), rates it with
+:func:`rating.period_core.rate_rows`, and the finishing step makes the
+:class:`PeriodResult`.  Start numbers are
 labels: they are mapped to positions, and no array is ever sized by a start number or a
 rating.  Everything here is pure.
 """
@@ -25,21 +27,22 @@ from importer.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.fide import PlayerFacts, is_junior_category, list_rating, player_k
 from rating.identity import Identities, Person, RatingFrom, identify
+from rating.months import list_in_force, month_add
 from rating.notes import Note, grouped
 from rating.period_core import (
     DISREGARDED,
     NONE,
     POOLED,
     RATED,
+    PlayerLists,
     RateOutput,
     RuleArrays,
     default_period,
     initial_ratings,
-    list_in_force,
-    month_add,
     rate_rows,
 )
 from rating.period_records import (
+    LIST_CODES,
     LISTS,
     PeriodGames,
     PeriodPlayer,
@@ -127,6 +130,38 @@ def _local(spec: PeriodTournament, ids: Identities, games: PlayedGames) -> _Loca
                   score=games.score_h[ok], rounds=games.rounds[ok])
 
 
+@dataclass(frozen=True, slots=True)
+class _Period:
+    """What every step shares: the month, its tournaments, its people and their codes."""
+
+    period: date
+    specs: tuple[PeriodTournament, ...]
+    people: tuple[Person, ...]
+    codes: PlayerLists
+    index: Mapping[str, int]
+    """Player key → position in ``people``."""
+    rules: FideRules
+    """The new list's rules: its floor and initial-rating rule (our reading)."""
+    notes: list[str]
+    """The period's notes so far (each step adds its own)."""
+
+    @classmethod
+    def of(cls, period: date, specs: Sequence[PeriodTournament], people: Sequence[Person],
+           notes: list[str]) -> _Period:
+        """The period of *specs*, whose players are *people*."""
+        return cls(period=period, specs=tuple(specs), people=tuple(people),
+                   codes=PlayerLists(len(people)), index={p.key: i for i, p in enumerate(people)},
+                   rules=rules_for(period), notes=notes)
+
+    def person(self, code: int) -> Person:
+        """The person of a (person, list) code."""
+        return self.people[self.codes.person_of(code)]
+
+    def key_of(self, code: int) -> tuple[str, RatingList]:
+        """The (player key, list) of a code, as ``previous`` and ``pools`` are keyed."""
+        return self.person(code).key, LISTS[self.codes.list_of(code)]
+
+
 @dataclass(slots=True)
 class _Facts:
     """Per (player, list) code: what the previous list and the register say."""
@@ -138,52 +173,76 @@ class _Facts:
     idle: Array
     birth: Array
     origin: Array
-    """0 list, 1 register, 2 source: where the base comes from (see :class:`RatingFrom`)."""
+    """Where the base comes from: a position in :data:`_ORIGINS`."""
 
 
 _ORIGINS: Final = (RatingFrom.LIST, RatingFrom.REGISTER, RatingFrom.SOURCE)
+_FROM_LIST, _FROM_REGISTER, _FROM_SOURCE = range(len(_ORIGINS))
 
 
-def _facts(people: Sequence[Person], previous: Mapping[tuple[str, RatingList], Standing],
-           listed: Collection[tuple[str, RatingList]], period: date,
-           rated_lists: Collection[RatingList]) -> _Facts:
+def _facts(at: _Period, previous: Mapping[tuple[str, RatingList], Standing],
+           listed: Collection[tuple[str, RatingList]]) -> _Facts:
     """The facts of every (player, list) code; a standard rating stands in (RB24 7.2.1) on the
-    lists the period rates (*rated_lists*), the only ones whose codes are read."""
-    n_pl = 3 * len(people)
+    lists the period rates, the only ones whose codes are read."""
+    codes, period = at.codes, at.period
+    n_pl = codes.size
     f = _Facts(base=np.full(n_pl, NONE, dtype=np.int32), list_k=np.zeros(n_pl, dtype=np.int32),
                games_total=np.full(n_pl, NONE, dtype=np.int32), reached=np.zeros(n_pl, dtype=bool),
                idle=np.zeros(n_pl, dtype=bool), birth=np.zeros(n_pl, dtype=np.int32),
-               origin=np.full(n_pl, 2, dtype=np.int8))
-    index = {p.key: i for i, p in enumerate(people)}
+               origin=np.full(n_pl, _FROM_SOURCE, dtype=np.int8))
     # R24 7.2.2: no rated game in a one-year period → inactive.
     year_ago = month_add(period, -rules_for(period).inactive_months)
     for (key, rl), st in previous.items():
-        i = index.get(key)
+        i = at.index.get(key)
         if i is None:
             continue
-        c = 3 * i + LISTS.index(rl)
+        c = codes.code_of(i, LIST_CODES[rl])
         f.list_k[c] = st.k or 0
         f.games_total[c] = NONE if st.games_total is None else st.games_total
         f.reached[c] = st.reached_2400
         f.idle[c] = st.inactive or (st.last_played is not None and st.last_played <= year_ago)
         f.base[c] = NONE if st.rating is None else st.rating
         f.birth[c] = st.birth_year or 0
-        f.origin[c] = 0 if (key, rl) in listed else 1
+        f.origin[c] = _FROM_LIST if (key, rl) in listed else _FROM_REGISTER
     # Unrated on a list with a standard rating: what the list's rules say (RB24 7.2.1).
-    standard = f.base[0::3]
+    standard = f.base[codes.on_list(LIST_CODES[RatingList.STANDARD])]
+    rated_lists = {s.rating_list for s in at.specs}
     for li, rl in enumerate(LISTS):
         if rl not in rated_lists:
             continue
         rules = rules_for(period, rl)
-        for i in np.flatnonzero((f.base[li::3] < 0) & (standard >= 0)).tolist():
+        for i in np.flatnonzero((f.base[codes.on_list(li)] < 0) & (standard >= 0)).tolist():
             got = list_rating(rules, None, int(standard[i]))
-            f.base[3 * i + li] = NONE if got is None else got
+            f.base[codes.code_of(i, li)] = NONE if got is None else got
     # R24 8.3.3: a published rating of 2400 or more (each list's threshold).
     tops = np.array([rules_for(period, rl).top_threshold for rl in LISTS], dtype=np.int32)
-    f.reached |= f.base >= np.tile(tops, len(people))
-    years = np.repeat(np.array([p.birth_year or 0 for p in people], dtype=np.int32), 3)
+    f.reached |= f.base >= codes.per_list(tops)
+    years = codes.per_person(np.array([p.birth_year or 0 for p in at.people], dtype=np.int32))
     f.birth[f.birth == 0] = years[f.birth == 0]
     return f
+
+
+def _source_bases(at: _Period, f: _Facts, locals_: Sequence[_Local]) -> None:
+    """On no list and unknown to the register: the tournament's own rating is the base (the
+    latest tournament's), so a rated player is never made unrated for want of a list."""
+    for spec, loc in sorted(zip(at.specs, locals_, strict=True), key=lambda s: s[0].start):
+        codes = at.codes.code_of(loc.person, LIST_CODES[spec.rating_list])
+        for code, r in zip(codes.tolist(), loc.rating, strict=True):
+            if r is not None and f.origin[code] == _FROM_SOURCE:
+                f.base[code] = r
+                f.reached[code] |= spec.rules.reaches_top(r)
+
+
+def _correct(at: _Period, f: _Facts, corrections: Mapping[str, int]) -> None:
+    """Base ratings that replace the list's (FIDE id → rating), on every list the player is
+    rated on (the standard list when none)."""
+    for key in sorted(corrections.keys() & at.index.keys()):
+        i = at.index[key]
+        rated_on = [c for c in at.codes.codes_of(i) if f.base[c] >= 0]
+        standard = at.codes.code_of(i, LIST_CODES[RatingList.STANDARD])
+        f.base[rated_on or [standard]] = corrections[key]
+        at.notes.append(Note(f"{_who(at.people[i])}: base rating corrected to {corrections[key]}",
+                             [key]))
 
 
 class _KCache:
@@ -211,6 +270,120 @@ class _KCache:
                     list_k=list_k or None), self.k_default)[0]
             out.append(found)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """The long table: one row per player per played game (R24 5.1: forfeits, byes, games of
+    less than one move are never rated), as columns."""
+
+    pl: Array
+    """int32: the player's (person, list) code."""
+    tour: Array
+    """The tournament's position in the period."""
+    own: Array
+    """The rating the player is rated with (−1 unrated)."""
+    opp: Array
+    """The opponent's rating as the tournament shows it (−1 unrated)."""
+    score: Array
+    """The player's score in hundredths."""
+    rounds: Array
+    opp_pl: Array
+    """The opponent's (person, list) code."""
+    k: Array
+    """The player's K in the tournament, before the period cap."""
+
+    def rate(self, rules: RuleArrays, base: Array) -> RateOutput:
+        """The rows rated by :func:`rating.period_core.rate_rows` (*base*: per code)."""
+        return rate_rows(self.pl, self.tour.astype(np.int32), self.own.astype(np.int16),
+                         self.opp.astype(np.int16), self.score.astype(np.int16), rules=rules,
+                         base=base, k=self.k.astype(np.int16))
+
+
+def _long_table(at: _Period, f: _Facts, locals_: Sequence[_Local],
+                previous: Mapping[tuple[str, RatingList], Standing],
+                in_force: Mapping[date, Mapping[tuple[str, RatingList], int]],
+                k_default: int) -> _Table:
+    """The period's long table, tournament by tournament."""
+    prev_ratings = {k: s.rating for k, s in previous.items() if s.rating is not None}
+    kcache = _KCache(k_default)
+    parts: list[Array] = []
+    for ti, (spec, loc) in enumerate(zip(at.specs, locals_, strict=True)):
+        c = at.codes.code_of(loc.person, LIST_CODES[spec.rating_list])
+        seen = _seen(at, spec, loc, f.base[c], in_force, prev_ratings)
+        k_of = np.array(kcache.ks(spec, f, c), dtype=np.int64)
+        # R24 8.2.4: a player rated by now is rated with their current rating, but their
+        # opponents still count them as unrated.
+        own_of = np.where(seen < 0, f.base[c], seen)
+        me, them = loc.me, loc.them
+        parts.append(np.stack([c[me], np.full(len(me), ti), own_of[me], seen[them], loc.score,
+                               loc.rounds, c[them], k_of[me]], axis=1))
+    table = np.concatenate(parts) if parts else np.zeros((0, 8), dtype=np.int64)
+    pl, tour, own, opp, score, rounds, opp_pl, k = (table[:, i] for i in range(8))
+    return _Table(pl=pl.astype(np.int32), tour=tour, own=own, opp=opp, score=score,
+                  rounds=rounds, opp_pl=opp_pl, k=k)
+
+
+def _seen(at: _Period, spec: PeriodTournament, loc: _Local, base: Array,
+          in_force: Mapping[date, Mapping[tuple[str, RatingList], int]],
+          prev_ratings: Mapping[tuple[str, RatingList], int]) -> Array:
+    """Per player position: the rating the opponents see (−1 unrated); *base*: the players'
+    base ratings on the tournament's list."""
+    month = list_in_force(spec.start)
+    older = in_force.get(month, {})
+    prev_month = month_add(at.period, -1)
+    if spec.ratings_from == "source":
+        seen = [NONE if r is None else r for r in loc.rating]
+        # Unrated in the source: the standard rating where the list's rules say so
+        # (RB24 7.2.1), from the list in force at the start.
+        std = older if older and month != prev_month else prev_ratings
+        for i, r in enumerate(loc.rating):
+            if r is None:
+                key = at.people[loc.person[i]].key
+                got = list_rating(spec.rules, None, std.get((key, RatingList.STANDARD)))
+                seen[i] = NONE if got is None else got
+    elif month == prev_month or not older:
+        seen = base.tolist()
+    else:
+        seen = [_lookup(older, at.people[i].key, spec.rules) or NONE for i in loc.person.tolist()]
+    return np.array(seen, dtype=np.int64)
+
+
+def _lookup(table: Mapping[tuple[str, RatingList], int], key: str, rules: FideRules
+            ) -> int | None:
+    """A player's rating on the list of *rules* in *table* (RB24 7.2.1: in rapid and blitz,
+    the standard rating of a player unrated there)."""
+    return list_rating(rules, table.get((key, rules.rating_list)),
+                       table.get((key, RatingList.STANDARD)))
+
+
+def _note_list_ratings(at: _Period, in_force: Mapping[date, object]) -> None:
+    """A note for each tournament rated with ratings not its own."""
+    for spec in at.specs:
+        if spec.ratings_from == "list":
+            src = "the register" if in_force.get(list_in_force(spec.start)) else "the given list"
+            at.notes.append(f"{spec.key}: the source carries no ratings; ratings of {src} used")
+
+
+def _games_and_events(tournaments: Sequence[Tournament], keys: Sequence[str],
+                      played: Sequence[PlayedGames] | None,
+                      events: Sequence[EventIdentity] | None
+                      ) -> tuple[Sequence[PlayedGames], Sequence[EventIdentity]]:
+    """Each tournament's games and event identity, read when not given (an event twice is
+    refused)."""
+    if played is None:
+        try:
+            played = [PlayedGames.of(t) for t in tournaments]
+        except InputError as exc:
+            raise RatingError(str(exc)) from None
+    if events is None:
+        events = [EventIdentity.of(t, g) for t, g in zip(tournaments, played, strict=True)]
+        once = distinct_events([Event(tournament=t, sources=(k,), known=i) for t, k, i in zip(
+            tournaments, keys, events, strict=True)])
+        if len(once) < len(tournaments):
+            raise RatingError(f"{once.notes[0]}: rate an event once (run_period keeps the newer "
+                              "of two snapshots)")
+    return played, events
 
 
 def rate_period(tournaments: Sequence[Tournament], period: date, *,
@@ -242,208 +415,205 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
         raise RatingError(f"a rating period is a list date (the 1st of a month), not {period}")
     previous = previous or {}
     in_force = in_force or {}
-    pools = pools or {}
-    corrections = corrections or {}
-    notes: list[str] = []
     keys = list(keys) if keys is not None else [f"t{i + 1}" for i in range(len(tournaments))]
     if len(set(keys)) != len(keys):
         raise RatingError("two tournaments of the period have the same id")
-    if played is None:
-        try:
-            played = [PlayedGames.of(t) for t in tournaments]
-        except InputError as exc:
-            raise RatingError(str(exc)) from None
-    if events is None:
-        events = [EventIdentity.of(t, g) for t, g in zip(tournaments, played, strict=True)]
-        once = distinct_events([Event(tournament=t, sources=(k,), known=i) for t, k, i in zip(
-            tournaments, keys, events, strict=True)])
-        if len(once) < len(tournaments):
-            raise RatingError(f"{once.notes[0]}: rate an event once (run_period keeps the newer "
-                              "of two snapshots)")
+    played, events = _games_and_events(tournaments, keys, played, events)
     ids = identities if identities is not None else identify(list(zip(keys, tournaments,
                                                                        strict=True)))
-    notes += ids.notes
+    notes = list(ids.notes)
     specs = _prepare(tournaments, keys, period, notes, assigned, ids, events)
-    people = ids.people
-    prev_month = month_add(period, -1)
-    f = _facts(people, previous, listed, period, {s.rating_list for s in specs})
-    locals_ = [_local(spec, ids, g) for spec, g in zip(specs, played, strict=True)]
+    at = _Period.of(period, specs, ids.people, notes)
+    f = _facts(at, previous, listed)
+    locals_ = [_local(spec, ids, g) for spec, g in zip(at.specs, played, strict=True)]
+    _source_bases(at, f, locals_)
+    _correct(at, f, corrections or {})
+    table = _long_table(at, f, locals_, previous, in_force, k_default)
+    _note_list_ratings(at, in_force)
+    out = table.rate(RuleArrays.of([s.rules for s in at.specs] or [at.rules]), f.base)
+    players, games, pool = _finish(at, f, table, out, pools or {})
+    return PeriodResult(period=period, players=players, games=games, pool=pool,
+                        tournaments=at.specs, notes=tuple(notes), previous=dict(previous))
 
-    # On no list and unknown to the register: the tournament's own rating is the base (the
-    # latest tournament's), so a rated player is never made unrated for want of a list.
-    for spec, loc in sorted(zip(specs, locals_, strict=True), key=lambda s: s[0].start):
-        li = LISTS.index(spec.rating_list)
-        for person, r in zip(loc.person.tolist(), loc.rating, strict=True):
-            code = 3 * person + li
-            if r is not None and f.origin[code] == 2:
-                f.base[code] = r
-                f.reached[code] |= spec.rules.reaches_top(r)
-    index = {p.key: at for at, p in enumerate(people)}
-    for key in sorted(corrections.keys() & index.keys()):
-        at = index[key]
-        rated_on = [3 * at + li for li in range(3) if f.base[3 * at + li] >= 0]
-        f.base[rated_on or [3 * at]] = corrections[key]
-        notes.append(Note(f"{_who(people[at])}: base rating corrected to {corrections[key]}",
-                          [key]))
 
-    # The long table: one row per player per played game (R24 5.1: forfeits, byes, games of
-    # less than one move are never rated).
-    prev_ratings = {k: s.rating for k, s in previous.items() if s.rating is not None}
-    kcache = _KCache(k_default)
-    parts: list[Array] = []
-    for ti, (spec, loc) in enumerate(zip(specs, locals_, strict=True)):
-        li = LISTS.index(spec.rating_list)
-        month = list_in_force(spec.start)
-        older = in_force.get(month, {})
-        c = 3 * loc.person + li
-        if spec.ratings_from == "source":  # the rating the opponents see
-            seen = [NONE if r is None else r for r in loc.rating]
-            # Unrated in the source: the standard rating where the list's rules say so
-            # (RB24 7.2.1), from the list in force at the start.
-            std = older if older and month != prev_month else prev_ratings
-            for i, r in enumerate(loc.rating):
-                if r is None:
-                    key = people[loc.person[i]].key
-                    got = list_rating(spec.rules, None, std.get((key, RatingList.STANDARD)))
-                    seen[i] = NONE if got is None else got
-        elif month == prev_month or not older:
-            seen = f.base[c].tolist()
-        else:
-            seen = [_lookup(older, people[i].key, spec.rules) or NONE
-                    for i in loc.person.tolist()]
-        seen_a = np.array(seen, dtype=np.int64)
-        k_of = np.array(kcache.ks(spec, f, c), dtype=np.int64)
-        # R24 8.2.4: a player rated by now is rated with their current rating, but their
-        # opponents still count them as unrated.
-        own_of = np.where(seen_a < 0, f.base[c], seen_a)
-        me, them = loc.me, loc.them
-        parts.append(np.stack([c[me], np.full(len(me), ti), own_of[me], seen_a[them], loc.score,
-                               loc.rounds, c[them], k_of[me]], axis=1))
-    table = np.concatenate(parts) if parts else np.zeros((0, 8), dtype=np.int64)
-    pl, tour, own, opp, score, rounds, opp_pl, k = (table[:, i] for i in range(8))
-    for spec in specs:
-        if spec.ratings_from == "list":
-            src = "the register" if in_force.get(list_in_force(spec.start)) else "the given list"
-            notes.append(f"{spec.key}: the source carries no ratings; ratings of {src} used")
+# --------------------------------------------------------------------------- the finishing step
 
-    pl32 = pl.astype(np.int32)
-    n_pl = len(f.base)
-    has_games = np.bincount(pl32, minlength=n_pl) > 0
-    rules = RuleArrays.of([s.rules for s in specs]) if specs else RuleArrays.of([rules_for(period)])
-    out = rate_rows(pl32, tour.astype(np.int32), own.astype(np.int16), opp.astype(np.int16),
-                    score.astype(np.int16), rules=rules, base=f.base, k=k.astype(np.int16))
-    period_rules = rules_for(period)  # floor and initial-rating rule of the new list (our reading)
+@dataclass(frozen=True, slots=True)
+class _Rated:
+    """The long table as rated: its rows, what the engine computed, and each row's reason (the
+    engine's, with disregarded first-event zeros)."""
+
+    table: _Table
+    out: RateOutput
+    reason: Array
+    has_games: Array
+    """Per code: whether the player has a row on that list."""
+
+
+@dataclass(frozen=True, slots=True)
+class _NewList:
+    """Per code: the first-rating pool (this period's games and earlier ones), the initial
+    rating it gives (−1: none, or rated already), and the new list's rating (−1) and status."""
+
+    pool_games: Array
+    pool_opponents_sum: Array
+    pool_score_h: Array
+    initial: Array
+    rating: Array
+    status: Array
+
+
+def _finish(at: _Period, f: _Facts, table: _Table, out: RateOutput,
+            pools: Mapping[tuple[str, RatingList], Pool]
+            ) -> tuple[tuple[PeriodPlayer, ...], PeriodGames, tuple[PoolGame, ...]]:
+    """The rated table → the records: players, rated games and pooled games."""
+    rated = _Rated(table=table, out=out, reason=_disregard_zeros(at, f.base, table, out, pools),
+                   has_games=np.bincount(table.pl, minlength=at.codes.size) > 0)
+    new = _new_list(at, f, rated, pools)
+    return _players(at, f, rated, new), _games(at, rated), _pool_games(at, rated)
+
+
+def _disregard_zeros(at: _Period, base: Array, table: _Table, out: RateOutput,
+                     pools: Mapping[tuple[str, RatingList], Pool]) -> Array:
+    """Each row's reason: the engine's, but R24 8.2.1: an unrated player's zero score in their
+    first event (the earliest start, then the first given) is disregarded."""
     reason = out.reason.copy()
-    players_, pool = _finish(specs, people, pl32, tour, opp, score, reason, out, f, pools,
-                             has_games, period_rules, period, notes)
-    rated = np.flatnonzero(reason == RATED)
-    games = PeriodGames(
-        {"round": rounds[rated].tolist(), "own_rating": own[rated].tolist(),
-         "opponent_rating": out.opp_used[rated].tolist(), "capped": out.capped[rated].tolist(),
-         "score_h": score[rated].tolist(), "expected_h": out.pd_h[rated].tolist(),
-         "k": out.k[rated].tolist(), "change_h": out.change_h[rated].tolist()},
-        me=(pl[rated] // 3).tolist(), them=(opp_pl[rated] // 3).tolist(),
-        lists=(pl[rated] % 3).tolist(), tours=tour[rated].tolist(), people=people,
-        tournaments=[s.key for s in specs])
-    return PeriodResult(period=period, players=players_, games=games, pool=pool,
-                        tournaments=tuple(specs), notes=tuple(notes), previous=dict(previous))
+    rows = np.flatnonzero(base[table.pl] < 0)
+    if not len(rows):
+        return reason
+    n_t = len(at.specs)
+    rank = np.empty(n_t, dtype=np.int64)
+    rank[sorted(range(n_t), key=lambda t: (at.specs[t].start, t))] = np.arange(n_t)
+    pl, order = table.pl[rows], rank[table.tour[rows]]
+    first_of = np.full(at.codes.size, n_t, dtype=np.int64)
+    np.minimum.at(first_of, pl, order)
+    first = first_of[pl] == order
+    points = np.bincount(pl[first], weights=table.score[rows][first], minlength=at.codes.size)
+    drop = first & (points[pl] == 0) & (reason[rows] == POOLED)
+    earlier = np.zeros(at.codes.size, dtype=bool)
+    for c in np.unique(pl[drop]).tolist():
+        earlier[c] = pools.get(at.key_of(c), Pool()).events > 0
+    drop &= ~earlier[pl]
+    reason[rows[drop]] = DISREGARDED
+    zeros = [at.person(c) for c in np.unique(pl[drop]).tolist()]
+    if zeros:
+        at.notes.append(grouped(f"{_count(len(zeros), 'unrated player')} scored nothing in "
+                                "their first event, which is not counted",
+                                [_who(p) for p in zeros], [p.key for p in zeros]))
+    return reason
 
 
-def _lookup(table: Mapping[tuple[str, RatingList], int], key: str, rules: FideRules
-            ) -> int | None:
-    """A player's rating on the list of *rules* in *table* (RB24 7.2.1: in rapid and blitz,
-    the standard rating of a player unrated there)."""
-    return list_rating(rules, table.get((key, rules.rating_list)),
-                       table.get((key, RatingList.STANDARD)))
-
-
-def _finish(specs: Sequence[PeriodTournament], people: Sequence[Person], pl: Array, tour: Array,
-            opp: Array, score: Array, reason: Array, out: RateOutput, f: _Facts,
-            pools: Mapping[tuple[str, RatingList], Pool], has_games: Array,
-            period_rules: FideRules, period: date, notes: list[str]
-            ) -> tuple[tuple[PeriodPlayer, ...], tuple[PoolGame, ...]]:
-    import pandas as pd
-
-    base = f.base
-    n_pl = len(base)
-    # R24 8.2.1: an unrated player's zero score in their first event is disregarded.
-    starts = np.array([s.start.toordinal() * 1000 + i for i, s in enumerate(specs)], dtype=np.int64)
-    unrated_rows = np.flatnonzero(base[pl] < 0)
-    if len(unrated_rows):
-        frame = pd.DataFrame({"pl": pl[unrated_rows], "t": tour[unrated_rows],
-                              "o": starts[tour[unrated_rows]], "s": score[unrated_rows]})
-        first = frame.groupby("pl")["o"].transform("min") == frame["o"]
-        zero = frame.groupby(["pl", "t"])["s"].transform("sum") == 0
-        earlier = np.array([pools.get((people[c // 3].key, LISTS[c % 3]), Pool()).events > 0
-                            for c in frame["pl"]], dtype=bool)
-        drop = (first & zero).to_numpy() & ~earlier & (reason[unrated_rows] == POOLED)
-        reason[unrated_rows[drop]] = DISREGARDED
-        zeros = [people[c // 3] for c in np.unique(frame["pl"].to_numpy()[drop]).tolist()]
-        if zeros:
-            notes.append(grouped(f"{_count(len(zeros), 'unrated player')} scored nothing in "
-                                 "their first event, which is not counted",
-                                 [_who(p) for p in zeros], [p.key for p in zeros]))
-    pooled = reason == POOLED
-    n_pool = np.bincount(pl[pooled], minlength=n_pl).astype(np.int64)
-    s_pool = np.bincount(pl[pooled], weights=opp[pooled], minlength=n_pl).astype(np.int64)
-    w_pool = np.bincount(pl[pooled], weights=score[pooled], minlength=n_pl).astype(np.int64)
-    for c in np.flatnonzero(has_games & (base < 0)).tolist():
-        prior = pools.get((people[c // 3].key, LISTS[c % 3]))
+def _new_list(at: _Period, f: _Facts, rated: _Rated,
+              pools: Mapping[tuple[str, RatingList], Pool]) -> _NewList:
+    """Every code's pool, initial rating, new rating and status."""
+    base, out, pl, size = f.base, rated.out, rated.table.pl, at.codes.size
+    pooled = rated.reason == POOLED
+    n_pool = np.bincount(pl[pooled], minlength=size).astype(np.int64)
+    s_pool = np.bincount(pl[pooled], weights=rated.table.opp[pooled], minlength=size
+                         ).astype(np.int64)
+    w_pool = np.bincount(pl[pooled], weights=rated.table.score[pooled], minlength=size
+                         ).astype(np.int64)
+    for c in np.flatnonzero(rated.has_games & (base < 0)).tolist():
+        prior = pools.get(at.key_of(c))
         if prior is not None:
             n_pool[c] += prior.games
             s_pool[c] += prior.opponents_sum
             w_pool[c] += prior.score_h
-    ru = initial_ratings(n_pool, s_pool, w_pool, period_rules)
+    rules = at.rules
+    ru = initial_ratings(n_pool, s_pool, w_pool, rules)
     ru[base >= 0] = NONE
+    new = _adjusted(at, base, base + out.rounded)
+    floor = rules.floor
+    on_list = base >= 0
+    # R24 7.2.2: no rated game for a year (or the list's flag and none now) → inactive.
+    status = np.where(on_list, np.where((out.games == 0) & f.idle, "inactive",
+                                        np.where(new < floor, "dropped_below_floor", "rated")),
+                      np.where((n_pool >= rules.initial_min_games) & (ru >= floor),
+                               "newly_rated", "unrated"))
+    rating = np.where(on_list, np.where(new < floor, NONE, new),
+                      np.where(status == "newly_rated", ru, NONE))
+    return _NewList(pool_games=n_pool, pool_opponents_sum=s_pool, pool_score_h=w_pool,
+                    initial=ru, rating=rating, status=status)
 
-    new = base + out.rounded
-    # A one-time adjustment of this list (FIDE's of 1 March 2024), on the post-period rating.
+
+def _adjusted(at: _Period, base: Array, new: Array) -> Array:
+    """*new* with a one-time adjustment of this list (FIDE's of 1 March 2024), on the
+    post-period rating of the rated."""
     adjusted = ""
     for li, rl in enumerate(LISTS):
-        adj = list_adjustment(period, rl)
+        adj = list_adjustment(at.period, rl)
         if adj is not None:
-            at = slice(li, None, 3)
-            new[at] += adj.amounts(new[at]) * (base[at] >= 0)
-            adjusted = adjusted or f"{period:%Y-%m}: FIDE's one-time adjustment {adj.words} is applied"
+            on = at.codes.on_list(li)
+            new[on] += adj.amounts(new[on]) * (base[on] >= 0)
+            adjusted = adjusted or (f"{at.period:%Y-%m}: FIDE's one-time adjustment {adj.words} "
+                                    "is applied")
     if adjusted:
-        notes.append(adjusted)
-    floor = period_rules.floor
-    rated = base >= 0
-    # R24 7.2.2: no rated game for a year (or the list's flag and none now) → inactive.
-    status = np.where(rated, np.where((out.games == 0) & f.idle, "inactive",
-                                      np.where(new < floor, "dropped_below_floor", "rated")),
-                      np.where((n_pool >= period_rules.initial_min_games) & (ru >= floor),
-                               "newly_rated", "unrated"))
-    new_rating = np.where(rated, np.where(new < floor, NONE, new),
-                          np.where(status == "newly_rated", ru, NONE))
+        at.notes.append(adjusted)
+    return new
+
+
+_K_SPAN: Final = 128
+"""More than any K: (code, K) pairs are found as code × _K_SPAN + K."""
+
+
+def _players(at: _Period, f: _Facts, rated: _Rated, new: _NewList) -> tuple[PeriodPlayer, ...]:
+    """One record per player and list with games, by list and key."""
+    pl, out = rated.table.pl, rated.out
     # K per player: the distinct K of their rated games (several when rules differ).
     ks: dict[int, list[int]] = {}
-    rated_rows = reason == RATED
-    pairs = np.unique(pl[rated_rows].astype(np.int64) * 128 + out.k[rated_rows])
-    for c, k in zip((pairs // 128).tolist(), (pairs % 128).tolist(), strict=True):
+    rated_rows = rated.reason == RATED
+    pairs = np.unique(pl[rated_rows].astype(np.int64) * _K_SPAN + out.k[rated_rows])
+    for c, k in zip((pairs // _K_SPAN).tolist(), (pairs % _K_SPAN).tolist(), strict=True):
         ks.setdefault(c, []).append(k)
-    points = np.bincount(pl[rated_rows], weights=score[rated_rows], minlength=n_pl).astype(np.int64)
-    shown = np.flatnonzero(has_games)
+    points = np.bincount(pl[rated_rows], weights=rated.table.score[rated_rows],
+                         minlength=at.codes.size).astype(np.int64)
+    shown = np.flatnonzero(rated.has_games)
+    people = at.people
     rows = [PeriodPlayer(
         key=p.key, fide_id=p.fide_id, name=p.name, federation=p.federation,
-        birth_year=by or None, list=LISTS[c % 3], old_rating=b if b > 0 else None,
+        birth_year=by or None, list=LISTS[li], old_rating=b if b > 0 else None,
         matched_by=p.matched_by, rating_from=_ORIGINS[origin], where=p.where,
         ks=tuple(ks.get(c, ())), games=n, score_h=w, change_h=total, rounded_change=rounded,
-        new_rating=new if new > 0 else None, status=_STATUS[st], pool_games=pn,
+        new_rating=r if r > 0 else None, status=_STATUS[st], pool_games=pn,
         pool_opponents_sum=ps, pool_score_h=pw, initial_rating=r0 if r0 > 0 else None)
-        for c, p, by, b, origin, n, w, total, rounded, new, st, pn, ps, pw, r0 in zip(
-            shown.tolist(), (people[c // 3] for c in shown.tolist()), f.birth[shown].tolist(),
-            base[shown].tolist(), f.origin[shown].tolist(), out.games[shown].tolist(),
+        for c, p, li, by, b, origin, n, w, total, rounded, r, st, pn, ps, pw, r0 in zip(
+            shown.tolist(), (people[i] for i in at.codes.person_of(shown).tolist()),
+            at.codes.list_of(shown).tolist(), f.birth[shown].tolist(),
+            f.base[shown].tolist(), f.origin[shown].tolist(), out.games[shown].tolist(),
             points[shown].tolist(), out.total_h[shown].tolist(), out.rounded[shown].tolist(),
-            new_rating[shown].tolist(), status[shown].tolist(), n_pool[shown].tolist(),
-            s_pool[shown].tolist(), w_pool[shown].tolist(), ru[shown].tolist(), strict=True)]
+            new.rating[shown].tolist(), new.status[shown].tolist(), new.pool_games[shown].tolist(),
+            new.pool_opponents_sum[shown].tolist(), new.pool_score_h[shown].tolist(),
+            new.initial[shown].tolist(), strict=True)]
     rows.sort(key=lambda p: (p.list.value, p.key))
-    prow = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED)).tolist()
-    pool = tuple(PoolGame(
-        key=people[pl[i] // 3].key, list=LISTS[pl[i] % 3], tournament=specs[tour[i]].key,
-        start=specs[tour[i]].start, opponent_rating=int(opp[i]), score_h=int(score[i]),
-        disregarded=bool(reason[i] == DISREGARDED)) for i in prow)
-    return tuple(rows), pool
+    return tuple(rows)
+
+
+def _games(at: _Period, rated: _Rated) -> PeriodGames:
+    """The rated games, as columns."""
+    t, out = rated.table, rated.out
+    on = np.flatnonzero(rated.reason == RATED)
+    return PeriodGames(
+        {"round": t.rounds[on].tolist(), "own_rating": t.own[on].tolist(),
+         "opponent_rating": out.opp_used[on].tolist(), "capped": out.capped[on].tolist(),
+         "score_h": t.score[on].tolist(), "expected_h": out.pd_h[on].tolist(),
+         "k": out.k[on].tolist(), "change_h": out.change_h[on].tolist()},
+        me=at.codes.person_of(t.pl[on]).tolist(), them=at.codes.person_of(t.opp_pl[on]).tolist(),
+        lists=at.codes.list_of(t.pl[on]).tolist(), tours=t.tour[on].tolist(), people=at.people,
+        tournaments=[s.key for s in at.specs])
+
+
+def _pool_games(at: _Period, rated: _Rated) -> tuple[PoolGame, ...]:
+    """The pooled games (and the disregarded ones), in table order."""
+    t, reason = rated.table, rated.reason
+    on = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED))
+    people, specs, pl = at.people, at.specs, t.pl[on]
+    return tuple(PoolGame(key=people[i].key, list=LISTS[li], tournament=specs[ti].key,
+                          start=specs[ti].start, opponent_rating=opp, score_h=score,
+                          disregarded=why == DISREGARDED)
+                 for i, li, ti, opp, score, why in zip(
+                     at.codes.person_of(pl).tolist(), at.codes.list_of(pl).tolist(),
+                     t.tour[on].tolist(), t.opp[on].tolist(), t.score[on].tolist(),
+                     reason[on].tolist(), strict=True))
 
 
 _STATUS: Final = {s.value: s for s in PeriodStatus}
@@ -456,9 +626,3 @@ def _count(n: int, what: str) -> str:
 def _who(p: Person) -> str:
     """A player in a note: 'Zorn, Zak (No. 4 in newcomers)'."""
     return f"{p.name or 'a player without a name'} ({p.where})"
-
-
-def _rating(value: Any) -> int | None:
-    """A rating from the int columns (−1 or 0: none)."""
-    return int(value) if value > 0 else None
-

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -26,8 +26,8 @@ from rating.period_records import LISTS
 from rating.rules import CapRule, FideRules, InitialRule, rules_for
 from rating.tables import DP_TABLE, PD_TABLE
 
-__all__ = ["LISTS", "NONE", "RateOutput", "RuleArrays", "default_period", "initial_ratings",
-           "list_in_force", "month_add", "rate_rows"]
+__all__ = ["LISTS", "NONE", "PlayerLists", "RateOutput", "RuleArrays", "default_period",
+           "initial_ratings", "list_in_force", "month_add", "rate_rows"]
 
 Array = npt.NDArray[Any]
 NONE: Final = -1
@@ -54,6 +54,54 @@ def default_period(end: date) -> date:
     tournament's last day."""
     cut = end + timedelta(days=rules_for(end).closing_days)
     return cut if cut.day == 1 else month_add(cut, 1)
+
+
+# --------------------------------------------------------------------------- the codes
+
+_Index = TypeVar("_Index", int, Array)
+_N_LISTS: Final = len(LISTS)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLists:
+    """The (person, list) codes of a period's *persons*: person × 3 + the list's position in
+    :data:`LISTS`, so a person's lists are adjacent and each list's codes are in person order.
+    Every method takes an int or a numpy array of them."""
+
+    persons: int
+
+    @property
+    def size(self) -> int:
+        """How many codes there are (the length of a per-code array)."""
+        return self.persons * _N_LISTS
+
+    def code_of(self, person: _Index, li: int) -> _Index:
+        """The code of *person* on the list at position *li*."""
+        return person * _N_LISTS + li
+
+    def person_of(self, code: _Index) -> _Index:
+        """The person a code is of."""
+        return code // _N_LISTS
+
+    def list_of(self, code: _Index) -> _Index:
+        """The list position (in :data:`LISTS`) a code is of."""
+        return code % _N_LISTS
+
+    def codes_of(self, person: int) -> range:
+        """A person's codes, one per list, in :data:`LISTS` order."""
+        return range(self.code_of(person, 0), self.code_of(person + 1, 0))
+
+    def on_list(self, li: int) -> slice:
+        """The codes of one list, in person order, as a slice of a per-code array."""
+        return slice(li, None, _N_LISTS)
+
+    def per_person(self, values: Array) -> Array:
+        """A per-code array from one value per person (the same on every list)."""
+        return np.repeat(values, _N_LISTS)
+
+    def per_list(self, values: Array) -> Array:
+        """A per-code array from one value per list (the same for every person)."""
+        return np.tile(values, self.persons)
 
 
 # --------------------------------------------------------------------------- the core
@@ -149,7 +197,7 @@ def rate_rows(pl: Array, tour: Array, own: Array, opp: Array, score_h: Array, *,
               rules: RuleArrays, base: Array, k: Array) -> RateOutput:
     """Rate a period's long table of player-games, vectorised.
 
-    Rows: ``pl`` player-list code (player × 3 + list), ``tour`` tournament code, ``own`` and
+    Rows: ``pl`` player-list code (:class:`PlayerLists`), ``tour`` tournament code, ``own`` and
     ``opp`` the ratings used in the tournament (int16, −1 unrated), ``score_h`` 0/50/100, and
     ``k`` the player's K for that tournament before the period cap, from
     :func:`rating.fide.player_k`.  Per player-list code: ``base`` the previous list's rating

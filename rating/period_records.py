@@ -1,5 +1,5 @@
 """What a rating period gives back: typed records, one per player and list, rated game and pooled
-game (the engine's pandas and numpy stay inside :mod:`rating.period`)."""
+game (the engine's numpy stays inside :mod:`rating.period`)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,69 @@
+"""The period engine's named pieces: the (person, list) codes, and the first event of a period of
+many tournaments."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+
+from importer.events import EventIdentity
+from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
+from rating.period import rate_period
+from rating.period_core import PlayerLists
+from rating.period_records import LIST_CODES, LISTS, Standing
+
+
+def event(start: date, players: dict[str, int | None], scores: list[tuple[str, str, float]],
+          name: str) -> Tournament:
+    """A standard tournament: players {fide_id: rating}, one game a round (white, black,
+    white's score)."""
+    no = {fid: i for i, fid in enumerate(players, 1)}
+    res = []
+    for rnd, (a, b, s) in enumerate(scores, 1):
+        res += [RoundResult(start_no=no[a], round=rnd, status=Status.PLAYED, opponent_no=no[b],
+                            colour=Colour.WHITE, points=s),
+                RoundResult(start_no=no[b], round=rnd, status=Status.PLAYED, opponent_no=no[a],
+                            colour=Colour.BLACK, points=1 - s)]
+    return Tournament(info=TournamentInfo(name=name, start_date=start, end_date=start,
+                                          rating_list=RatingList.STANDARD),
+                      players=tuple(Player(start_no=no[f], name=f"Player {f}", fide_id=f, rating=r)
+                                    for f, r in players.items()),
+                      results=tuple(res))
+
+
+def test_codes_go_both_ways_for_ints_and_arrays():
+    codes = PlayerLists(4)
+    assert codes.size == 4 * len(LISTS)
+    every = [(p, li) for p in range(4) for li in range(len(LISTS))]
+    assert [codes.code_of(p, li) for p, li in every] == list(range(codes.size))
+    assert all((codes.person_of(codes.code_of(p, li)), codes.list_of(codes.code_of(p, li)))
+               == (p, li) for p, li in every)
+    people = np.array([3, 0, 2])
+    got = codes.code_of(people, LIST_CODES[RatingList.BLITZ])
+    assert codes.person_of(got).tolist() == [3, 0, 2]
+    assert codes.list_of(got).tolist() == [LIST_CODES[RatingList.BLITZ]] * 3
+    per_code = np.arange(codes.size)
+    assert per_code[codes.on_list(1)].tolist() == [codes.code_of(p, 1) for p in range(4)]
+    assert list(codes.codes_of(2)) == [codes.code_of(2, li) for li in range(len(LISTS))]
+    assert codes.per_person(np.array([7, 8, 9, 10]))[codes.code_of(2, 2)] == 9
+    assert codes.per_list(np.array([5, 6, 7]))[codes.code_of(3, 1)] == 6
+
+
+def test_the_first_event_is_the_earliest_among_more_than_a_thousand_tournaments():
+    # An unrated player scores in the 1 002nd tournament, a day before a zero in the first one:
+    # the first event is the one scored in, so the later zero counts.
+    day = date(2025, 10, 10)
+    filler = [event(day, {f"9{i:04d}": 1800, f"8{i:04d}": 1800}, [(f"9{i:04d}", f"8{i:04d}", 1)],
+                    f"t{i}") for i in range(1000)]
+    newcomer = {"21": None, "31": 1900, "32": 1900}
+    late = event(day.replace(day=11), newcomer, [("21", "31", 0), ("21", "32", 0)], "late")
+    early = event(day, newcomer, [("21", "31", 1), ("21", "32", 0.5)], "early")
+    previous = {(p.fide_id, RatingList.STANDARD): Standing(rating=p.rating)
+                for t in (early, *filler) for p in t.players if p.rating is not None}
+    period = [late, *filler, early]
+    r = rate_period(period, date(2025, 11, 1), previous=previous,
+                    events=[EventIdentity(chess_results=str(i)) for i in range(len(period))])
+    assert {(g.tournament, g.disregarded) for g in r.pool if g.key == "21"} == {
+        ("t1", False), ("t1002", False)}
+    assert not any("scored nothing" in n for n in r.notes)
