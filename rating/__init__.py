@@ -6,9 +6,9 @@ Library use::
     rated = rating.rate_tournament(importer.load("fixtures/sample_open.trf"), "fide")
     frames = rating.frames.to_frames(rated)      # pandas, exact Decimals
 
-Every name below is imported on first use (PEP 562): ``import rating`` loads nothing, and
-the period engine's numpy and pandas come only with :func:`run_period`, :func:`rate_period`,
-:class:`Register` or :mod:`rating.frames`.  ``registry`` is the rating-system registry
+Every name below is imported on first use (PEP 562): ``import rating`` loads nothing; numpy
+comes only with :func:`run_period`, :func:`rate_period` or :class:`Register`, and pandas
+only with :mod:`rating.frames`.  ``registry`` is the rating-system registry
 (``registry.names()``, ``registry.build(name, registry.Settings(...))``,
 ``registry.register(name, build, help)``).
 """

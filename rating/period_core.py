@@ -20,14 +20,14 @@ from typing import Any, Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from rating.months import list_in_force, month_add
+from rating.months import month_add
 from rating.numbers import half_up_div_array, round_half_away_array
 from rating.period_records import LISTS
 from rating.rules import CapRule, FideRules, InitialRule, rules_for
 from rating.tables import DP_TABLE, PD_TABLE
 
 __all__ = ["LISTS", "NONE", "PlayerLists", "RateOutput", "RuleArrays", "default_period",
-           "initial_ratings", "list_in_force", "month_add", "rate_rows"]
+           "initial_ratings", "rate_rows"]
 
 Array = npt.NDArray[Any]
 NONE: Final = -1
