@@ -163,7 +163,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     offered = [PeriodSource(tournament=e.tournament, source=e.label,
                             month=_event_month(e.sources, assigned)) for e in found.events]
     fide_list = None
-    notes: list[str] = list(found.notes)
+    notes: list[str] = [w.message for w in found.notes]
     if ratings_list:
         from importer.fidelist import read_fide_list
 

@@ -162,7 +162,8 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
             ids, federations = wanted_on_list(e.tournament for e in found.events)
             fide_list = read_fide_list(names[-1], fide_ids=ids, federations=federations)
     offered = [PeriodSource(tournament=e.tournament, source=e.label) for e in found.events]
-    notes = [*found.notes, *(list_warnings(fide_list.warnings) if fide_list is not None else [])]
+    notes = [*(w.message for w in found.notes),
+             *(list_warnings(fide_list.warnings) if fide_list is not None else [])]
     store = request.store if request.write or os.path.exists(request.store or "") else None
     with Register(store) if store else nullcontext(None) as reg:
         result = run_period(offered, period=request.period, ratings_list=fide_list, register=reg,
