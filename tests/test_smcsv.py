@@ -75,7 +75,7 @@ def test_forfeits_byes_absences(san_sebastian: Tournament) -> None:
 def test_printed_points_checked(san_sebastian: Tournament) -> None:
     # Three players print ½ more than their rounds give (each lost round 1 by forfeit).
     mismatched = [w for w in san_sebastian.warnings if w.code == "points-differ"]
-    assert [w.players for w in mismatched] == [(131,), (138,), (142,)]
+    assert sorted(w.players for w in mismatched) == [(131,), (138,), (142,)]
     assert all(f"player {w.players[0]}: printed points" in w.message for w in mismatched)
 
 
