@@ -96,7 +96,9 @@ def test_final_crosstable_with_live_pairings_and_not_paired(realdata: Path) -> N
     # art=40 (captured later) shows player 54 lost round 9 by forfeit: the opponent gets it
     assert (res(t, 54, 9).status, res(t, 54, 9).opponent_no) == (Status.FORFEIT_LOSS, 86)
     assert (res(t, 86, 9).status, res(t, 86, 9).points) == (Status.FORFEIT_WIN, 1.0)
-    assert any("player 86" in w.message and "printed points 4" in w.message for w in t.warnings)
+    (points,) = [w for w in t.warnings if "printed points 4" in w.message]
+    assert (points.code, points.players, points.round) == ("points-differ", (86,), None)
+    assert points.message.startswith("player 86 ")
     assert_complete_and_symmetric(t)
 
 
@@ -205,7 +207,8 @@ def test_different_tournaments_are_refused(realdata: Path) -> None:
 def test_disagreeing_pages_warn(fixtures_dir: Path) -> None:
     t = build_tournament(own(fixtures_dir, "art5_crosstable_small.html",
                              "art2_pairings_double_forfeit.html"))
-    assert any("player 1, round 2: pages disagree" in w.message for w in t.warnings)
+    assert [(w.code, w.players, w.round) for w in t.warnings
+            if "player 1, round 2: pages disagree" in w.message] == [("pages-disagree", (1,), 2)]
     assert res(t, 1, 2).status is Status.PLAYED  # the crosstable is the base for results
 
 
@@ -216,9 +219,13 @@ def test_one_sided_pairing_and_points_mismatch_warn(fixtures_dir: Path) -> None:
     bent = [dataclasses.replace(r, points=0.5) if (r.start_no, r.round) == (4, 3) else r
             for r in bent]
     t = build_tournament([dataclasses.replace(page, results=tuple(bent))])
+    about = {w.code: (w.players, w.round) for w in t.warnings}
     assert any("both have colour w" in w.message for w in t.warnings)
     assert any("disagree on the result" in w.message for w in t.warnings)
     assert any("player 4" in w.message and "printed points 2.5" in w.message for w in t.warnings)
+    assert about["points-differ"] == ((4,), None)
+    assert about["same-colour"][1] == about["results-differ"][1] == 1
+    assert 3 in about["same-colour"][0] and len(about["same-colour"][0]) == 2
 
 
 def test_opponent_outside_the_tournament_is_an_error(fixtures_dir: Path) -> None:
