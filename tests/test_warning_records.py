@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from test_trf import trf_line  # the tests folder is on the path (pyproject)
 
 from importer.jsonfile import from_json, to_json
 from importer.model import Player, SourceWarning, Tournament, TournamentInfo
+from importer.normalized import read_folder, write_folder
 from importer.trf import parse_trf
 from reports.json_report import report_json
 from reports.report import build_report
@@ -119,3 +121,11 @@ def test_the_report_json_gives_warnings_and_notes_as_objects() -> None:
     notes = {n["text"]: n for n in doc["notes"]}
     assert notes["round 3: players 1 and 2 both have colour w"]["players"] == [1, 2]
     assert notes["exactly 150 rows: the list may be cut"]["players"] == []
+
+
+def test_the_normalized_folder_keeps_warnings_and_reads_an_older_one(tmp_path: Path) -> None:
+    tricky = SourceWarning("same-page", "=cmd|' a.html is a copy, \"quoted\", of another")
+    folder = write_folder(replace(WARNED, warnings=(*WARNED.warnings, tricky)), tmp_path / "n")
+    assert read_folder(folder).warnings == (*WARNED.warnings, tricky)
+    (folder / "warnings.csv").unlink()  # as fiderate wrote folders before
+    assert read_folder(folder).warnings == () and read_folder(folder) == WARNED
