@@ -12,10 +12,10 @@ The model and its errors are imported with the package; :func:`load`, :func:`loa
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
 
 from importer.errors import FetchError, ImporterError, InputError, NoSuchTournament, UnknownFormat
+from importer.lazy import lazy_exports
 from importer.model import (
     Colour,
     Game,
@@ -60,16 +60,4 @@ __all__ = [
 
 _FROM = {"importer.events": ("Event", "Events", "load_events", "load_many"),
          "importer.sources": ("load",)}
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> object:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _FROM)

@@ -15,8 +15,9 @@ the period engine's numpy and pandas come only with :func:`run_period`, :func:`r
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from importer.lazy import lazy_exports
 
 if TYPE_CHECKING:
     import rating.frames as frames
@@ -86,19 +87,4 @@ _FROM = {
     "rating.results": ("GameRating", "PlayerRating", "RoundLine", "Scenario", "TournamentRating"),
     "rating.tournament": ("rate_tournament",),
 }
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> object:
-    if name in _MODULES:
-        value: object = import_module(_MODULES[name])
-    elif name in _WHERE:
-        value = getattr(import_module(_WHERE[name]), name)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _FROM, _MODULES)

@@ -20,6 +20,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from rating.months import list_in_force, month_add
 from rating.numbers import half_up_div_array, round_half_away_array
 from rating.period_records import LISTS
 from rating.rules import CapRule, FideRules, InitialRule, rules_for
@@ -47,17 +48,6 @@ _DP_LUT = np.array([-d for d in DP_TABLE[:0:-1]] + list(DP_TABLE), dtype=np.int3
 
 
 # --------------------------------------------------------------------------- small helpers
-
-def month_add(month: date, n: int) -> date:
-    """The first of the month *n* months after *month*'s."""
-    m = month.year * 12 + month.month - 1 + n
-    return date(m // 12, m % 12 + 1, 1)
-
-
-def list_in_force(day: date) -> date:
-    """The monthly list in force on *day*."""
-    return day.replace(day=1)
-
 
 def default_period(end: date) -> date:
     """R24 7.1.3: the first list dated at least 3 days (the rules' closing days) after the

@@ -18,9 +18,9 @@ from importer.events import Event, EventIdentity, PlayedGames, distinct_events
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
 from rating.identity import RatingFrom, identify, list_candidates, wanted_names, wanted_on_list
+from rating.months import month_add
 from rating.notes import grouped
 from rating.period import rate_period
-from rating.period_core import month_add
 from rating.period_records import LISTS, PeriodResult, Standing
 
 if TYPE_CHECKING:

@@ -12,8 +12,9 @@ later commands look players up by id instead of reading the download again.
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
@@ -24,15 +25,15 @@ from typing import Any, Final, TypeVar
 
 from importer.events import EventIdentity
 from importer.fidelist import FideList, ListEntry
-from importer.model import RatingList
+from importer.model import RatingList, Tournament
 from importer.names import name_key
 from rating.errors import RatingError
-from rating.identity import Candidate
-from rating.period_core import month_add
+from rating.identity import Candidate, wanted_on_list
+from rating.months import month_add
 from rating.period_records import PeriodPlayer, PeriodResult, PeriodStatus, Pool, Standing
 from rating.rules import rules_for
 
-__all__ = ["BUSY_TIMEOUT", "SCHEMA_VERSION", "Register", "StoredList"]
+__all__ = ["BUSY_TIMEOUT", "SCHEMA_VERSION", "Register", "StoredList", "list_for"]
 
 SCHEMA_VERSION: Final = 3
 BUSY_TIMEOUT: Final = 10.0
@@ -532,6 +533,19 @@ def _list_row(period: str, p: PeriodPlayer, previous: Mapping[tuple[str, RatingL
     reached = st.reached_2400 or reaches_top(p.new_rating) or reaches_top(p.old_rating)
     return (period, str(p.list), p.key, p.new_rating, k, p.games, total, int(reached),
             p.status.value)
+
+
+def list_for(path: str | os.PathLike[str], tournaments: Sequence[Tournament], on: date
+             ) -> FideList | None:
+    """The register's FIDE lists in force on *on*, with the tournaments' players (by FIDE id,
+    and every player of the federations of those without one, to find them by name); None
+    when there is no register at *path*, or it holds no list by then, or none of them."""
+    if not Path(path).exists():  # a report without a register opens none (nor makes one)
+        return None
+    with Register(Path(path)) as reg:
+        ids, federations = wanted_on_list(tournaments)
+        found = reg.list_in_force(on, ids, federations=federations)
+    return found if found is not None and len(found) else None
 
 
 def _identity_row(identity: EventIdentity) -> tuple[str, ...]:

@@ -11,8 +11,9 @@ them.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from importer.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from reports.errors import ReportError
@@ -37,16 +38,4 @@ _FROM = {
     "reports.report": ("build_report", "render_report", "save_report", "write_report"),
     "reports.view": ("Report",),
 }
-_WHERE = {name: module for module, names in _FROM.items() for name in names}
-
-
-def __getattr__(name: str) -> object:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _FROM)

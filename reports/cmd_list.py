@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from datetime import date
 
-    from importer.fidelist import FideList, ListEntry
+    from importer.fidelist import ListEntry
 
-__all__ = ["list_", "registered_list"]
+__all__ = ["list_"]
 
 _NAME_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{2})(?!\d)")
 _STORE_HELP = "The rating register (SQLite; default: in the user data directory)."
@@ -50,20 +49,6 @@ def _store(store: str | None) -> Any:
     from rating.paths import default_store
 
     return Path(store) if store else default_store()
-
-
-def registered_list(store: str | None, on: date, fide_ids: Iterable[str],
-                    federations: Iterable[str] = ()) -> FideList | None:
-    """These players (and every player of these *federations*, to find players without an id
-    by name) on the register's FIDE lists in force on *on*; None when the register does not
-    exist or holds no list by then."""
-    path = _store(store)
-    if not path.exists():  # before importing the register: a report without one starts fast
-        return None
-    from rating.register import Register
-
-    with Register(path) as reg:
-        return reg.list_in_force(on, fide_ids, federations=federations)
 
 
 @click.group("list", context_settings={"help_option_names": ["-h", "--help"]})

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 from typing import Any
 
 import click
 
-from reports.options import iso_date, out_options, system_option
+from reports.options import iso_date, k_option, out_options, system_option
 from reports.sources import source_options
 
 __all__ = ["report"]
@@ -31,9 +30,7 @@ def _formats(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[
 @click.option("--player", "-p", metavar="N|NAME|FIDEID",
               help="Report one player (start number, name or FIDE id).")
 @system_option
-@click.option("--k", "k_default", type=click.IntRange(1, 100), default=20, show_default=True,
-              metavar="K",
-              help="K for players whose K is not published, listed or derivable.")
+@k_option("K for players whose K is not published, listed or derivable.")
 @click.option("--ratings-list", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="A FIDE rating list download: players' K is taken from it (default: the "
                    "list in force stored in the register, if any).")
@@ -73,17 +70,11 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     if out is not None:
         check_output_folder(out, force=opts["force"])
     t = load_one(list(sources), load)
-    ratings_list = opts["ratings_list"]
-    if ratings_list is None:
-        from reports.cmd_list import registered_list
+    from rating.paths import default_store
 
-        on = t.info.start_date or opts["on"] or dt.date.today()  # noqa: DTZ011 - the user's today
-        from rating.identity import wanted_on_list
-
-        stored = registered_list(opts["store"], on, *wanted_on_list([t]))
-        ratings_list = stored if stored is not None and len(stored) else None
     built = build_report(t, system=opts["system"], k_default=opts["k_default"],
-                         ratings_list=ratings_list, on=opts["on"],
+                         ratings_list=opts["ratings_list"],
+                         store=opts["store"] or default_store(), on=opts["on"],
                          focus=opts["player"])
     if not load.quiet:
         for line in summary_lines(t, warnings=False):  # the report's notes carry them

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["out_options", "system_option"]
+__all__ = ["iso_date", "k_option", "out_options", "system_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -22,12 +22,25 @@ def iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) ->
     """A ``--date YYYY-MM-DD`` option's value as a date (None when not given)."""
     if value is None:
         return None
-    import datetime as dt
+    from reports.settings import SettingError, parse_date  # lazy: --help reads no rating code
 
     try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r}: expected a date YYYY-MM-DD") from None
+        return parse_date(value)
+    except SettingError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def k_option(text: str) -> Callable[[F], F]:
+    """Add ``--k K`` (1 to 100, default 20) with this help."""
+    def checked(_ctx: click.Context, _param: click.Parameter, value: str | int) -> int:
+        from reports.settings import SettingError, parse_k  # lazy, as above
+
+        try:
+            return parse_k(value)
+        except SettingError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return click.option("--k", "k_default", default=20, show_default=True, metavar="K",
+                        callback=checked, help=text)
 
 
 def out_options(help_text: str, *, required: bool = False) -> Callable[[F], F]:
@@ -56,6 +69,15 @@ class _SystemChoice(click.Choice[str]):
     @choices.setter
     def choices(self, _value: object) -> None:
         pass
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> str:
+        from reports.settings import SettingError, parse_system  # lazy, as above
+
+        try:
+            return parse_system(str(value))
+        except SettingError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 class _SystemOption(click.Option):

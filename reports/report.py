@@ -33,6 +33,7 @@ from rating.results import PlayerNote
 from rating.tournament import rate_tournament
 from reports import csv_files, fmt, html
 from reports.errors import ReportError
+from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
 from reports.view import BesideRating, Note, Report
 
 if TYPE_CHECKING:
@@ -153,10 +154,14 @@ def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
     return fmt.first_few(warnings, limit, what="rating-list warnings")
 
 
-def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_default: int = 20,
-                 ratings_list: RatingsList | None = None, on: date | None = None,
+def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
+                 k_default: int = DEFAULT_K, ratings_list: RatingsList | None = None,
+                 store: str | os.PathLike[str] | None = None, on: date | None = None,
                  focus: int | str | None = None) -> Report:
     """Rate *t* for a report; *focus* (start number, name or FIDE id) narrows it to one player.
+
+    Players' K comes from *ratings_list* (a FIDE list download) or, without one, from the FIDE
+    list in force stored in the register *store* (:func:`rating.register.list_for`), if any.
 
     The FIDE rules are those of the best date known: the event's own (details, round dates,
     a date in its name), else *on*, else the source's last update (the event started on or
@@ -165,8 +170,13 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide", k_defaul
     """
     if not t.players:
         raise ReportError("the source has no players")
-    if not 1 <= k_default <= 100:
-        raise ReportError(f"--k must be from 1 to 100, got {k_default}")
+    if not K_MIN <= k_default <= K_MAX:
+        raise ReportError(f"K {k_default}: expected a whole number from {K_MIN} to {K_MAX}")
+    if ratings_list is None and store is not None and Path(store).exists():
+        # Lazy: the register's FIDE lists bring numpy (~100 ms); most reports read none.
+        from rating.register import list_for
+
+        ratings_list = list_for(store, [t], t.info.start_date or on or date.today())  # noqa: DTZ011
     notes: list[str] = []
     focus_no = resolve_player(t, focus) if focus is not None else t.focus
     if focus_no is not None and t.player(focus_no) is None:
@@ -210,6 +220,12 @@ def _listed(about: Sequence[PlayerNote], t: Tournament) -> list[Note]:
                              + (f": {n.detail}" if n.detail else "") for n in group),
                  frozenset(n.start_no for n in group))
             for text, group in by_text.items()]
+
+
+def report_for(t: Tournament, settings: ReportSettings) -> Report:
+    """:func:`build_report` with a form's or query's settings."""
+    return build_report(t, system=settings.system, k_default=settings.k, store=settings.store,
+                        on=settings.on, focus=settings.player)
 
 
 def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str, str]:

@@ -38,9 +38,9 @@ from rating.fide import (
     player_k,
     pooled_initial_rating,
 )
+from rating.months import month_add
 from rating.numbers import half_up_div_array, round_half_away, round_half_away_array, round_half_up
 from rating.period import rate_period
-from rating.period_core import month_add
 from rating.period_records import LISTS, PeriodResult, PeriodStatus, Pool, Standing
 from rating.rules import all_rules, list_adjustment, rules_for
 from rating.tournament import rate_tournament

@@ -156,13 +156,14 @@ def _weight(trf: bytes, tmp_path, monkeypatch) -> int:
     import pickle
 
     import importer
+    from reports.report import report_for
+    from reports.settings import ReportSettings
     from reports.web.kept import Kept
-    from reports.web.keys import ReportOptions
 
     (tmp_path / "t.trf").write_bytes(trf)
     monkeypatch.chdir(tmp_path)  # the job reads an upload by its name, from its folder
-    options = ReportOptions()
-    kept = Kept(options.build(importer.load("t.trf")), options, link=False)
+    options = ReportSettings()
+    kept = Kept(report_for(importer.load("t.trf"), options), options, link=False)
     kept.page(kept.landing())
     return pickle.loads(pickle.dumps(kept)).weight()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pickle
 import threading
 import time
+from datetime import date
 
 import pytest
 from loopback import ChessResults
@@ -207,8 +208,8 @@ def test_no_such_tournament_is_remembered_for_some_minutes(tmp_path):
 def test_link_pages_are_parsed_in_the_workers_not_in_the_server(tmp_path, monkeypatch):
     import importer.chessresults.parse as parse_module
     import importer.fetch as fetch_module
+    from reports.settings import ReportSettings
     from reports.web.jobs import Runner
-    from reports.web.keys import ReportOptions
     from reports.web.work import SealedPage
 
     parsed: list[str] = []
@@ -225,7 +226,7 @@ def test_link_pages_are_parsed_in_the_workers_not_in_the_server(tmp_path, monkey
         fetcher = Fetcher(Config(base_url=site.url, delay=0,
                                  cache_path=str(tmp_path / "http.sqlite")))
         reports = Reports(fetcher, Runner(workers=1))
-        kept = reports.link(Ref(TNR), ReportOptions(), client="a")
+        kept = reports.link(Ref(TNR), ReportSettings(), client="a")
         assert kept.key == TNR and "Fiderate Published Open 2026" in kept.page("index.html")
         pages = fetcher.fetch(Ref(TNR), reports._read)  # the HTTP cache answers
     assert parsed == []  # nothing loaded in this (the server's) process
@@ -318,11 +319,12 @@ def test_expired_values_make_room_first():
 
 def test_a_kept_report_weighs_what_it_holds_and_lightens_back_to_what_crossed_over():
     import importer
+    from reports.report import report_for
+    from reports.settings import ReportSettings
     from reports.web.kept import Kept
-    from reports.web.keys import ReportOptions
 
-    options = ReportOptions()
-    built = Kept(options.build(importer.load(TRF)), options, link=False, key="u1")
+    options = ReportSettings()
+    built = Kept(report_for(importer.load(TRF), options), options, link=False, key="u1")
     first = built.page("index.html")
     kept: Kept = pickle.loads(pickle.dumps(built))  # as it crosses from the job
     grew: list[str] = []
@@ -337,3 +339,29 @@ def test_a_kept_report_weighs_what_it_holds_and_lightens_back_to_what_crossed_ov
     kept.lighten()
     assert kept.weight() == crossed
     assert kept.page("player-3.html") == player  # made again, the same
+
+
+def test_a_web_report_takes_k_from_the_server_s_register(tmp_path, run_cli):
+    """As ``fiderate report --store``: the FIDE list in force in the register gives K."""
+    from importer.model import Player, RoundResult, Status, Tournament, TournamentInfo
+    from importer.trf import write_trf
+    from reports.settings import ReportSettings
+    from reports.web.jobs import Runner
+    from reports.web.uploads import Upload
+
+    db = tmp_path / "register.sqlite"
+    listed = ROOT / "fixtures" / "fide-list" / "standard_rating_list_nov26.txt"
+    assert run_cli("list", "import", str(listed), "--store", str(db), "--month", "2026-11",
+                   "-q").code == 0
+    people = (Player(start_no=1, name="Testplayer, Alpha", fide_id="90000011", rating=2300),
+              Player(start_no=2, name="Testplayer, Beta", fide_id="90000022", rating=2385))
+    results = (RoundResult(start_no=1, round=1, status=Status.PLAYED, opponent_no=2, points=0),
+               RoundResult(start_no=2, round=1, status=Status.PLAYED, opponent_no=1, points=1))
+    trf = tmp_path / "t.trf"
+    trf.write_text(write_trf(Tournament(info=TournamentInfo(name="x", start_date=date(2026, 11, 7)),
+                                        players=people, results=results)))
+    for store, ks in ((None, {(20, "default")}), (str(db), {(10, "list"), (20, "list")})):
+        fetcher = Fetcher(Config(delay=0, store=store, cache_path=str(tmp_path / "http.sqlite")))
+        reports = Reports(fetcher, Runner(workers=1))
+        kept = reports.upload([Upload(trf, "t.trf")], ReportSettings(), client="a")
+        assert {(p.k, p.k_source.value) for p in kept.report.rating.players} == ks

@@ -7,8 +7,8 @@ import re
 import threading
 import time
 from datetime import date
+from pathlib import Path
 
-import click
 import pytest
 from loopback import ChessResults, Reply
 from serving import TNR, serve_fixtures
@@ -17,8 +17,9 @@ from importer.errors import FetchError, InputError, NoSuchTournament
 from importer.http import make_session
 from importer.urls import Ref
 from reports.html import environment
+from reports.settings import ReportSettings, SettingError
 from reports.web.jobs import Runner
-from reports.web.keys import ReportOptions, link_key, parse_link_key, report_options
+from reports.web.keys import link_key, parse_link_key
 from reports.web.problems import Problem, for_people, problem
 from reports.web.security import content_security_policy, script_sources, style_sources
 from reports.web.service import Config, Fetcher, SingleFlight, Store
@@ -26,9 +27,9 @@ from reports.web.uploads import display_name
 
 
 @pytest.mark.parametrize(("ref", "options", "focus", "key"), [
-    (Ref("1452107"), ReportOptions(), None, "1452107"),
-    (Ref("1452107", snr=81, art=9), ReportOptions(), None, "1452107-c81"),
-    (Ref("7"), ReportOptions(system="elo", player="x", k=30, on=date(2026, 5, 1)), 12,
+    (Ref("1452107"), ReportSettings(), None, "1452107"),
+    (Ref("1452107", snr=81, art=9), ReportSettings(), None, "1452107-c81"),
+    (Ref("7"), ReportSettings(system="elo", player="x", k=30, on=date(2026, 5, 1)), 12,
      "7-elo-p12-k30-d20260501"),
 ])
 def test_link_keys_say_everything_and_read_back(ref, options, focus, key):
@@ -46,18 +47,28 @@ def test_other_keys_are_no_link_keys(key):
     assert parse_link_key(key) is None
 
 
-def test_report_options_are_checked_as_on_the_command_line():
-    assert report_options({"system": "elo", "k": "30", "date": "2026-05-01", "player": " -5 "}
-                          ) == ReportOptions("elo", "-5", 30, date(2026, 5, 1))
+def test_report_settings_are_checked_in_words_for_people():
+    assert ReportSettings.from_fields({"system": "Elo", "k": "30", "date": "2026-05-01",
+                                       "player": " -5 "}) == \
+        ReportSettings("elo", "-5", 30, date(2026, 5, 1))
+    assert ReportSettings.from_fields({"system": " ", "k": ""}) == ReportSettings()
     for fields, message in (
-            ({"k": "0"}, "Invalid value for '--k': 0 is not in the range 1<=x<=100."),
-            ({"date": "tomorrow"}, "Invalid value for '--date': 'tomorrow': expected a date "
-                                   "YYYY-MM-DD"),
-            ({"system": "nope"}, "Invalid value for '--system': 'nope' is not one of 'fide', "
-                                 "'elo', 'ukd'.")):
-        with pytest.raises(click.BadParameter) as caught:
-            report_options(fields)
-        assert caught.value.format_message() == message
+            ({"k": "0"}, "K 0: expected a whole number from 1 to 100"),
+            ({"k": "x"}, "K 'x': expected a whole number from 1 to 100"),
+            ({"date": "tomorrow"}, "date 'tomorrow': expected a date YYYY-MM-DD"),
+            ({"system": "nope"}, "rating system 'nope': choose one of fide, elo, ukd")):
+        with pytest.raises(SettingError) as caught:
+            ReportSettings.from_fields(fields)
+        assert str(caught.value) == message
+
+
+def test_the_command_line_gives_the_same_words(run_cli):
+    for args, message in ((["--k", "0"], "K 0: expected a whole number from 1 to 100"),
+                          (["--date", "x"], "date 'x': expected a date YYYY-MM-DD"),
+                          (["--system", "nope"],
+                           "rating system 'nope': choose one of fide, elo, ukd")):
+        result = run_cli("report", str(Path(__file__).parents[1] / "fixtures" / "sample_open.trf"), *args)
+        assert result.code == 2 and message in result.stderr
 
 
 @pytest.mark.parametrize(("raw", "shown"), [
@@ -228,16 +239,16 @@ def _call(app, method: str, path: str, query: bytes = b"") -> tuple[int, dict, s
 
 
 def test_a_bug_is_one_line_and_500(monkeypatch):
-    from reports.web import keys, pages
+    from reports.web import pages
     from reports.web.app import create_app
 
-    def broken(_fields):
+    def broken(_cls, _fields):
         raise RuntimeError("boom")
 
     def broken2():
         raise RuntimeError("bust")
 
-    monkeypatch.setattr(keys, "report_options", broken)
+    monkeypatch.setattr(ReportSettings, "from_fields", classmethod(broken))
     app = create_app()
     status, headers, body = _call(app, "POST", "/report")
     assert status == 500

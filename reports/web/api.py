@@ -85,7 +85,7 @@ def _report(kept: Kept) -> Response:
 
 def api_report_get(request: Request) -> Response:
     """GET /api/report?source=…: the report of a chess-results tournament as JSON."""
-    from reports.web.keys import report_options
+    from reports.settings import ReportSettings
     from reports.web.pages import client_of
 
     try:
@@ -95,7 +95,7 @@ def api_report_get(request: Request) -> Response:
         if not source:
             raise Problem("give source: a chess-results link or tournament number")
         reports = _reports(request)
-        return _report(reports.link(reports.fetcher.ref(source), report_options(query), "json",
+        return _report(reports.link(reports.fetcher.ref(source), ReportSettings.from_fields(query), "json",
                                     client=client_of(request)))
     except Exception as exc:
         return error_response(exc)
@@ -105,14 +105,14 @@ async def api_report_post(request: Request) -> Response:
     """POST /api/report: the report of uploaded files (field ``files``) as JSON."""
     from starlette.concurrency import run_in_threadpool
 
-    from reports.web.keys import report_options
+    from reports.settings import ReportSettings
     from reports.web.pages import client_of
 
     form: Form | None = None
     try:
         form = await read_form(request)
         refuse_unknown([*form.fields, *form.files], (*_REPORT_FIELDS, "files"))
-        options = report_options(form.fields)
+        options = ReportSettings.from_fields(form.fields)
         reports = _reports(request)
         client = client_of(request)
         if form.uploads("files"):

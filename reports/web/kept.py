@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from importer.atomic import MANIFEST, manifest_text
 from reports.html import render_pages
 from reports.json_report import report_json
-from reports.report import render_report
+from reports.report import render_report, report_for
 from reports.summary import live_round
 from reports.view import Report, player_page_name
 
 if TYPE_CHECKING:
-    from reports.web.keys import ReportOptions
+    from reports.settings import ReportSettings
 
 __all__ = ["JSON_FACTOR", "RELOAD_SECONDS", "REPORT_FACTOR", "Kept", "Want", "site_context"]
 
@@ -68,7 +68,7 @@ class Kept:
     how many bytes it holds.
     """
 
-    def __init__(self, report: Report, options: ReportOptions, *, link: bool, key: str = ""
+    def __init__(self, report: Report, options: ReportSettings, *, link: bool, key: str = ""
                  ) -> None:
         self.key = key
         self.link = link
@@ -112,7 +112,7 @@ class Kept:
         if report is None:
             if self._pickled is None:
                 raise RuntimeError("a kept report without its tournament")
-            report = self._report = self._options.build(pickle.loads(self._pickled))
+            report = self._report = report_for(pickle.loads(self._pickled), self._options)
             self._kept_more()
         return report
 

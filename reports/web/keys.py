@@ -10,59 +10,15 @@ asked for, ``k<K>`` when K is not 20 and ``d<YYYYMMDD>`` for a date given: ``145
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
 
 from importer.urls import Ref
+from rating import registry
+from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
 
-if TYPE_CHECKING:
-    from importer.model import Tournament
-    from reports.view import Report
+__all__ = ["link_key", "parse_link_key", "upload_key"]
 
-__all__ = ["ReportOptions", "link_key", "parse_link_key", "report_options", "upload_key"]
-
-DEFAULT_K = 20
-
-
-@dataclass(frozen=True, slots=True)
-class ReportOptions:
-    """What a report is built with besides its source (``fiderate report``'s options)."""
-
-    system: str = "fide"
-    player: str | None = None
-    """The player asked for: start number, name or FIDE id (None: every player)."""
-    k: int = DEFAULT_K
-    on: date | None = None
-    """The date whose rules apply when the source gives none."""
-
-    def build(self, t: Tournament) -> Report:
-        """Rate *t* with these options (:func:`reports.report.build_report`)."""
-        from reports.report import build_report
-
-        return build_report(t, system=self.system, k_default=self.k, on=self.on,
-                            focus=self.player)
-
-
-def report_options(fields: Mapping[str, str]) -> ReportOptions:
-    """The options of a form or query, checked by ``fiderate report``'s own option parser
-    (so a bad value gets the command line's message); click.ClickException otherwise."""
-    from reports.cmd_report import report
-
-    argv = ["-"]
-    for name, option in (("system", "--system"), ("player", "--player"), ("k", "--k"),
-                         ("date", "--date")):
-        value = fields.get(name, "").strip()
-        if value:
-            argv.append(f"{option}={value}")
-    params = report.make_context("report", argv).params
-    player = params["player"].strip() if params["player"] else None
-    return ReportOptions(system=params["system"], player=player or None,
-                         k=params["k_default"], on=params["on"])
-
-
-def link_key(ref: Ref, options: ReportOptions, focus: int | None) -> str:
+def link_key(ref: Ref, options: ReportSettings, focus: int | None) -> str:
     """The stable key of a link report; *focus* is the start number of the player asked for."""
     parts = [ref.tnr]
     if ref.snr is not None:
@@ -78,11 +34,9 @@ def link_key(ref: Ref, options: ReportOptions, focus: int | None) -> str:
     return "-".join(parts)
 
 
-def parse_link_key(key: str) -> tuple[Ref, ReportOptions, int | None] | None:
+def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
     """(the tournament, the options, the player's start number) of a link key; None when
     *key* is not one written by :func:`link_key`."""
-    from rating import registry
-
     tnr, *rest = key.split("-")
     if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 5:
         return None
@@ -101,11 +55,11 @@ def parse_link_key(key: str) -> tuple[Ref, ReportOptions, int | None] | None:
         return None
     card = int(found["c"]) if "c" in found else None
     focus = int(found["p"]) if "p" in found else None
-    options = ReportOptions(system=found.get("system", "fide"),
+    options = ReportSettings(system=found.get("system", "fide"),
                             player=str(focus) if focus is not None else None,
                             k=int(found.get("k", DEFAULT_K)), on=on)
     ref = Ref(tnr=tnr, snr=card, art=9 if card is not None else None)
-    if not 1 <= options.k <= 100 or link_key(ref, options, focus) != key:
+    if not K_MIN <= options.k <= K_MAX or link_key(ref, options, focus) != key:
         return None
     return ref, options, focus
 

@@ -103,14 +103,14 @@ async def report_post(request: Request) -> Response:
     error."""
     from starlette.concurrency import run_in_threadpool
 
-    from reports.web.keys import report_options
+    from reports.settings import ReportSettings
 
     form: Form | None = None
     fields: dict[str, str] = {}
     try:
         form = await read_form(request)
         fields = {k: form.get(k) for k in _REPORT_FIELDS}
-        options = report_options(fields)
+        options = ReportSettings.from_fields(fields)
         files = form.uploads("files")
         reports = _reports(request)
         client = client_of(request)

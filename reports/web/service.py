@@ -22,7 +22,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from reports.web.problems import Problem
@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from importer.http import FetchedPage
     from importer.shared import Shared
     from importer.urls import Ref
+    from reports.settings import ReportSettings
     from reports.web.jobs import Runner
     from reports.web.kept import Kept, Want
-    from reports.web.keys import ReportOptions
     from reports.web.uploads import Upload
     from reports.web.work import PeriodFiles, PeriodRequest
 
@@ -414,7 +414,7 @@ class Reports:
         ref, options, _ = parsed
         return self.link(ref, options, client=client)
 
-    def link(self, ref: Ref, options: ReportOptions, want: Want = "page", *, client: str = ""
+    def link(self, ref: Ref, options: ReportSettings, want: Want = "page", *, client: str = ""
              ) -> Kept:
         """The report of a chess-results tournament (one build at a time per request);
         *want* is what to make first: its first 'page' or its 'json'.  A tournament new to
@@ -453,16 +453,21 @@ class Reports:
         self._keep(kept, UPLOAD_TTL, client)
         return kept
 
-    def _build_link(self, ref: Ref, options: ReportOptions, want: Want, client: str) -> Kept:
+    def _build_link(self, ref: Ref, options: ReportSettings, want: Want, client: str) -> Kept:
         from reports.web import work
         from reports.web.keys import link_key
 
         pages = self.fetcher.fetch(ref, self._read)
         source = pages[0].url if pages else ref.tnr
-        kept = self.runner.run(work.report_from_pages, pages, source, ref.snr, options, want)
+        kept = self.runner.run(work.report_from_pages, pages, source, ref.snr,
+                               self._with_register(options), want)
         kept.key = link_key(ref, options, kept.focus if options.player is not None else None)
         self._keep(kept, LINK_TTL_FINISHED if kept.finished else LINK_TTL_LIVE, client)
         return kept
+
+    def _with_register(self, options: ReportSettings) -> ReportSettings:
+        """The options with the server's register, whose FIDE list gives players' K."""
+        return replace(options, store=self.fetcher.config.store)
 
     def _read(self, fetched: FetchedPage, first: bool) -> PageRead:
         """A fetched page read in a job process (the fetch plan's reader)."""
@@ -470,13 +475,13 @@ class Reports:
 
         return self.runner.run(work.read_page, fetched, first)
 
-    def upload(self, files: list[Upload], options: ReportOptions, want: Want = "page", *,
+    def upload(self, files: list[Upload], options: ReportSettings, want: Want = "page", *,
                client: str = "") -> Kept:
         """The report of uploaded files, under a new random key."""
         from reports.web import work
         from reports.web.keys import upload_key
 
-        kept = self.runner.run(work.report_from_files, files, options, want)
+        kept = self.runner.run(work.report_from_files, files, self._with_register(options), want)
         kept.key = upload_key()
         self._keep(kept, UPLOAD_TTL, client)
         self._share(kept)

@@ -21,8 +21,9 @@ from importer.http import FetchedPage
 from importer.sources import from_pages
 from reports.errors import ReportError
 from reports.html import environment
+from reports.report import report_for
+from reports.settings import ReportSettings
 from reports.web.kept import Kept, Want
-from reports.web.keys import ReportOptions
 from reports.web.uploads import Upload
 
 if TYPE_CHECKING:
@@ -43,13 +44,13 @@ for _name in ("index.html", "player.html", "period.html", "period_part.html",
     environment().get_template(_name)  # compiled once, in the fork server
 
 
-def _kept(t: Tournament, options: ReportOptions, *, link: bool, want: Want) -> Kept:
+def _kept(t: Tournament, options: ReportSettings, *, link: bool, want: Want) -> Kept:
     """The report to keep, with what the request asked for already made: its first page
     (``want='page'``) or its JSON (``'json'``)."""
     if len(t.players) > MAX_PLAYERS:
         raise ReportError(f"{len(t.players)} players: more than this server rates at once "
                           f"({MAX_PLAYERS})")
-    kept = Kept(options.build(t), options, link=link)
+    kept = Kept(report_for(t, options), options, link=link)
     if want == "json":
         kept.json()
     else:
@@ -69,7 +70,7 @@ def _inside(files: Sequence[Upload]) -> Iterator[list[str]]:
         os.chdir(home)
 
 
-def report_from_files(files: Sequence[Upload], options: ReportOptions, want: Want) -> Kept:
+def report_from_files(files: Sequence[Upload], options: ReportSettings, want: Want) -> Kept:
     """The report of uploaded files of one tournament (several: saved pages, merged)."""
     with _inside(files) as names:
         t = importer.load_many(names)
@@ -106,7 +107,7 @@ def read_page(fetched: FetchedPage, first: bool) -> PageRead:
 
 
 def report_from_pages(pages: Sequence[TournamentPage], source: str, card: int | None,
-                      options: ReportOptions, want: Want) -> Kept:
+                      options: ReportSettings, want: Want) -> Kept:
     """The report of the pages fetched for a chess-results link (*card*: the player of a
     player-card link)."""
     return _kept(from_pages(pages, source=source, focus=card), options, link=True, want=want)

@@ -1,0 +1,83 @@
+"""A report's settings as people give them (a web form, a query, a command-line option),
+each checked once here, with the message in words for people.
+
+The command line and the web server read the same values through these functions, so a bad
+K or date gets the same answer in both; neither runs the other's parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from rating import registry
+from reports.errors import ReportError
+
+__all__ = ["DEFAULT_K", "K_MAX", "K_MIN", "ReportSettings", "SettingError", "parse_date",
+           "parse_k", "parse_system"]
+
+DEFAULT_K = 20
+"""K for players whose K is not published, listed or derivable."""
+K_MIN, K_MAX = 1, 100
+"""The K a user may give: FIDE's are 10, 20 and 40; national systems go up to 100."""
+
+
+class SettingError(ReportError):
+    """A setting that cannot be used; the message says which and what is expected."""
+
+
+def parse_k(text: str | int) -> int:
+    """A K given by a user: a whole number from 1 to 100."""
+    try:
+        k = int(str(text).strip())
+    except ValueError:
+        raise SettingError(f"K {str(text).strip()!r}: expected a whole number from {K_MIN} to "
+                           f"{K_MAX}") from None
+    if not K_MIN <= k <= K_MAX:
+        raise SettingError(f"K {k}: expected a whole number from {K_MIN} to {K_MAX}")
+    return k
+
+
+def parse_date(text: str) -> date:
+    """A date given by a user, YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise SettingError(f"date {text.strip()!r}: expected a date YYYY-MM-DD") from None
+
+
+def parse_system(text: str) -> str:
+    """A rating system's registered name (case and spaces ignored)."""
+    name = text.strip().lower()
+    names = registry.names()
+    if name not in names:
+        raise SettingError(f"rating system {text.strip()!r}: choose one of {', '.join(names)}")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class ReportSettings:
+    """What a report is built with besides its source."""
+
+    system: str = "fide"
+    player: str | None = None
+    """The player asked for: start number, name or FIDE id (None: every player)."""
+    k: int = DEFAULT_K
+    on: date | None = None
+    """The date whose rules apply when the source gives none."""
+    store: str | None = None
+    """The rating register whose FIDE list gives players' K (the server's, never a user's:
+    :meth:`from_fields` leaves it out)."""
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, str]) -> ReportSettings:
+        """The settings of a form or query (fields ``system``, ``player``, ``k``, ``date``;
+        an empty or missing field takes the default); SettingError for a bad value."""
+        def given(name: str) -> str:
+            return (fields.get(name) or "").strip()
+
+        return cls(system=parse_system(given("system")) if given("system") else "fide",
+                   player=given("player") or None,
+                   k=parse_k(given("k")) if given("k") else DEFAULT_K,
+                   on=parse_date(given("date")) if given("date") else None)
