@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from importer.normalized import GAME_COLUMNS, PLAYER_COLUMNS, RESULT_COLUMNS
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from importer.model import Tournament
 
 __all__ = ["GAME_DTYPES", "PLAYER_DTYPES", "RESULT_DTYPES", "to_frames"]
@@ -36,7 +36,6 @@ GAME_DTYPES: dict[str, str] = {
 
 def _frame(records: list[dict[str, object]], columns: tuple[str, ...],
            dtypes: dict[str, str]) -> pd.DataFrame:
-    import pandas as pd
 
     df = pd.DataFrame.from_records(records, columns=list(columns))
     for col, dtype in dtypes.items():

@@ -133,7 +133,8 @@ class RatingSystem(Protocol):
         """A note when asked to rate an event on a list the system does not rate ('' if none)."""
 
     def player_k(self, facts: PlayerFacts, default: int) -> tuple[int, KSource]:
-        """A player's K before any cap, and where it comes from; *default* when unknown."""
+        """A player's K before any cap, and where it comes from; when unknown, the system's
+        own default K if it has one (Elo's ``default_k``), else *default*."""
 
     def capped_k(self, k: int, games: int) -> int:
         """The K for a player's *games* rated games of one tournament (a cap on K × n)."""
@@ -240,7 +241,12 @@ class FideSystem:
 
 @dataclass(frozen=True, slots=True)
 class EloSystem:
-    """Generic Elo with the logistic curve, an optional difference cap and a fixed default K."""
+    """Generic Elo with the logistic curve, an optional difference cap and a fixed default K.
+
+    ``default_k`` is the K of every player whose K the source or list does not give: the
+    system's own, whatever default the caller passes to :meth:`player_k` (``rate_tournament``
+    builds 'elo' by name with its ``k_default``).
+    """
 
     cap: int | None = None
     default_k: int = 20
@@ -263,12 +269,13 @@ class EloSystem:
         return ""
 
     def player_k(self, facts: PlayerFacts, default: int) -> tuple[int, KSource]:
-        """A published K, else the listed one, else *default* (no categories)."""
+        """A published K, else the listed one, else ``default_k`` (no categories; the
+        caller's *default* is not used: the system has its own)."""
         if facts.published_k is not None:
             return facts.published_k, KSource.SOURCE
         if facts.list_k is not None:
             return facts.list_k, KSource.LIST
-        return default, KSource.DEFAULT
+        return self.default_k, KSource.DEFAULT
 
     def capped_k(self, k: int, games: int) -> int:
         return k

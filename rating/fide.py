@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
@@ -24,6 +24,7 @@ __all__ = [
     "InitialRating",
     "KSource",
     "PlayerFacts",
+    "average_rating",
     "cap_mask",
     "capped_opponent",
     "category_of",
@@ -234,12 +235,18 @@ def percent_h(score_h: int, games: int) -> int:
     return round_half_up(Fraction(score_h, games))
 
 
+def average_rating(opponents: Sequence[int]) -> int:
+    """Ra, the opponents' average rating to the whole number, .5 up (R24 8.2.3; FIDE's Rc of a
+    tournament line); at least one opponent."""
+    return round_half_up(Fraction(sum(opponents), len(opponents)))
+
+
 def performance(opponents: Sequence[int], score_h: int) -> int | None:
     """Rp = round(Ra) + dp(p) over rated opponents; None without games."""
     n = len(opponents)
     if n == 0:
         return None
-    return round_half_up(Fraction(sum(opponents), n)) + dp_for(percent_h(score_h, n))
+    return average_rating(opponents) + dp_for(percent_h(score_h, n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +270,21 @@ class InitialRating:
     """Their rating (R24: 1800)."""
     min_games: int = 0
     """The games against rated opponents a first rating needs (R24: five)."""
+    opponents_sum: int = 0
+    """The rated opponents' ratings added up (the hypothetical opponents not included)."""
+    rounded: int | None = None
+    """Ra + dp rounded, before the maximum (``value`` is at most the rules' maximum); None
+    without games."""
+
+    @property
+    def exact(self) -> Fraction:
+        """Ra + dp, unrounded."""
+        return self.average + self.dp
+
+    @property
+    def at_maximum(self) -> bool:
+        """Whether the rules' maximum (R24 7.1.4: 2200) cut the rounded Ra + dp down."""
+        return self.value is not None and self.rounded is not None and self.rounded > self.value
 
 
 def disregarded_first_event(earlier_events: int, first: bool, score_h: int) -> bool:
@@ -288,12 +310,15 @@ def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideR
     progress = f"{n} of {rules.initial_min_games} games against rated opponents"
     extra = rules.hypothetical_opponents if rules.initial_rule is InitialRule.R24 else 0
 
-    def result(games: int, ra: Fraction, p_h: int, dp: int, value: int | None, published: bool,
-               reason: str = "") -> InitialRating:
+    def result(games: int, ra: Fraction, p_h: int, dp: int, rounded: int | None,
+               published: bool, reason: str = "") -> InitialRating:
+        value = (rounded if rounded is None or rules.initial_max is None
+                 else min(rounded, rules.initial_max))
         return InitialRating(games, ra, p_h, dp, value, published, reason, score_h=score_h,
                              hypothetical=extra,
                              hypothetical_rating=rules.hypothetical_opponent if extra else 0,
-                             min_games=rules.initial_min_games)
+                             min_games=rules.initial_min_games, opponents_sum=opponents_sum,
+                             rounded=rounded)
 
     if n == 0:
         return result(0, Fraction(0), 0, 0, None, False, progress)
@@ -301,7 +326,6 @@ def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideR
         ra = Fraction(opponents_sum + extra * rules.hypothetical_opponent, n + extra)
         p_h = percent_h(score_h + 50 * extra, n + extra)
         dp = dp_for(p_h)
-        value = round_half_up(ra + dp)
     else:
         ra = Fraction(opponents_sum, n)
         p_h = percent_h(score_h, n)
@@ -309,11 +333,10 @@ def pooled_initial_rating(n: int, opponents_sum: int, score_h: int, rules: FideR
         half_points_over = Fraction(2 * score_h, 100) - n
         dp = (int(rules.half_point_bonus * half_points_over) if half_points_over > 0
               else dp_for(p_h))
-        value = round_half_up(ra + dp)
-    if rules.initial_max is not None:
-        value = min(value, rules.initial_max)
+    rounded = round_half_up(ra + dp)
     if n < rules.initial_min_games:
-        return result(n, ra, p_h, dp, value, False, progress)
-    if value < rules.floor:
-        return result(n, ra, p_h, dp, value, False, f"below the {rules.floor} floor")
-    return result(n, ra, p_h, dp, value, True)
+        return result(n, ra, p_h, dp, rounded, False, progress)
+    first = result(n, ra, p_h, dp, rounded, True)
+    if first.value is not None and first.value < rules.floor:
+        return replace(first, published=False, reason=f"below the {rules.floor} floor")
+    return first

@@ -37,13 +37,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import pandas as pd
 
 from rating.period_records import PeriodGames, PeriodResult
-from rating.tournament import PlayerRating, RoundLine, Scenario, TournamentRating
-
-if TYPE_CHECKING:
-    import pandas as pd
+from rating.results import PlayerRating, RoundLine, Scenario, TournamentRating
 
 __all__ = [
     "DECIMAL",
@@ -77,6 +76,7 @@ SCENARIO_DTYPES: dict[str, str] = {
     "start_no": "Int32", "round": "Int16", "opponent_no": "Int32", "opponent_rating": "Int64",
     "k": "Int32", "expected": DECIMAL, "win": DECIMAL, "draw": DECIMAL, "loss": DECIMAL,
     "total_if_win": DECIMAL, "total_if_draw": DECIMAL, "total_if_loss": DECIMAL,
+    "new_if_win": "Int64", "new_if_draw": "Int64", "new_if_loss": "Int64",
     "rated": "boolean", "reason": "string",
 }
 """Tournament ``scenarios``: :class:`~rating.tournament.Scenario`'s fields."""
@@ -106,7 +106,6 @@ def _plain(value: object) -> object:
 
 
 def _frame(columns: Mapping[str, Sequence[Any]], dtypes: dict[str, str]) -> pd.DataFrame:
-    import pandas as pd
 
     data: dict[str, pd.Series] = {}
     for name, dtype in dtypes.items():

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+from types import SimpleNamespace
 from typing import Any, overload
 
 from importer.events import EventIdentity
@@ -141,6 +142,12 @@ class PeriodPlayer:
         """The K as printed: '20', or '20/15' when rule versions differ."""
         return "/".join(map(str, self.ks))
 
+    @property
+    def changed_rating(self) -> int | None:
+        """The old rating plus the rounded change, before the floor or a one-time adjustment
+        made it ``new_rating`` (None when unrated)."""
+        return None if self.old_rating is None else self.old_rating + self.rounded_change
+
 
 @quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -193,7 +200,6 @@ class PeriodGames(Sequence[PeriodGame]):
     @classmethod
     def of_records(cls, games: Sequence[PeriodGame]) -> PeriodGames:
         """Games from records (e.g. a filtered copy)."""
-        from types import SimpleNamespace
 
         people = [SimpleNamespace(key=g.key, fide_id=g.fide_id, name=g.name) for g in games]
         people += [SimpleNamespace(key=g.opponent, fide_id=g.opponent if g.opponent.isdigit()

@@ -79,11 +79,13 @@ class RoundLine:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scenario:
-    """What a paired, unfinished game would bring: win − loss = K, draw halfway.
+    """What a paired, unfinished game would bring: win − loss = K, draw halfway, and the new
+    rating each result gives by the system's own rule (its ``new_rating``, the one that gives
+    :attr:`PlayerRating.new_rating`: FIDE rounds half away from zero, UKD as configured).
 
     A game that will not be rated whatever its result (an opponent without a rating, a game
     the rules exclude) is a scenario too, with ``rated`` false, its ``reason``, no K,
-    expectation or change, and the tournament's totals as they stand.
+    expectation or change, and the tournament's totals and new rating as they stand.
     """
 
     round: int
@@ -97,6 +99,10 @@ class Scenario:
     total_if_win: Decimal
     total_if_draw: Decimal
     total_if_loss: Decimal
+    new_if_win: int | None
+    """The new rating after a win (None when the system gives none, e.g. UKD's 1000 rule)."""
+    new_if_draw: int | None
+    new_if_loss: int | None
     rated: bool = True
     reason: str = ""
     """Why the game will not be rated ('' when it will)."""
@@ -179,6 +185,9 @@ class TournamentRating:
     default_k_players: tuple[int, ...] = field(default=())
     """Start numbers of the players with rated games whose K is the default (the caller
     warns about them, naming them)."""
+    default_k: int
+    """That default: the K the system gives a player nothing is known about (its own, e.g.
+    Elo's ``default_k``, else the caller's)."""
     k_cap: int | None = None
     """The cap on K × rated games the system applies (FIDE: the rules', R24 8.3.3), or None."""
 

@@ -205,7 +205,8 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
                              list[int | None]],
                current: Decimal) -> tuple[Scenario, ...]:
     """W/D/L for each pending game: the played games re-rated with that result added, so a
-    once-per-tournament cap (R22 8.3.1) that moves to the new game is accounted for."""
+    once-per-tournament cap (R22 8.3.1) that moves to the new game is accounted for; each
+    result's new rating by the system's ``new_rating``, as the player's own."""
     if own is None:
         return ()
     opp, scores, fides, card_ks = played
@@ -227,16 +228,20 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
             reason = ("opponent not in the player list" if r.opponent_no not in ratings
                       else (last.reason if last is not None and last.reason
                             else system.not_rated_reason(own, o) or "not rated"))
+            now = system.new_rating(own, current)
             out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
                                 k=None, expected=None, win=None, draw=None, loss=None,
                                 total_if_win=current, total_if_draw=current,
-                                total_if_loss=current, rated=False, reason=reason))
+                                total_if_loss=current, new_if_win=now, new_if_draw=now,
+                                new_if_loss=now, rated=False, reason=reason))
             continue
         win, draw, loss = (x - current for x in totals)
+        if_win, if_draw, if_loss = (system.new_rating(own, x) for x in totals)
         out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
                             k=last.k or k, expected=last.expected, win=win, draw=draw,
                             loss=loss, total_if_win=totals[0], total_if_draw=totals[1],
-                            total_if_loss=totals[2]))
+                            total_if_loss=totals[2], new_if_win=if_win, new_if_draw=if_draw,
+                            new_if_loss=if_loss))
     return tuple(out)
 
 
@@ -316,9 +321,11 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     """Rate every player of *t* under *system* (the tournament view; see the module docstring).
 
     *system* is a :class:`RatingSystem` or a name in :mod:`rating.registry`: 'fide' (the rules
-    of the date :func:`rules_date` picks, on the tournament's rating list), 'elo' (K
-    *k_default* unless published), 'ukd' ….  *k_lookup* gives a player's K from an
-    outside list; *k_default* is used when no K is known (see ``default_k_players``).  *on*
+    of the date :func:`rules_date` picks, on the tournament's rating list), 'elo' (built with
+    K *k_default*), 'ukd' ….  *k_lookup* gives a player's K from an outside list.  One rule
+    for a K nothing gives (see ``default_k_players``): a system with a default K of its own
+    uses it (``EloSystem(default_k=40)``: K 40, whatever *k_default*); the others (FIDE) use
+    *k_default*.  A card's, source's or list's K always comes first.  *on*
     stands in for a missing event date, *today* for any date at all (RatingError when the
     tournament has no date and neither is given); a note says so in plain words.
     """
@@ -358,7 +365,8 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                             date_source=basis.source,
                             rating_list=rating_list, players=players, notes=tuple(notes),
                             player_notes=tuple(n for p in players for n in _k_notes(p, k_cap)),
-                            default_k_players=defaults, k_cap=k_cap)
+                            default_k_players=defaults, k_cap=k_cap,
+                            default_k=chosen.player_k(PlayerFacts(rating=None), k_default)[0])
 
 
 def k_cap_reason(cap: int | None) -> str:

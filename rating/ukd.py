@@ -18,15 +18,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from enum import StrEnum
-from fractions import Fraction
 from itertools import accumulate
 from typing import ClassVar
 
 from importer.model import RatingList, TournamentInfo
 from rating.base import Column, Form, PlayerFacts, rate_games
 from rating.errors import RatingError
-from rating.fide import InitialRating, KSource, percent_h
-from rating.numbers import round_half_up, to_decimal
+from rating.fide import InitialRating, KSource, average_rating, percent_h
+from rating.numbers import to_decimal
 from rating.results import GameRating, PlayerRating, RoundLine
 from rating.tables import dp_for, pd_higher_h
 
@@ -216,7 +215,7 @@ def first_ukd(games: Sequence[tuple[int | None, Decimal]]) -> FirstUkd:
     n = len(rated)
     if n == 0:
         return FirstUkd(0, None, 0, 0, None, False, "archived: no games against UKD-rated opponents")
-    average = round_half_up(Fraction(sum(opp for opp, _ in rated), n))
+    average = average_rating([opp for opp, _ in rated])
     p_h = percent_h(int(sum(score for _, score in rated) * 100), n)
     dp = dp_for(p_h)
     rp = average + dp

@@ -132,22 +132,18 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
                only_list: str | None, store: str | None, assign: tuple[str, ...],
                correction: tuple[str, ...], replace: bool, rerate: bool, no_html: bool,
                out: str, force: bool, load: LoadOptions) -> None:
-    """The body of ``fiderate period``: options → :func:`rating.period_run.run_period` → files and
+    """The body of ``fiderate period``: options → :func:`reports.month.rate_month` → files and
     the register, in one atomic step (heavy imports happen here)."""
-    from dataclasses import replace as with_fields
     from pathlib import Path
 
     from importer.atomic import check_output_folder
     from importer.model import RatingList
     from rating.errors import RatingError
-    from rating.identity import wanted_on_list
     from rating.paths import default_store
-    from rating.period_run import PeriodSource, check_month
-    from rating.period_run import run_period as rate_month
+    from rating.period_run import check_month
     from rating.register import Register
-    from reports.errors import ReportError
+    from reports.month import rate_month
     from reports.period_report import write_period_files
-    from reports.report import list_warnings
     from reports.sources import load_events
 
     when = _month(period_text, "--period")
@@ -160,26 +156,14 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     corrections = _corrections(correction)
     check_output_folder(out, force=force)
     found = load_events(sources, load)
-    offered = [PeriodSource(tournament=e.tournament, source=e.label,
-                            month=_event_month(e.sources, assigned)) for e in found.events]
-    fide_list = None
-    notes: list[str] = [w.message for w in found.notes]
-    if ratings_list:
-        from importer.fidelist import read_fide_list
-
-        ids, federations = wanted_on_list(e.tournament for e in found.events)
-        fide_list = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
-        notes += list_warnings(fide_list.warnings)
     store_path = Path(store) if store else default_store()
     with Register(store_path) as reg:
         finish_outputs(reg)
-        result = rate_month(offered, period=when, ratings_list=fide_list, register=reg,
-                            only_list=RatingList(only_list) if only_list else None,
-                            corrections=corrections, replace_older=replace, rerate=rerate)
-        if not result.players:
-            raise ReportError(f"nothing to rate in {when:%Y-%m}: no tournament of the month has "
-                              "a game (nothing written, the register is unchanged)")
-        result = with_fields(result, notes=(*notes, *result.notes))
+        rated = rate_month(found, period=when, ratings_list=ratings_list, register=reg,
+                           month_of=lambda e: _event_month(e.sources, assigned),
+                           only_list=RatingList(only_list) if only_list else None,
+                           corrections=corrections, replace_older=replace, rerate=rerate)
+        result, fide_list = rated.result, rated.fide_list
         commit_period(reg, result, out, force=force, replace=replace,
                       write=lambda folder: write_period_files(
                           result, folder, html_summary=not no_html, ratings_list=fide_list))

@@ -37,7 +37,6 @@ from typing import Any, TypeVar
 
 from importer.model import Player, Tournament
 from rating.base import Cell, Column, Form
-from rating.numbers import round_whole
 from rating.results import PlayerRating, RoundLine, Scenario, TournamentRating
 from reports import fmt
 from reports.errors import ReportError
@@ -267,10 +266,6 @@ ROUNDS: tuple[Column[RoundRow], ...] = (
 """rating_rounds.csv: one row per player and round."""
 
 
-def _new_rating(r: ScenarioRow, total: Decimal) -> int:
-    return r.rating + round_whole(total)
-
-
 SCENARIOS: tuple[Column[ScenarioRow], ...] = (
     Column("start_no", lambda r: r.player.start_no),
     Column("name", lambda r: r.player.name, Form.TEXT),
@@ -287,9 +282,9 @@ SCENARIOS: tuple[Column[ScenarioRow], ...] = (
     Column("total_if_draw", lambda r: r.scenario.total_if_draw, Form.CHANGE),
     Column("total_if_loss", lambda r: r.scenario.total_if_loss, Form.CHANGE),
     Column("rating", lambda r: r.rating),
-    Column("new_rating_if_win", lambda r: _new_rating(r, r.scenario.total_if_win)),
-    Column("new_rating_if_draw", lambda r: _new_rating(r, r.scenario.total_if_draw)),
-    Column("new_rating_if_loss", lambda r: _new_rating(r, r.scenario.total_if_loss)),
+    Column("new_rating_if_win", lambda r: r.scenario.new_if_win),
+    Column("new_rating_if_draw", lambda r: r.scenario.new_if_draw),
+    Column("new_rating_if_loss", lambda r: r.scenario.new_if_loss),
     Column("rated", lambda r: r.scenario.rated),
     Column("reason", lambda r: r.scenario.reason, Form.TEXT),
 )

@@ -22,7 +22,6 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
 from importer.model import DateSource, Status
 from rating.fide import InitialRating
-from rating.numbers import round_whole
 from rating.results import PlayerRating, RoundLine, Scenario
 from reports import fmt
 from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
@@ -152,14 +151,17 @@ def _stake(report: Report, pr: PlayerRating, live: int | None) -> list[SimpleNam
         return [SimpleNamespace(text="not rated", sort="", title=s.reason, cls="muted"),
                 blank, blank]
     out = []
-    for word, change, total in (("win", s.win, s.total_if_win),
-                                ("draw", s.draw, s.total_if_draw),
-                                ("loss", s.loss, s.total_if_loss)):
+    for word, change, new in (("win", s.win, s.new_if_win), ("draw", s.draw, s.new_if_draw),
+                              ("loss", s.loss, s.new_if_loss)):
         text = fmt.signed(change)
-        new = _new_rating(pr.rating, total)
         out.append(SimpleNamespace(text=text, sort=str(change), cls=_signed_class(text),
-                                   title=f"a {word}: new rating {new}"))
+                                   title=f"a {word}: {_new_words(new)}"))
     return out
+
+
+def _new_words(new: int | None) -> str:
+    """'new rating 1552', or that the result leaves no rating (a system's floor)."""
+    return f"new rating {new}" if new is not None else "no rating after it"
 
 
 def _progress(initial: InitialRating) -> str:
@@ -167,10 +169,6 @@ def _progress(initial: InitialRating) -> str:
     if initial.min_games and initial.games < initial.min_games:
         return f"{initial.games} of {initial.min_games}"
     return initial.reason
-
-
-def _new_rating(rating: int, total: Decimal) -> int:
-    return rating + round_whole(total)
 
 
 _PLAYERS = by_name(PLAYERS)
@@ -278,13 +276,13 @@ def _scenario(report: Report, pr: PlayerRating, s: Scenario) -> SimpleNamespace:
     opp = report.player(s.opponent_no)
     results = []
     if s.rated and pr.rating is not None:
-        for word, change, total in (("Win", s.win, s.total_if_win),
-                                    ("Draw", s.draw, s.total_if_draw),
-                                    ("Loss", s.loss, s.total_if_loss)):
+        for word, change, total, new in (("Win", s.win, s.total_if_win, s.new_if_win),
+                                         ("Draw", s.draw, s.total_if_draw, s.new_if_draw),
+                                         ("Loss", s.loss, s.total_if_loss, s.new_if_loss)):
             game, whole = fmt.signed(change), fmt.signed(total)
             results.append(SimpleNamespace(word=word, game=game, game_cls=_signed_class(game),
                                            total=whole, total_cls=_signed_class(whole),
-                                           new_rating=_new_rating(pr.rating, total)))
+                                           new_rating=new))
     return SimpleNamespace(
         round=s.round, opponent=opp.name, opponent_title=opp.title,
         opponent_href=(_page(s.opponent_no) if report.focus is None

@@ -18,16 +18,15 @@ import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from importer.csvio import render_columns, render_csv
 from importer.model import RatingList
-from rating.fide import pooled_initial_rating
+from rating.fide import average_rating, pooled_initial_rating
 from rating.notes import Note as AboutPlayers
-from rating.numbers import round_half_up, to_decimal
+from rating.numbers import to_decimal
 from rating.period_records import (
     PeriodGame,
     PeriodGames,
@@ -231,7 +230,7 @@ def _event_line(t: Played, games: Sequence[PeriodGame]) -> Line:
     kchg = sum(g.change_h for g in games)
     return Line(t.name, t.href,
                 ro="/".join(str(r) for r in dict.fromkeys(g.own_rating for g in games)),
-                rc=str(round_half_up(Fraction(sum(g.opponent_rating for g in games), len(games)))),
+                rc=str(average_rating([g.opponent_rating for g in games])),
                 w=_w(sum(g.score_h for g in games)), n=str(len(games)),
                 chg=_signed_h(sum(g.score_h - g.expected_h for g in games)),
                 k="/".join(str(k) for k in dict.fromkeys(g.k for g in games)),
@@ -287,9 +286,8 @@ def _workings(p: PeriodPlayer, rules: FideRules) -> tuple[str, ...]:
     else:
         lines = [games, f"Ra = {total} / {n} = {fmt.average(first.average)}",
                  f"p = {_w(w)} / {n} = {fmt.hundredths(first.p_h)}, so dp = {fmt.signed(first.dp)}"]
-    raw = round_half_up(first.average + first.dp)
-    lines.append(f"Ra + dp = {fmt.average(first.average + first.dp)}, rounded {raw}"
-                 + (f", at most {first.value}" if raw != first.value else ""))
+    lines.append(f"Ra + dp = {fmt.average(first.exact)}, rounded {first.rounded}"
+                 + (f", at most {first.value}" if first.at_maximum else ""))
     lines.append(f"first rating {first.value}" if first.published
                  else f"no first rating yet: {first.reason}")
     return tuple(lines)
@@ -313,7 +311,7 @@ def _outcome(p: PeriodPlayer, rules: FideRules, pool: Sequence[PoolLine]) -> str
         return f"{old}; no rated game in the period, so the rating stays {p.new_rating}"
     steps = (f"{old}, K {p.k}, {p.games} rated game{'s' if p.games != 1 else ''}: change "
              f"{_signed_h(p.change_h)} → {fmt.signed(p.rounded_change)}")
-    after = p.old_rating + p.rounded_change
+    after = p.changed_rating
     if p.status is PeriodStatus.DROPPED_BELOW_FLOOR:
         return (f"{steps} → {after}, below the floor of {rules.floor}: "
                 "unrated on the new list")

@@ -199,7 +199,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
         if not concerned:
             notes.append(w.message)
         about += [PlayerNote(start_no=n, text=w.message) for n in concerned]
-    k_note = f"K {k_default} assumed (no K published, listed or given by the category)"
+    k_note = f"K {rating.default_k} assumed (no K published, listed or given by the category)"
     about += [PlayerNote(start_no=n, text=k_note) for n in rating.default_k_players]
     if focus_no is not None:
         about = [n for n in about if n.start_no == focus_no]

@@ -6,11 +6,9 @@ ones, as on the pages.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any, TypeVar
 
 from rating.base import Column
-from rating.numbers import round_whole
 from rating.results import PlayerRating
 from reports import fmt
 from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
@@ -108,21 +106,15 @@ def render_rounds(report: Report, start_no: int) -> str:
             lines.append(f"Round {s.round} v {opp}: not rated ({s.reason}), the change stays "
                          f"{fmt.signed(pr.change)}")
             continue
-        mine = pr.rating
         outcomes = ", ".join(
-            f"{word} {fmt.signed(change)} → {new_rating(mine, total)}"
-            for word, change, total in (("win", s.win, s.total_if_win),
-                                        ("draw", s.draw, s.total_if_draw),
-                                        ("loss", s.loss, s.total_if_loss)))
+            f"{word} {fmt.signed(change)} → {'no rating' if new is None else new}"
+            for word, change, new in (("win", s.win, s.new_if_win),
+                                      ("draw", s.draw, s.new_if_draw),
+                                      ("loss", s.loss, s.new_if_loss)))
         assumed = " assumed" if pr.k_source.value == "default" else ""
         lines.append(f"Round {s.round} v {opp} ({s.opponent_rating}), K {s.k}{assumed}: "
                      f"{outcomes}")
     return "\n".join(lines)
-
-
-def new_rating(rating: int, total: Decimal) -> int:
-    """The new rating a tournament total would give (rounded once, half away from zero)."""
-    return rating + round_whole(total)
 
 
 def _beside_lines(report: Report, start_no: int) -> list[str]:

@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 from importer.model import Player, Tournament
 from rating.base import Cell, Column, Form, RatingSystem
 from rating.fide import InitialRating
-from rating.numbers import round_half_up
 from rating.published import Comparison, PublishedCheck
 from rating.results import PlayerNote, PlayerRating, RoundLine, TournamentRating
 from reports import fmt
@@ -339,14 +338,14 @@ def published_view(report: Report) -> PublishedView | None:
 def initial_workings(initial: InitialRating) -> list[tuple[str, str]]:
     """A first rating's workings as (what, how) lines for people: the average of the
     opponents (with the hypothetical draws the rules add), the score, dp, the result and the
-    games counted."""
+    games counted, each figure as the record holds it (nothing computed here)."""
     n, h, hr = initial.games, initial.hypothetical, initial.hypothetical_rating
     counted = (f"{n} of {initial.min_games} games against rated opponents"
                if n < initial.min_games else f"{n} games against rated opponents"
                + (f" ({initial.min_games} needed)" if initial.min_games else ""))
     if n == 0:
         return [("Games counted", counted)]
-    total = int(initial.average * (n + h)) - h * hr
+    total = initial.opponents_sum
     score = fmt.points(Decimal(initial.score_h) / 100)
     if h:
         draws = "one hypothetical draw" if h == 1 else f"{h} hypothetical draws"
@@ -362,9 +361,8 @@ def initial_workings(initial: InitialRating) -> list[tuple[str, str]]:
               + (": 20 for each half point above 50 %" if not h and initial.p_h > 50 else
                  ": from p, by the conversion table"))]
     if initial.value is not None:
-        exact = initial.average + initial.dp
-        value = f"{fmt.average(exact)} → {initial.value}"
-        if round_half_up(exact) > initial.value:
+        value = f"{fmt.average(initial.exact)} → {initial.value}"
+        if initial.at_maximum:
             value += " (the most a first rating can be)"
         lines.append(("Ra + dp", value))
     return lines

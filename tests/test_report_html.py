@@ -11,15 +11,18 @@ import importlib.util
 import io
 import re
 from dataclasses import replace
-from fractions import Fraction
+from datetime import date
 from pathlib import Path
 
 from importer.model import Status, Tournament
-from rating.fide import InitialRating
+from rating.fide import initial_rating
+from rating.rules import rules_for
 from reports.html import environment
 from reports.report import build_report, render_report
 from reports.terminal import render_rounds, render_text
 from reports.view import initial_workings
+
+R24 = rules_for(date(2026, 3, 1))
 
 
 def _small() -> Tournament:
@@ -101,21 +104,20 @@ def test_the_script_is_allowed_by_its_hash_and_pages_have_landmarks():
 
 def test_first_rating_workings_add_up():
     # R24: 5 opponents summing to 9507, 3 points: Ra (9507 + 3600) / 7, p (3 + 1) / 7 = .57
-    i = InitialRating(5, Fraction(9507 + 3600, 7), 57, 50, 1922, True, score_h=300,
-                      hypothetical=2, hypothetical_rating=1800, min_games=5)
+    i = initial_rating([1900, 1901, 1902, 1902, 1902], 300, R24)
     lines = dict(initial_workings(i))
     assert lines["Games counted"] == "5 games against rated opponents (5 needed)"
     assert lines["Average rating (Ra)"].startswith("(9507 + 2 × 1800) ÷ 7 = 1872.43")
     assert lines["Score (p)"] == "(3 + 1 for the 2 hypothetical draws) ÷ 7 = 0.57"
     assert lines["Ra + dp"] == "1922.43 → 1922"
-    short = InitialRating(3, Fraction(5400 + 3600, 5), 50, 0, 1800, False,
-                          "3 of 5 games against rated opponents", score_h=150, hypothetical=2,
-                          hypothetical_rating=1800, min_games=5)
-    assert dict(initial_workings(short))["Games counted"] == (
+    short = initial_rating([1800] * 3, 150, R24)
+    assert not short.published and dict(initial_workings(short))["Games counted"] == (
         "3 of 5 games against rated opponents")
-    capped = replace(i, average=Fraction(2300), dp=50, value=2200)
+    # 5 wins against 2400: Ra (12000 + 3600) / 7 = 2228.57, p 6 / 7 = .86, dp +309
+    capped = initial_rating([2400] * 5, 500, R24)
+    assert (capped.rounded, capped.value, capped.at_maximum) == (2538, 2200, True)
     assert dict(initial_workings(capped))["Ra + dp"] == (
-        "2350.00 → 2200 (the most a first rating can be)")
+        "2537.57 → 2200 (the most a first rating can be)")
 
 
 def test_first_rating_progress_on_the_pages():

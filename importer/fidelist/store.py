@@ -198,7 +198,7 @@ class FideList:
     def columns(self, rows: Array) -> dict[str, list[Any]]:
         """These rows as lists of plain values (str, int; None when unrated or unknown), one
         per :data:`FRAME_DTYPES` column."""
-        import pandas as pd
+        import pandas as pd  # lazy: the register and the period read lists without pandas
 
         out: dict[str, list[Any]] = {}
         for name in FRAME_DTYPES:
@@ -223,7 +223,7 @@ class FideList:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per player, columns and dtypes as :data:`FRAME_DTYPES`; unrated is <NA>."""
-        import pandas as pd
+        import pandas as pd  # lazy: the register and the period read lists without pandas
 
         data: dict[str, Any] = {}
         for name, dtype in FRAME_DTYPES.items():

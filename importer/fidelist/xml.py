@@ -432,7 +432,7 @@ def _xml_with_lxml(data: bytes, stream: _Stream, builder: _Builder, *, at: int,
                    preamble: bytes | None = None) -> None:
     """Stream the rest with lxml: ``data`` (starting on line ``at``, inside the root), then
     the stream; or, with ``preamble``, the whole document from its start."""
-    from lxml import etree
+    from lxml import etree  # lazy: a TXT list (most) never needs lxml
 
     if preamble is not None:
         stream.unread(preamble)

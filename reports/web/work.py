@@ -9,18 +9,23 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, fields, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import importer
 from importer import chessresults, excel, fetch, jsonfile, smcsv, trf
+from importer.events import load_events
 from importer.fetch import PageRead, TournamentPage
 from importer.http import FetchedPage
+from importer.model import RatingList
 from importer.sources import from_pages
+from rating.register import Register
 from reports.errors import ReportError
 from reports.html import environment
+from reports.month import rate_month
+from reports.period_report import player_rows, render_period_files
 from reports.report import report_for
 from reports.settings import ReportSettings
 from reports.web.kept import Kept, Want
@@ -144,35 +149,15 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     """``fiderate period`` for uploaded files: its files by relative path (period_players.csv,
     period_games.csv, period.html, each player's page in period-players/ and each tournament's
     report) and its notes; the register is written only when the request says so."""
-    from contextlib import nullcontext
-
-    from importer.events import load_events
-    from importer.model import RatingList
-    from rating.identity import wanted_on_list
-    from rating.period_run import PeriodSource, run_period
-    from rating.register import Register
-    from reports.period_report import player_rows, render_period_files
-    from reports.report import list_warnings
-
-    with _inside([*files, *([ratings_list] if ratings_list else [])]) as names:
-        found = load_events(names[:len(files)])
-        fide_list = None
-        if ratings_list is not None:
-            from importer.fidelist import read_fide_list
-
-            ids, federations = wanted_on_list(e.tournament for e in found.events)
-            fide_list = read_fide_list(names[-1], fide_ids=ids, federations=federations)
-    offered = [PeriodSource(tournament=e.tournament, source=e.label) for e in found.events]
-    notes = [*(w.message for w in found.notes),
-             *(list_warnings(fide_list.warnings) if fide_list is not None else [])]
     store = request.store if request.write or os.path.exists(request.store or "") else None
-    with Register(store) if store else nullcontext(None) as reg:
-        result = run_period(offered, period=request.period, ratings_list=fide_list, register=reg,
-                            only_list=RatingList(request.only_list) if request.only_list else None)
-        if not result.players:
-            raise ReportError(f"nothing to rate in {request.period:%Y-%m}: no tournament of the "
-                              "month has a game (nothing written, the register is unchanged)")
-        result = replace(result, notes=(*notes, *result.notes))
+    store = os.path.abspath(store) if store else None  # read from within the uploads' folder
+    with (_inside([*files, *([ratings_list] if ratings_list else [])]) as names,
+          Register(store) if store else nullcontext(None) as reg):
+        rated = rate_month(load_events(names[:len(files)]), period=request.period,
+                           ratings_list=names[-1] if ratings_list is not None else None,
+                           register=reg,
+                           only_list=RatingList(request.only_list) if request.only_list else None)
+        result, fide_list = rated.result, rated.fide_list
         if reg is not None and request.write:
             reg.write_period(result)
     return PeriodFiles(render_period_files(result, ratings_list=fide_list, site=site),
