@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from importer.chessresults import Page, PageKind, build_tournament
 from importer.errors import InputError
-from importer.model import DateSource, RoundResult, Status, Tournament, TournamentInfo
+from importer.model import DateSource, RoundResult, SourceWarning, Status, Tournament, TournamentInfo
 from importer.names import name_key
 from importer.sources import Progress, SavedPage, load, read_file
 
@@ -193,7 +193,7 @@ class Events:
     """The events of some sources, each once, and what was noticed putting them together."""
 
     events: tuple[Event, ...]
-    notes: tuple[str, ...] = ()
+    notes: tuple[SourceWarning, ...] = ()
 
     def __len__(self) -> int:
         return len(self.events)
@@ -252,7 +252,7 @@ def distinct_events(items: Sequence[Event]) -> Events:
     for i in range(len(items)):
         groups.setdefault(root(i), []).append(i)
     kept: list[Event] = []
-    notes: list[str] = []
+    notes: list[SourceWarning] = []
     for members in groups.values():
         if len(members) == 1:
             kept.append(items[members[0]])
@@ -264,13 +264,15 @@ def distinct_events(items: Sequence[Event]) -> Events:
                 continue
             other = items[i]
             if _progress(other.tournament) == _progress(chosen.tournament):
-                notes.append(f"{other.label} and {chosen.label} show the same event "
-                             f"({_title(chosen.tournament)}): it is counted once")
+                notes.append(SourceWarning(
+                    "same-event", f"{other.label} and {chosen.label} show the same event "
+                    f"({_title(chosen.tournament)}): it is counted once"))
             else:
-                notes.append(f"{other.label} and {chosen.label} show one event "
-                             f"({_title(chosen.tournament)}) at two moments: the newer, "
-                             f"{chosen.label} ({_state(chosen.tournament)}), is used; "
-                             f"{other.label} ({_state(other.tournament)}) is left out")
+                notes.append(SourceWarning(
+                    "older-snapshot", f"{other.label} and {chosen.label} show one event "
+                    f"({_title(chosen.tournament)}) at two moments: the newer, "
+                    f"{chosen.label} ({_state(chosen.tournament)}), is used; "
+                    f"{other.label} ({_state(other.tournament)}) is left out"))
         kept.append(chosen)
     return Events(tuple(kept), tuple(notes))
 
@@ -315,14 +317,15 @@ def _page_groups(saved: Sequence[SavedPage]) -> list[list[SavedPage]]:
     return list(groups.values())
 
 
-def _newest_pages(group: Sequence[SavedPage], notes: list[str]) -> list[SavedPage]:
+def _newest_pages(group: Sequence[SavedPage], notes: list[SourceWarning]) -> list[SavedPage]:
     """One snapshot per view: of two pages of one view, the one further on (an identical
     copy is dropped)."""
     by_slot: dict[tuple[object, ...], list[SavedPage]] = {}
     copies: set[str] = set()
     for s in group:
         if s.provenance.sha256 and s.provenance.sha256 in copies:
-            notes.append(f"{s.source} is a copy of another page given; it is read once")
+            notes.append(SourceWarning("same-page", f"{s.source} is a copy of another page "
+                                       "given; it is read once"))
             continue
         copies.add(s.provenance.sha256)
         by_slot.setdefault(_slot(s.page), []).append(s)
@@ -335,11 +338,12 @@ def _newest_pages(group: Sequence[SavedPage], notes: list[str]) -> list[SavedPag
         left = [s for s in pages if _page_progress(s.page) != newest]
         if left:
             used = next(s for s in pages if _page_progress(s.page) == newest)
-            notes.append(f"{', '.join(s.source for s in left)} and {used.source} show the same "
-                         f"view of {used.page.info.name or 'the tournament'} at two moments: "
-                         f"the newer, {used.source} ({_state(used.page)}), is used; "
-                         f"{', '.join(f'{s.source} ({_state(s.page)})' for s in left)} "
-                         f"{'is' if len(left) == 1 else 'are'} left out")
+            notes.append(SourceWarning(
+                "older-snapshot", f"{', '.join(s.source for s in left)} and {used.source} show "
+                f"the same view of {used.page.info.name or 'the tournament'} at two moments: "
+                f"the newer, {used.source} ({_state(used.page)}), is used; "
+                f"{', '.join(f'{s.source} ({_state(s.page)})' for s in left)} "
+                f"{'is' if len(left) == 1 else 'are'} left out"))
     order = {id(s): i for i, s in enumerate(group)}
     return sorted(kept, key=lambda s: order[id(s)])
 
@@ -366,7 +370,7 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
         raise InputError("no sources given")
     saved: list[SavedPage] = []
     read: list[tuple[int, Event]] = []
-    notes: list[str] = []
+    notes: list[SourceWarning] = []
     order: dict[int, int] = {}
     for i, source in enumerate(os.fspath(s) for s in sources):
         got = _read(source, session, base_url, progress)

@@ -32,6 +32,7 @@ from importer.model import (
     DateSource,
     Player,
     RoundResult,
+    SourceWarning,
     Status,
     System,
     Tournament,
@@ -189,13 +190,6 @@ def _dates(det: Details, name: str, updated: datetime | None,
     return None, None, DateSource.NONE
 
 
-def _warner(source: str, out: list[str]) -> Callable[[str, int | None], None]:
-    def warn(message: str, row: int | None = None) -> None:
-        where = source if row is None else (f"{source}:{row}" if source else f"row {row}")
-        out.append(f"{where}: {message}" if where else message)
-    return warn
-
-
 def _cell_error(exc: InputError, source: str, row: int) -> InputError:
     return InputError(str(exc), source=source, line=row)
 
@@ -207,12 +201,16 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
     if h is None:
         raise InputError("no chess-results header row (No./Rk. … Name …) in the first sheet",
                          source=source)
-    warnings: list[str] = []
-    warn = _warner(source, warnings)
+    warnings: list[SourceWarning] = []
+
+    def warn(w: SourceWarning) -> None:
+        warnings.append(w.at(source))
+
     name, detail_rows, updated = _preamble([_text(r[0]) if r else "" for r in rows[:h]])
     det = parse_details(detail_rows)
     start, end, date_source = _dates(det, name, updated)
-    warnings += [f"{source}: {w}" if source else w for w in det.warnings]
+    for w in det.warnings:
+        warn(w)
     header = [c.strip() for c in rows[h]]
     cols: dict[str, int] = {}
     rounds: dict[int, int] = {}
@@ -229,8 +227,8 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
             _TB1_IS_POINTS.search(_text(r[0]) if r else "") for r in rows[h + 1:]):
         cols["points"] = tb1  # the Annotation says 'Tie Break1: points': TB1 is the score
     elif "points" not in cols and rounds:
-        warn("no Pts. column and no 'Tie Break1: points' legend: printed scores not checked",
-             None)
+        warn(SourceWarning("points-unchecked", "no Pts. column and no 'Tie Break1: points' "
+                           "legend: printed scores not checked"))
     name_col = cols["name"]
     if name_col > 0 and not header[name_col - 1]:
         cols["title"] = name_col - 1
@@ -276,13 +274,13 @@ def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
     if len({p.start_no for p in players}) != len(players):
         raise InputError("a starting number appears twice", source=source)
     if len(players) == 150:
-        warn("exactly 150 players: chess-results cuts lists at 150 rows; the export may be "
-             "incomplete (export again with all rows)", None)
+        warn(SourceWarning("cut-list", "exactly 150 players: chess-results cuts lists at 150 "
+                           "rows; the export may be incomplete (export again with all rows)"))
     if by_rank and rounds:
-        warn("ranking crosstable: players are numbered by rank (the export has no starting "
-             "numbers)", None)
+        warn(SourceWarning("numbered-by-rank", "ranking crosstable: players are numbered by "
+                           "rank (the export has no starting numbers)"))
     results = _results(cells, {p.start_no for p in players}, source, warn)
-    games = games_from_results(results, warn=lambda m: warn(m, None)) if rounds else []
+    games = games_from_results(results, warn=warn) if rounds else []
     _check_points(players, results, warn)
     info = TournamentInfo(
         name=name, source=source, start_date=start, end_date=end, date_source=date_source,
@@ -306,7 +304,7 @@ def _int(text: str) -> int | None:
 
 
 def _results(cells: dict[int, dict[int, tuple[str, int]]], known: set[int], source: str,
-             warn: Callable[[str, int | None], None]) -> list[RoundResult]:
+             warn: Callable[[SourceWarning], None]) -> list[RoundResult]:
     out: list[RoundResult] = []
     empty = 0
     for no in sorted(cells):
@@ -336,13 +334,13 @@ def _results(cells: dict[int, dict[int, tuple[str, int]]], known: set[int], sour
                                    opponent_no=c.opponent_no, colour=c.colour,
                                    points=c.points))
     if empty:
-        warn(f"{empty} empty round cell(s) read as absent", None)
+        warn(SourceWarning("empty-cells", f"{empty} empty round cell(s) read as absent"))
     return out
 
 
 _RESAVED = {"0": "-0", "-0.5": "-½"}
 def _check_points(players: Iterable[Player], results: Iterable[RoundResult],
-                  warn: Callable[[str, int | None], None]) -> None:
+                  warn: Callable[[SourceWarning], None]) -> None:
     """Warn when a printed score differs from the sum of the round results."""
     totals: dict[int, Decimal] = {}
     pending: set[int] = set()
@@ -353,5 +351,6 @@ def _check_points(players: Iterable[Player], results: Iterable[RoundResult],
     for p in players:
         if (p.points is not None and p.start_no in totals and p.start_no not in pending
                 and p.points != totals[p.start_no]):
-            warn(f"player {p.start_no}: printed points {p.points:g} but the round cells "
-                     f"give {totals[p.start_no]:g}", None)
+            warn(SourceWarning("points-differ", f"player {p.start_no}: printed points "
+                               f"{p.points:g} but the round cells give {totals[p.start_no]:g}",
+                               (p.start_no,)))

@@ -23,6 +23,7 @@ from importer.model import (
     Player,
     Provenance,
     RoundResult,
+    SourceWarning,
     Tournament,
     TournamentInfo,
     format_timestamp,
@@ -60,7 +61,7 @@ def to_json(t: Tournament) -> str:
         "players": [_plain(asdict(p)) for p in t.players],
         "results": [_plain(asdict(r)) for r in t.results],
         "games": [_plain(asdict(g)) for g in t.games],
-        "warnings": list(t.warnings),
+        "warnings": [_plain(asdict(w)) for w in t.warnings],
         "provenance": [_plain(asdict(p)) for p in t.provenance],
     }
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
@@ -109,6 +110,17 @@ def _record(cls: type[_R], raw: Any, where: str) -> _R:
     return cls(**{k: _value(hints[k], v, f"{where}.{k}") for k, v in raw.items() if k in names})
 
 
+_UNCLASSIFIED = "unclassified"
+"""The code of a warning read from a file of an older fiderate, which wrote only its text."""
+
+
+def _warning(raw: Any, where: str) -> SourceWarning:
+    """A warning as :func:`to_json` writes it, or as plain text (older files)."""
+    if isinstance(raw, str):
+        return SourceWarning(_UNCLASSIFIED, raw)
+    return _record(SourceWarning, raw, where)
+
+
 def _checked(p: Player, where: str) -> Player:
     """The player with both ratings checked (:func:`importer.numbers.checked_rating`)."""
     try:
@@ -141,7 +153,8 @@ def from_json(text: str, *, source: str = "") -> Tournament:
                           for i, p in enumerate(many(Player, "players"))),
             results=many(RoundResult, "results"),
             games=many(Game, "games"), focus=doc.get("focus"),
-            warnings=tuple(doc.get("warnings", ())),
+            warnings=tuple(_warning(w, f"warnings[{i}]")
+                           for i, w in enumerate(doc.get("warnings", ()))),
             provenance=(Provenance(location=source, kind="fiderate-json"),))
     except InputError as exc:
         raise InputError(str(exc), source=source) from None

@@ -9,7 +9,7 @@ This module imports nothing heavy: pandas lives in :mod:`importer.frames`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -28,6 +28,7 @@ __all__ = [
     "Provenance",
     "RatingList",
     "RoundResult",
+    "SourceWarning",
     "Status",
     "System",
     "Tournament",
@@ -288,6 +289,25 @@ class Game:
     board: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SourceWarning:
+    """Something odd in the source, for people: a stable ``code`` ('points-differ'), the
+    sentence shown, the start numbers of the players it is about (none: the event) and the
+    round it is about, if one."""
+
+    code: str
+    message: str
+    players: tuple[int, ...] = ()
+    round: int | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def at(self, where: str) -> SourceWarning:
+        """The same warning with where it was found before its message ('a.trf:12: …')."""
+        return replace(self, message=f"{where}: {self.message}") if where else self
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Tournament:
     """A whole tournament: header, players, per-player round results and games."""
@@ -298,7 +318,7 @@ class Tournament:
     games: tuple[Game, ...] = ()
     focus: int | None = None
     """The start number of the player the user asked about (player-card URL), if any."""
-    warnings: tuple[str, ...] = field(default=(), compare=False)
+    warnings: tuple[SourceWarning, ...] = field(default=(), compare=False)
     provenance: tuple[Provenance, ...] = field(default=(), compare=False)
 
     def player(self, start_no: int) -> Player | None:
@@ -321,10 +341,6 @@ class Tournament:
         """The highest round number with any result row."""
         return max((r.round for r in self.results), default=0)
 
-    def with_warnings(self, extra: Iterable[str]) -> Tournament:
+    def with_warnings(self, extra: Iterable[SourceWarning]) -> Tournament:
         """A copy with more warnings appended."""
         return replace(self, warnings=self.warnings + tuple(extra))
-
-    def iter_rated_candidates(self) -> Iterator[RoundResult]:
-        """Round results that were played over the board (the only rating candidates)."""
-        return (r for r in self.results if r.status is Status.PLAYED)

@@ -1,8 +1,10 @@
-"""Our normalized CSV folder: ``tournament.csv``, ``players.csv``, ``results.csv``, ``games.csv``.
+"""Our normalized CSV folder: ``tournament.csv``, ``players.csv``, ``results.csv``, ``games.csv``
+and ``warnings.csv``.
 
 :func:`write_folder` and :func:`read_folder` round-trip a :class:`Tournament`
-exactly (warnings and provenance aside).  Text cells are neutralised against
-spreadsheet formulas on the way out and restored on the way in.
+exactly, its warnings included (provenance aside; a folder of an older fiderate has no
+``warnings.csv``).  Text cells are neutralised against spreadsheet formulas on the way out and
+restored on the way in.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from importer.model import (
     Provenance,
     RatingList,
     RoundResult,
+    SourceWarning,
     Status,
     System,
     Tournament,
@@ -42,6 +45,7 @@ __all__ = [
     "PLAYER_COLUMNS",
     "RESULT_COLUMNS",
     "TOURNAMENT_COLUMNS",
+    "WARNING_COLUMNS",
     "format_points",
     "is_normalized_folder",
     "read_folder",
@@ -61,6 +65,7 @@ PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating"
 RESULT_COLUMNS = ("start_no", "round", "opponent_no", "colour", "points", "status", "k",
                   "rating_change")
 GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
+WARNING_COLUMNS = ("code", "message", "players", "round")
 
 # Written verbatim: numbers, dates and closed vocabularies (only free text is neutralised).
 _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_year", "points",
@@ -68,7 +73,7 @@ _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_yea
           "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
           "result", "date_source", "rating_known", "published_performance", "published_games",
           "published_score", "published_expected", "birth_date", "round_dates",
-          "last_update"}
+          "last_update", "players"}
 
 
 def format_points(points: Decimal | None) -> str:
@@ -81,7 +86,7 @@ def _iso(d: date | None) -> str:
 
 
 def render_folder(t: Tournament) -> dict[str, str]:
-    """The four CSV files' text, keyed by file name."""
+    """The five CSV files' text, keyed by file name."""
     i = t.info
     info_row = {
         "id": i.id, "name": i.name, "source": i.source, "start_date": _iso(i.start_date),
@@ -119,6 +124,9 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "players.csv": render_csv(PLAYER_COLUMNS, players, _PLAIN),
         "results.csv": render_csv(RESULT_COLUMNS, results, _PLAIN),
         "games.csv": render_csv(GAME_COLUMNS, games, _PLAIN),
+        "warnings.csv": render_csv(WARNING_COLUMNS, ({
+            "code": w.code, "message": w.message, "players": " ".join(map(str, w.players)),
+            "round": w.round} for w in t.warnings), _PLAIN),
     }
 
 
@@ -128,7 +136,7 @@ def write_folder(t: Tournament, out: str | os.PathLike[str], *, force: bool = Fa
 
 
 def is_normalized_folder(path: str | os.PathLike[str]) -> bool:
-    """True when *path* is a folder holding our four CSV files."""
+    """True when *path* is a folder holding our CSV files (an older one has no warnings.csv)."""
     p = Path(path)
     return p.is_dir() and all((p / n).is_file() for n in
                               ("tournament.csv", "players.csv", "results.csv", "games.csv"))
@@ -141,6 +149,11 @@ def _date_source(text: str) -> DateSource:
 def _round_dates(text: str) -> tuple[date | None, ...]:
     """'2026-08-01 - 2026-08-03' → each round's date ('-' where a round has none)."""
     return tuple(None if d == "-" else date.fromisoformat(d) for d in text.split())
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    """'3 5' → (3, 5) (ValueError for anything else)."""
+    return tuple(int(n) for n in text.split())
 
 
 def _flag(text: str) -> bool:
@@ -267,5 +280,11 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         black_no=g.req("black_no", int, "a start number"),
         result=g.enum("result", GameResult, "1-0, 0-1, 1/2-1/2, +/-, -/+, -/- or empty"),
     ) for g in _read(folder / "games.csv", GAME_COLUMNS))
+    warned = folder / "warnings.csv"  # none in a folder of an older fiderate
+    warnings = tuple(SourceWarning(
+        w.text("code"), w.text("message"), w.opt("players", _numbers, "start numbers") or (),
+        w.opt("round", int, "a round"),
+    ) for w in (_read(warned, WARNING_COLUMNS) if warned.is_file() else ()))
     return Tournament(info=info, players=players, results=results, games=games, focus=focus,
+                      warnings=warnings,
                       provenance=(Provenance(location=str(folder), kind="normalized-csv"),))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 
-from importer.model import Colour, Game, GameResult, RoundResult, Status
+from importer.model import Colour, Game, GameResult, RoundResult, SourceWarning, Status
 
 __all__ = ["game_result", "games_from_results"]
 
@@ -50,7 +50,7 @@ def _agree(r: RoundResult, o: RoundResult) -> bool:
 
 def games_from_results(results: Iterable[RoundResult], *,
                        boards: Mapping[tuple[int, int, int], int] | None = None,
-                       warn: Callable[[str], None] | None = None) -> list[Game]:
+                       warn: Callable[[SourceWarning], None] | None = None) -> list[Game]:
     """One Game per pairing, in round, board and number order.
 
     White is the side whose colour says so (else the other side's colour, else the lower
@@ -68,8 +68,10 @@ def games_from_results(results: Iterable[RoundResult], *,
         if o is not None:
             if o.opponent_no != no:
                 if warn is not None:
-                    warn(f"round {rd}: asymmetric pairing: player {no} has opponent {opp}, "
-                         f"whose opponent is {o.opponent_no or 'nobody'} (no game recorded)")
+                    warn(SourceWarning(
+                        "asymmetric-pairing", f"round {rd}: asymmetric pairing: player {no} has "
+                        f"opponent {opp}, whose opponent is {o.opponent_no or 'nobody'} (no game "
+                        "recorded)", (no, opp), rd))
                 continue
             colour = r.colour
             if colour is Colour.NONE:
@@ -79,9 +81,10 @@ def games_from_results(results: Iterable[RoundResult], *,
             if colour is Colour.BLACK or (colour is Colour.NONE and no > opp):
                 continue  # the game is made from White's side
             if warn is not None and not _agree(r, o):
-                warn(f"round {rd}: asymmetric pairing: player {no} "
-                     f"({r.status.value} {r.colour.value} {r.points}) vs {opp} "
-                     f"({o.status.value} {o.colour.value} {o.points})")
+                warn(SourceWarning(
+                    "asymmetric-pairing", f"round {rd}: asymmetric pairing: player {no} "
+                    f"({r.status.value} {r.colour.value} {r.points}) vs {opp} "
+                    f"({o.status.value} {o.colour.value} {o.points})", (no, opp), rd))
             white, black, result = no, opp, game_result(r, o)
         elif r.colour is Colour.BLACK:  # a one-sided page (a player card) shows Black's side
             white, black, result = opp, no, _black_view(r)

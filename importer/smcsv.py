@@ -22,6 +22,7 @@ from importer.model import (
     Colour,
     Player,
     RoundResult,
+    SourceWarning,
     Status,
     Tournament,
     TournamentInfo,
@@ -79,11 +80,10 @@ def parse_smcsv(text: str, *, source: str = "") -> Tournament:
     preamble = [line.strip().strip(";").strip() for line in lines[:h]]
     preamble = [p for p in preamble if p]
     name = preamble[0] if preamble else ""
-    warnings: list[str] = []
+    warnings: list[SourceWarning] = []
 
-    def warn(message: str, line: int | None = None) -> None:
-        where = source if line is None else (f"{source}:{line}" if source else f"line {line}")
-        warnings.append(f"{where}: {message}" if where else message)
+    def warn(w: SourceWarning) -> None:
+        warnings.append(w.at(source))
 
     if "name" in cols and cols["name"] > 0 and cols["name"] - 1 not in cols.values():
         cols.setdefault("title", cols["name"] - 1)
@@ -129,15 +129,17 @@ def parse_smcsv(text: str, *, source: str = "") -> Tournament:
     results = by_sno
     if _mirrored(by_row) > _mirrored(by_sno):
         results = by_row
-        warn("opponents are numbered by ranking row (a ranking export)")
-    games = games_from_results(results, warn=lambda m: warn(m, None))
+        warn(SourceWarning("numbered-by-rank",
+                           "opponents are numbered by ranking row (a ranking export)"))
+    games = games_from_results(results, warn=warn)
     totals: dict[int, Decimal] = {}
     for res in results:
         totals[res.start_no] = totals.get(res.start_no, Decimal(0)) + (res.points or 0)
     for p in players:
         if p.points is not None and p.points != totals.get(p.start_no, 0):
-            warn(f"player {p.start_no}: printed points {p.points:g} but the rounds give "
-                 f"{totals.get(p.start_no, Decimal(0)):g}")
+            warn(SourceWarning("points-differ", f"player {p.start_no}: printed points "
+                               f"{p.points:g} but the rounds give "
+                               f"{totals.get(p.start_no, Decimal(0)):g}", (p.start_no,)))
     info = TournamentInfo(name=name, source=source, rounds=max(rounds))
     return Tournament(info=info, players=tuple(sorted(players, key=lambda p: p.start_no)),
                       results=tuple(results), games=tuple(games), warnings=tuple(warnings))

@@ -96,7 +96,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     offered = [item if isinstance(item, PeriodSource) else PeriodSource(tournament=item)
                for item in tournaments]
     found = distinct_events([Event.of(s.tournament, [_label(s)]) for s in offered])
-    notes += found.notes
+    notes += (w.message for w in found.notes)
     by_tournament = {id(s.tournament): s for s in offered}
     chosen: list[Tournament] = []
     keys: list[str] = []

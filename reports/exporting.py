@@ -10,7 +10,7 @@ __all__ = ["render_tournament"]
 
 
 def render_tournament(t: Tournament, fmt: str) -> dict[str, str]:
-    """File name → text for *fmt*: csv (four files), json or trf (one file)."""
+    """File name → text for *fmt*: csv (five files), json or trf (one file)."""
     if fmt == "csv":
         return render_folder(t)
     if fmt == "json":

@@ -38,7 +38,8 @@ def json_rows(table: Table) -> list[dict[str, JsonValue]]:
 def report_json(report: Report) -> dict[str, Any]:
     """The tournament, the rules used, every shown player with their rounds and scenarios,
     the comparison with the source's published figures, the notes (each with the players it
-    lists) and the source's warnings; the figures exactly as in the CSV files."""
+    lists and their start numbers) and the source's warnings (code, message, players, round);
+    the figures exactly as in the CSV files."""
     t, r = report.tournament, report.rating
     rounds: dict[JsonValue, list[dict[str, JsonValue]]] = {}
     for row in json_rows(round_table(report)):
@@ -66,6 +67,8 @@ def report_json(report: Report) -> dict[str, Any]:
                   "summary": rated_with(report)},
         "players": players,
         "published": asdict(published) if published is not None else None,
-        "notes": [{"text": n.text, "items": list(n.items)} for n in report.notes],
-        "warnings": list(t.warnings),
+        "notes": [{"text": n.text, "items": list(n.items), "players": sorted(n.players)}
+                  for n in report.notes],
+        "warnings": [{"code": w.code, "message": w.message, "players": list(w.players),
+                      "round": w.round} for w in t.warnings],
     }

@@ -38,7 +38,7 @@ def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[s
     *options* those of :func:`rating.period_run.run_period`.  ReportError when no event of the
     month has a game: nothing is written, and the register is unchanged."""
     fide_list = None
-    notes = list(found.notes)
+    notes = [w.message for w in found.notes]
     if ratings_list is not None:
         ids, federations = wanted_on_list(e.tournament for e in found.events)
         fide_list = read_fide_list(ratings_list, fide_ids=ids, federations=federations)

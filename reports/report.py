@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
@@ -195,11 +194,11 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                    for s in registry.beside(t.info, settings) if s.name != rating.system)
     notes += rating.notes
     about: list[PlayerNote] = list(rating.player_notes)
-    for w in t.warnings:
-        concerned = _concerns(w, t)
+    for w in t.warnings:  # about the players it names, if they are in the tournament
+        concerned = [n for n in dict.fromkeys(w.players) if t.player(n) is not None]
         if not concerned:
-            notes.append(w)
-        about += [PlayerNote(start_no=n, text=w) for n in concerned]
+            notes.append(w.message)
+        about += [PlayerNote(start_no=n, text=w.message) for n in concerned]
     k_note = f"K {rating.default_k} assumed (no K published, listed or given by the category)"
     about += [PlayerNote(start_no=n, text=k_note) for n in rating.default_k_players]
     if focus_no is not None:
@@ -209,19 +208,6 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                   notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
                   player_notes=tuple(about), k_note=k_note,
                   by_no=t.players_by_no(), published=published)
-
-
-_CONCERNS = re.compile(r"(?:^|: )(?:round \d+: )?(?:asymmetric pairing: )?players? (?:card )?(\d+)"
-                       r"(?:(?: and|,? has opponent| \([^)]*\) vs) (\d+))?")
-"""How the importers' warnings name the players they are about ('round 3: players 5 and 7 …',
-'player 12 (Doe, Jo): printed points …'); an aggregate ('e.g. player 3') concerns the event."""
-
-
-def _concerns(warning: str, t: Tournament) -> list[int]:
-    """The start numbers of the players a source warning is about (none: the event)."""
-    m = _CONCERNS.search(warning)
-    found = [int(g) for g in m.groups() if g] if m else []
-    return [n for n in dict.fromkeys(found) if t.player(n) is not None]
 
 
 def _listed(about: Sequence[PlayerNote], t: Tournament) -> list[Note]:

@@ -96,7 +96,9 @@ def test_final_crosstable_with_live_pairings_and_not_paired(realdata: Path) -> N
     # art=40 (captured later) shows player 54 lost round 9 by forfeit: the opponent gets it
     assert (res(t, 54, 9).status, res(t, 54, 9).opponent_no) == (Status.FORFEIT_LOSS, 86)
     assert (res(t, 86, 9).status, res(t, 86, 9).points) == (Status.FORFEIT_WIN, 1.0)
-    assert any("player 86" in w and "printed points 4" in w for w in t.warnings)
+    (points,) = [w for w in t.warnings if "printed points 4" in w.message]
+    assert (points.code, points.players, points.round) == ("points-differ", (86,), None)
+    assert points.message.startswith("player 86 ")
     assert_complete_and_symmetric(t)
 
 
@@ -107,7 +109,7 @@ def test_round_robin_matrix_pairings_and_starting_rank(realdata: Path) -> None:
     t = build_tournament(pages)
     assert t.info.system is System.ROUND_ROBIN and t.rounds_seen == 9
     assert len(t.games) == 36 and all(g.board for g in t.games)
-    assert not [w for w in t.warnings if "matrix" in w]  # matrix agrees with the pairings
+    assert not [w.message for w in t.warnings if "matrix" in w.message]  # matrix agrees with the pairings
     forfeit = next(g for g in t.games if g.result is GameResult.BLACK_FORFEIT_WIN)
     assert (forfeit.round, forfeit.white_no, forfeit.black_no) == (9, 8, 2)
     brander = t.player(1)
@@ -122,7 +124,7 @@ def test_round_robin_matrix_disagreeing_with_pairings_warns(realdata: Path) -> N
     bent = [(a, b, c) for a, b, c in matrix.rr_scores if (a, b) != (2, 8)]
     matrix = dataclasses.replace(matrix, rr_scores=(*bent, (2, 8, matrix.rr_scores[0][2])))
     t = build_tournament([matrix, pairings])
-    assert any(w.startswith("round-robin matrix: 2 vs 8") for w in t.warnings)
+    assert any(w.message.startswith("round-robin matrix: 2 vs 8") for w in t.warnings)
 
 
 def test_frome_gated_pages(realdata: Path) -> None:
@@ -132,7 +134,7 @@ def test_frome_gated_pages(realdata: Path) -> None:
     assert (len(t.players), t.rounds_seen) == (38, 5)
     assert res(t, 1, 1).status is Status.HALF_BYE
     assert next(g for g in t.games if g.round == 1 and g.white_no == 19).board == 1
-    assert [w for w in t.warnings if "disagree" in w] == []
+    assert [w.message for w in t.warnings if "disagree" in w.message] == []
     s = build_tournament(real(realdata, "frome2026_standard_crosstable.html",
                               "frome2026_standard_r1.html"))
     assert len(s.players) == 31 and s.warnings == ()
@@ -151,8 +153,8 @@ def test_player_card_sets_focus_and_published_figures(fixtures_dir: Path) -> Non
     # the opponents' other rounds are on no page: unknown, not absent
     assert res(t, 12, 2).status is Status.UNKNOWN and res(t, 12, 2).points is None
     assert not any(r.status is Status.ABSENT and r.start_no != 5 for r in t.results)
-    assert sum("not shown on these pages" in w for w in t.warnings) == 1
-    assert not any("sum to" in w for w in t.warnings)
+    assert sum("not shown on these pages" in w.message for w in t.warnings) == 1
+    assert not any("sum to" in w.message for w in t.warnings)
     assert build_tournament(own(fixtures_dir, "art9_player_card_en_k.html"), focus=9).focus == 9
 
 
@@ -205,7 +207,8 @@ def test_different_tournaments_are_refused(realdata: Path) -> None:
 def test_disagreeing_pages_warn(fixtures_dir: Path) -> None:
     t = build_tournament(own(fixtures_dir, "art5_crosstable_small.html",
                              "art2_pairings_double_forfeit.html"))
-    assert any("player 1, round 2: pages disagree" in w for w in t.warnings)
+    assert [(w.code, w.players, w.round) for w in t.warnings
+            if "player 1, round 2: pages disagree" in w.message] == [("pages-disagree", (1,), 2)]
     assert res(t, 1, 2).status is Status.PLAYED  # the crosstable is the base for results
 
 
@@ -216,9 +219,14 @@ def test_one_sided_pairing_and_points_mismatch_warn(fixtures_dir: Path) -> None:
     bent = [dataclasses.replace(r, points=0.5) if (r.start_no, r.round) == (4, 3) else r
             for r in bent]
     t = build_tournament([dataclasses.replace(page, results=tuple(bent))])
-    assert any("both have colour w" in w for w in t.warnings)
-    assert any("disagree on the result" in w for w in t.warnings)
-    assert any("player 4" in w and "printed points 2.5" in w for w in t.warnings)
+    about = {w.code: (w.players, w.round) for w in t.warnings}
+    assert any("both have colour w" in w.message for w in t.warnings)
+    assert any("disagree on the result" in w.message for w in t.warnings)
+    assert any("player 4" in w.message and "printed points 2.5" in w.message for w in t.warnings)
+    assert about["points-differ"] == ((4,), None)
+    assert about["same-colour"][1] == 1 and 3 in about["same-colour"][0]  # bent: 3 in round 1
+    assert about["results-differ"][1] == 3 and 4 in about["results-differ"][0]  # 4 in round 3
+    assert len(about["same-colour"][0]) == len(about["results-differ"][0]) == 2
 
 
 def test_opponent_outside_the_tournament_is_an_error(fixtures_dir: Path) -> None:
@@ -258,7 +266,7 @@ def test_every_british_page_together(realdata: Path) -> None:
         "played": 838, "pending": 92, "absent": 32, "forfeit_loss": 3, "forfeit_win": 3,
         "bye": 4}  # art=40 turns the pending 54-86 into a forfeit; r9's draws were already in
     assert sum(g.result is GameResult.PENDING for g in t.games) == 46
-    assert not [w for w in t.warnings if "disagree" in w or "whose opponent" in w]
+    assert not [w.message for w in t.warnings if "disagree" in w.message or "whose opponent" in w.message]
     assert_complete_and_symmetric(t)
 
 
@@ -289,4 +297,4 @@ def test_pages_without_players_say_so(realdata) -> None:
     path = realdata / "chess-results" / "en_team_pairings_art2_rd1_cnyt2026.html"
     t = build_tournament([parse_page(path.read_text(encoding="utf-8"), source=path.name)])
     assert t.players == ()
-    assert any("no players on these pages" in w for w in t.warnings)
+    assert any("no players on these pages" in w.message for w in t.warnings)

@@ -164,7 +164,7 @@ def test_round_robin_matrix(realdata: Path) -> None:
     assert scores[(8, 2)].status is Status.FORFEIT_LOSS
     assert scores[(1, 6)].points == 0.5
     # rounds and colours from the Berger tables, with a warning
-    assert any("Berger" in w for w in p.warnings)
+    assert any("Berger" in w.message for w in p.warnings)
     assert result(p, 1, 1).status is Status.ABSENT  # 9 players: one free round each
     assert_symmetric(p)
 
@@ -426,13 +426,13 @@ def test_ranking_crosstable_maps_ranks_through_links(fixtures_dir: Path) -> None
 def test_gated_ranking_crosstable_keeps_ranks(fixtures_dir: Path) -> None:
     p = own(fixtures_dir, "art4_ranking_crosstable_gated.html")
     assert p.kind == "crosstable_rank" and p.by_rank and p.has_gate and p.games == ()
-    assert any("ranks" in w for w in p.warnings)
+    assert any("ranks" in w.message for w in p.warnings)
 
 
 def test_unknown_language_reads_by_structure(fixtures_dir: Path) -> None:
     p = own(fixtures_dir, "art5_crosstable_unknown_language.html")
     assert p.kind == "crosstable_start" and p.language == ""
-    assert any(w.startswith("unknown language") for w in p.warnings)
+    assert any(w.message.startswith("unknown language") for w in p.warnings)
     assert [pl.name for pl in p.players] == ["Alder Ann", "Birch Ben", "Cedar Cy", "Dogwood Dan"]
     assert cells_of(p, 4)[0] == (2, "b", 1.0, "played")
 
@@ -550,7 +550,7 @@ def test_unknown_language_pairings_read_by_structure(fixtures_dir: Path) -> None
         text = text.replace(f">{en}<", f">{pl}<")
     p = parse_page(text, source="pl.html")
     assert p.kind == "pairings" and p.round == 2
-    assert any(w.startswith("unknown language") for w in p.warnings)
+    assert any(w.message.startswith("unknown language") for w in p.warnings)
     assert [(g.board, g.white_no, g.black_no, g.result) for g in p.games] == [
         (1, 1, 2, GameResult.DOUBLE_FORFEIT), (2, 3, 4, GameResult.PENDING)]
 
@@ -583,7 +583,7 @@ def test_cut_list_warns(fixtures_dir: Path) -> None:
         'zeilen=99999">Show complete list</a></p>')
     p = parse_page(text)
     assert p.kind == "starting_rank" and p.cut and p.shows_ratings
-    assert [w for w in p.warnings if "cut" in w] == [
+    assert [w.message for w in p.warnings if "cut" in w.message] == [
         "the list on this page is cut ('Show complete list'): players beyond it are missing"]
 
 

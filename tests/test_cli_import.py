@@ -14,7 +14,7 @@ def test_import_sample_to_csv_and_back(run_cli, fixtures_dir, tmp_path):
     assert res.code == 0, res
     assert "24 players" in res.stderr and "7 rounds" in res.stderr
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
-        ".fiderate", "games.csv", "players.csv", "results.csv", "tournament.csv"]
+        ".fiderate", "games.csv", "players.csv", "results.csv", "tournament.csv", "warnings.csv"]
     header = (tmp_path / "o" / "results.csv").read_text().splitlines()[0]
     assert header.startswith("start_no,round,opponent_no,colour,points,status")
     original = importer.load(fixtures_dir / "sample_open.trf")
@@ -22,7 +22,7 @@ def test_import_sample_to_csv_and_back(run_cli, fixtures_dir, tmp_path):
     again = run_cli("import", str(tmp_path / "o"), "--out", str(tmp_path / "o2"), "-q")
     assert again.code == 0
     assert again.stderr == ""
-    for name in ("tournament.csv", "players.csv", "results.csv", "games.csv"):
+    for name in ("tournament.csv", "players.csv", "results.csv", "games.csv", "warnings.csv"):
         assert (tmp_path / "o" / name).read_bytes() == (tmp_path / "o2" / name).read_bytes()
 
 

@@ -80,7 +80,7 @@ def test_players_beyond_the_cut_have_unknown_ratings(events) -> None:
     hidden = [p.start_no for p in cut.players if not p.rating_known]
     assert hidden == list(range(SHOWN + 1, N + 1))
     assert all(p.rating is None for p in cut.players if not p.rating_known)
-    notes = [w for w in cut.warnings if "on no page that shows ratings" in w]
+    notes = [w.message for w in cut.warnings if "on no page that shows ratings" in w.message]
     assert len(notes) == 1 and "Nos. 151–160" in notes[0] and "cut" in notes[0]
     assert "complete list" in notes[0]
 

@@ -152,6 +152,6 @@ def test_every_real_page_has_its_kind(realdata: Path) -> None:
         page = parse_page(path.read_bytes().decode("utf-8"), source=path.name)
         seen.add(path.name)
         assert page.kind == KIND_OF.get(path.name, "pairings"), path.name
-        assert not any("§" in w for w in page.warnings), (path.name, page.warnings)
+        assert not any("§" in w.message for w in page.warnings), (path.name, page.warnings)
         build_tournament([page])
     assert set(KIND_OF) <= seen

@@ -10,7 +10,16 @@ from html import unescape
 
 import pytest
 
-from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
+from importer.model import (
+    Colour,
+    Player,
+    RatingList,
+    RoundResult,
+    SourceWarning,
+    Status,
+    Tournament,
+    TournamentInfo,
+)
 from reports.report import build_report, render_report
 from reports.terminal import K_HINT, render_text, terminal_notes
 from reports.view import Note
@@ -39,7 +48,9 @@ def marathon() -> Tournament:
     info = TournamentInfo(name="Marathon Open", start_date=date(2026, 3, 1),
                           rating_list=RatingList.STANDARD)
     return Tournament(info=info, players=tuple(players), results=tuple(results),
-                      warnings=(EVENT_WARNING, PAIR_WARNING, AGGREGATE))
+                      warnings=(SourceWarning("cut-list", EVENT_WARNING),
+                                SourceWarning("results-differ", PAIR_WARNING, (2, 3), 1),
+                                SourceWarning("rounds-not-shown", AGGREGATE)))
 
 
 def notes_of(html: str) -> str:
@@ -86,24 +97,24 @@ def test_the_option_is_for_the_terminal_only() -> None:
 
 
 @pytest.mark.parametrize(("warning", "players"), [
-    ("player 5, round 3: pages disagree (played 7 1.0 vs played 7 0.5 on x.html)", [5]),
-    ("player card 5, round 3: opponent 7 differs from the other pages", [5]),
-    ("round 3: player 5 has opponent 7, whose opponent is 9", [5, 7]),
-    ("round 3: players 5 and 7 both have colour w", [5, 7]),
-    ("player 12 (Doe, Jo): printed points 3, the rounds sum to 2.5", [12]),
-    ("x.trf: round 2: asymmetric pairing: player 5 (played w 1.0) vs 7 (played w 0.0)", [5, 7]),
-    ("x.xlsx:14: player 5: printed points 3 but the round cells give 2", [5]),
-    (AGGREGATE, []),
-    ("round-robin matrix: 3 vs 5 is played 1.0, pairings say nothing", []),
-    ("player 99, round 1: pages disagree", []),  # no such player: about the event
+    (SourceWarning("points-differ", "player 12 (Doe, Jo): printed points 3, the rounds sum to 2.5",
+                   (12,)), [12]),
+    (SourceWarning("asymmetric-pairing", "round 3: player 5 has opponent 7, whose opponent is 9",
+                   (5, 7), 3), [5, 7]),
+    (SourceWarning("rounds-not-shown", AGGREGATE), []),  # names player 3, is about the event
+    (SourceWarning("pages-disagree", "player 99, round 1: pages disagree", (99,), 1), []),
+    (SourceWarning("pages-disagree", "the words say nothing of it", (3, 99)), [3]),
 ])
-def test_which_players_a_source_warning_concerns(warning: str, players: list[int]) -> None:
+def test_the_players_a_source_warning_concerns_are_its_own(warning: SourceWarning,
+                                                         players: list[int]) -> None:
+    """The report reads a warning's players, never its words; a player the tournament does not
+    have (99) is left out, and a warning about nobody in it is about the event."""
     people = tuple(Player(start_no=n, name=f"P{n}", rating=1500) for n in (3, 5, 7, 9, 12))
     t = Tournament(info=TournamentInfo(name="W", start_date=date(2026, 3, 1)), players=people,
                    results=(), warnings=(warning,))
     report = build_report(t)
     assert sorted(n.start_no for n in report.player_notes) == players
-    assert (Note(warning) in report.notes) == (not players)
+    assert (Note(warning.message) in report.notes) == (not players)
 
 
 def tur(national: dict[int, int | None]) -> Tournament:

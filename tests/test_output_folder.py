@@ -73,7 +73,7 @@ def test_import_and_period_replace_their_folders_too(run_cli, fixtures_dir, tmp_
                    "--format", "json").code == 0
     assert run_cli("import", str(fixtures_dir / "sample_open.trf"), "-o", str(out)).code == 0
     assert listing(out) == {"tournament.csv", "players.csv", "results.csv", "games.csv",
-                            ".fiderate"}
+                            "warnings.csv", ".fiderate"}
 
 
 def test_period_takes_o_too_and_replaces_its_folder(run_cli, fixtures_dir, tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from importer.model import Colour, GameResult, RoundResult, Status
+from importer.model import Colour, GameResult, RoundResult, SourceWarning, Status
 from importer.pairings import games_from_results
 
 W, B, N = Colour.WHITE, Colour.BLACK, Colour.NONE
@@ -37,14 +37,15 @@ def test_one_sided_page_makes_the_game_from_the_side_it_has():
 
 
 def test_disagreements_are_warned_and_crossed_opponents_make_no_game():
-    said: list[str] = []
+    said: list[SourceWarning] = []
     res = [rr(1, 1, 2, W, Status.PLAYED, 1.0), rr(2, 1, 3, B, Status.PLAYED, 0.0),
            rr(3, 1, 2, W, Status.PLAYED, 1.0),
            rr(3, 2, 4, W, Status.PLAYED, 1.0), rr(4, 2, 3, W, Status.PLAYED, 1.0)]
     games = games_from_results(res, warn=said.append)
     assert [(g.round, g.white_no, g.black_no) for g in games] == [(1, 3, 2), (2, 3, 4)]
     assert len(said) == 2
-    assert all("asymmetric pairing" in s for s in said)
+    assert all("asymmetric pairing" in s.message and s.code == "asymmetric-pairing" for s in said)
+    assert sorted((s.round, s.players) for s in said) == [(1, (1, 2)), (2, (3, 4))]
 
 
 def test_order_is_round_board_then_number():

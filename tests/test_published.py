@@ -21,7 +21,15 @@ from pathlib import Path
 import pytest
 
 from importer.chessresults import KINDS, Page, build_tournament, parse_page
-from importer.model import Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
+from importer.model import (
+    Player,
+    RatingList,
+    RoundResult,
+    SourceWarning,
+    Status,
+    Tournament,
+    TournamentInfo,
+)
 from rating.published import compare_published
 from rating.tournament import rate_tournament
 from reports.report import build_report, render_report
@@ -130,13 +138,13 @@ def test_ranking_by_structure_in_any_language(portimao: str, words: list[str],
     rated = [p for p in page.players if p.rating is not None]
     assert len(rated) == 93 and all(p.k is not None and p.rating_change is not None
                                     for p in rated)
-    unknown = [w for w in page.warnings if w.startswith("unknown language")]
+    unknown = [w.message for w in page.warnings if w.message.startswith("unknown language")]
     assert bool(unknown) == (words in (PT, MADE_UP))
 
 
 def test_made_up_language_warning_names_the_columns(portimao: str) -> None:
     page = parse_page(with_header(portimao, MADE_UP), source="xx.html")
-    (warning,) = page.warnings
+    (warning,) = tuple(w.message for w in page.warnings)
     assert "'Qa'" in warning and "read the ranking list by its values" in warning
     assert "rating_change" in warning and "§" not in warning
 
@@ -161,7 +169,7 @@ def test_ranking_mismatched_figure_warns(fixtures_dir: Path) -> None:
         '<td class="CRr">-11,2</td>', '<td class="CRr">-11,4</td>')
     page = parse_page(text, source="r.html")
     assert page.kind == "ranking"
-    assert any("not K × (w − we)" in w and "4 Dunn, Dave" in w for w in page.warnings)
+    assert any("not K × (w − we)" in w.message and "4 Dunn, Dave" in w.message for w in page.warnings)
     dunn = next(p for p in page.players if p.start_no == 4)
     assert dunn.rating_change == Decimal("-11.4")  # kept as printed
 
@@ -175,7 +183,7 @@ def test_ranking_second_change_column_is_national(fixtures_dir: Path) -> None:
     page = parse_page(text, source="n.html")
     assert page.kind == "ranking"
     assert [p.rating_change for p in page.players][:2] == [Decimal("-0.9"), Decimal("1.8")]
-    assert any("'RtgN+/-'" in w and "national" in w for w in page.warnings)
+    assert any("'RtgN+/-'" in w.message and "national" in w.message for w in page.warnings)
     # two columns both headed rtg+/-, the national one first: the one that is K × (w − we)
     # is kept, whatever its place
     swapped = text.replace('<th class="CRr">RtgN+/-</th>', '<th class="CRr">rtg+/-</th>')
@@ -184,13 +192,14 @@ def test_ranking_second_change_column_is_national(fixtures_dir: Path) -> None:
         r"\1\3\2", swapped)
     page = parse_page(first_is_national, source="n2.html")
     assert [p.rating_change for p in page.players][:2] == [Decimal("-0.9"), Decimal("1.8")]
-    assert any("national" in w for w in page.warnings)
+    assert any("national" in w.message for w in page.warnings)
 
 
 def test_ranking_alone_merges_without_point_warnings(portimao: str) -> None:
     t = build_tournament([parse_page(portimao, source=PORTIMAO)])
-    assert t.warnings == ("these pages show no round results: only what they print per player "
-                          "(points, rank, published figures) is known",)
+    assert t.warnings == (SourceWarning(
+        "no-results", "these pages show no round results: only what they print per player "
+        "(points, rank, published figures) is known"),)
     assert len(t.players) == 99 and t.results == ()
     assert t.player(5) is not None and t.player(5).points == 7.0  # type: ignore[union-attr]
     assert t.player(49) is not None and t.player(49).rank is None  # type: ignore[union-attr]

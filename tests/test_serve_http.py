@@ -171,7 +171,8 @@ def test_api_report_by_link_and_by_upload(server):
     assert ashby["name"] == "Ashby, Alan" and ashby["change"] == "-0.90" and ashby["k"] == 10
     assert [rd["round"] for rd in ashby["rounds"]] == [1, 2, 3, 4]
     assert isinstance(data["warnings"], list)
-    assert all(set(n) == {"text", "items"} for n in data["notes"])
+    assert all(set(n) == {"text", "items", "players"} for n in data["notes"])
+    assert all(set(w) == {"code", "message", "players", "round"} for w in data["warnings"])
     up = requests.post(server.url + "api/report", files=[("files", (TRF.name, TRF.read_bytes()))],
                        data={"system": "elo"}, timeout=30)
     assert up.status_code == 200, up.text

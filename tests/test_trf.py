@@ -20,6 +20,7 @@ from importer.model import (
     Player,
     RatingList,
     RoundResult,
+    SourceWarning,
     Status,
     System,
     Tournament,
@@ -88,10 +89,10 @@ def check_invariants(t: Tournament) -> None:
 def test_real_file_parses_round_trips_and_is_consistent(realdata: Path, name: str) -> None:
     t = load(realdata, name)
     check_invariants(t)
-    assert not any("asymmetric" in w for w in t.warnings)
-    mismatches = [w for w in t.warnings if "points column says" in w]
+    assert not any("asymmetric" in w.message for w in t.warnings)
+    mismatches = [w.players for w in t.warnings if "points column says" in w.message]
     # Gros after round 4: player 43's points already count the H pre-entered for round 5
-    assert len(mismatches) == (1 if name == "javafo_gros_2010_after_r4_trfx.trf" else 0)
+    assert mismatches == ([(43,)] if name == "javafo_gros_2010_after_r4_trfx.trf" else [])
     again = parse_trf(write_trf(t), source=name)
     assert again == t
     assert looks_like_trf(decode_trf((realdata / "trf" / name).read_bytes()))
@@ -108,7 +109,7 @@ def test_bbp_cr_only_double_forfeits(realdata: Path) -> None:
     doubles = {(g.round, g.white_no, g.black_no) for g in t.games
                if g.result is GameResult.DOUBLE_FORFEIT}
     assert doubles == {(9, 9, 17), (6, 103, 109)}
-    assert not any("asymmetric" in w for w in t.warnings)
+    assert not any("asymmetric" in w.message for w in t.warnings)
     # 001    1 ... 8.0    4    90 b 1    44 w 1 ...   2 b =
     p1 = t.results_of(1)
     assert (p1[0].opponent_no, p1[0].colour, p1[0].points) == (90, Colour.BLACK, 1.0)
@@ -154,7 +155,7 @@ def test_armstrong_ruler_legend_national_ids_teams(realdata: Path) -> None:
                                                                 "Rathmines B")
     assert all(p.fide_id == "" for p in t.players)
     assert sum(1 for p in t.players if p.national_id) == 159
-    assert any("national ids" in w for w in t.warnings)
+    assert any("national ids" in w.message for w in t.warnings)
     assert statuses(t)["bye"] == 6 and statuses(t)["absent"] == 710  # 6 × '0000 - +'
     assert statuses(t)["forfeit_win"] == 0
 
@@ -173,7 +174,7 @@ def test_bunratty_blank_byes_worth_half(realdata: Path) -> None:
     assert halves == {(16, 4), (16, 5), (18, 3), (19, 1), (25, 6), (34, 1)}
     # Murray (24): 0.5 from a draw, then three blanks that the points column leaves at zero
     assert [r.status for r in t.results_of(24)][2:] == [Status.ABSENT] * 4
-    assert not any("points column says" in w for w in t.warnings)
+    assert not any("points column says" in w.message for w in t.warnings)
 
 
 def test_irish_juniors_cp1252_national_ids_blank_byes(realdata: Path) -> None:
@@ -217,7 +218,7 @@ def test_javafo_trfx(realdata: Path) -> None:
     assert (1, 42, 16, GameResult.BLACK_FORFEIT_WIN) in forfeits
     assert (4, 8, 21, GameResult.BLACK_FORFEIT_WIN) in forfeits
     assert statuses(t)["bye"] == 3  # 0000 - U
-    assert any("no pairings yet" in w for w in t.warnings)
+    assert any("no pairings yet" in w.message for w in t.warnings)
 
 
 def test_javafo_xxs_xxz(realdata: Path) -> None:
@@ -277,8 +278,8 @@ def test_greek_excerpt_is_refused_as_truncated(realdata: Path) -> None:
     p2 = t.player(2)
     assert p2 is not None and (p2.rating, p2.birth_year, p2.team) == (None, 2017, "ΣΑΧ")
     assert t.player(7).team == "Α.Π.Ο. ΜΙΚΗΣ ΘΕΟΔΩΡΑΚΗΣ"  # type: ignore[union-attr]
-    assert any("062 says 129 players" in w for w in t.warnings)
-    assert any("member 128 is not in the tournament" in w for w in t.warnings)
+    assert any("062 says 129 players" in w.message for w in t.warnings)
+    assert any("member 128 is not in the tournament" in w.message for w in t.warnings)
     assert parse_trf(write_trf(t), source=GREEK) == t
 
 
@@ -340,7 +341,7 @@ def test_opponent_not_in_file(fixtures_dir: Path) -> None:
 def test_point_system_asymmetry_and_odd_date(fixtures_dir: Path) -> None:
     t = fixture(fixtures_dir, "xxs_3_1_0_asymmetric_odd_date.trf")
     assert (t.info.start_date, t.info.end_date) == (date(2026, 4, 11), date(2026, 4, 12))
-    text = "\n".join(t.warnings)
+    text = "\n".join(tuple(w.message for w in t.warnings))
     assert "asymmetric pairing" in text and "unreadable date '31/02/2026'" in text
     assert "player 1:" not in text and "player 2:" not in text  # 3/1/0 points reconcile
     assert "player 3: points column says 3" in text
@@ -533,7 +534,7 @@ def test_write_then_parse_round_trips(t: Tournament) -> None:
     assert again.results == t.results
     assert again.games == t.games
     assert again.info == t.info
-    assert not any("asymmetric" in w or "points column" in w for w in again.warnings)
+    assert not any("asymmetric" in w.message or "points column" in w.message for w in again.warnings)
 
 
 def trf_line(no: int, points: str, *blocks: str, rating: str = "1500") -> str:
@@ -577,7 +578,7 @@ def test_odd_but_readable_rounds() -> None:
     assert s[(3, 1)].status is Status.BYE  # '1' without an opponent
     assert s[(3, 3)].status is Status.ABSENT
     assert s[(1, 3)].status is s[(2, 3)].status is Status.PENDING
-    text_w = "\n".join(t.warnings)
+    text_w = "\n".join(tuple(w.message for w in t.warnings))
     for expected in ("XXR/142 says 1 rounds", "code 'Z' with opponent 3",
                      "result '1' without an opponent", "asymmetric pairing: player 3"):
         assert expected in text_w
@@ -590,8 +591,9 @@ def test_blank_that_the_points_cannot_explain() -> None:
                              trf_line(2, "2.0", "   1 b 1", "   3 w 1"),
                              trf_line(3, "1.0", "0000 - U", "   2 b 0")]), source="p")
     assert [r.status for r in t.results_of(1)] == [Status.PLAYED, Status.ABSENT]
-    assert any("player 1: points column says 0.7 but the results give 0" in w
-               for w in t.warnings)
+    assert [(w.code, w.players) for w in t.warnings
+            if "player 1: points column says 0.7 but the results give 0" in w.message] == [
+        ("points-differ", (1,))]
 
 
 # ---------------------------------------------------------------- byes without an opponent
@@ -627,7 +629,7 @@ def test_zero_opponent_plus_is_a_bye(realdata: Path, name: str, plus: int, minus
                                                                             None)
     # these are the file's only byes, and the points column agrees with every one of them
     assert {k for k, r in by.items() if r.status is Status.BYE} == plus_cells
-    assert not any("points column says" in w for w in t.warnings)
+    assert not any("points column says" in w.message for w in t.warnings)
     # written back as a pairing-allocated bye, read again the same
     assert "0000 - U" in write_trf(t) and parse_trf(write_trf(t), source=name) == t
 
@@ -639,7 +641,7 @@ def test_bye_placeholder_fixture(fixtures_dir: Path) -> None:
     t = fixture(fixtures_dir, "bye_placeholder.trf")
     check_invariants(t)
     assert [p.start_no for p in t.players] == [1, 2, 3, 4, 5]  # 6 'spielfrei' left out
-    assert t.warnings == (
+    assert tuple(w.message for w in t.warnings) == (
         "bye_placeholder.trf: player 6 'spielfrei' is the pairing program's bye placeholder, "
         "not a player: left out; the 5 rounds other players had against it are read as "
         "3 full-point byes, 1 half-point bye and 1 absence",)
@@ -707,16 +709,17 @@ def test_placeholder_found_by_structure_alone() -> None:
         (Status.BYE, 1.0), (Status.PLAYED, 1.0), (Status.ABSENT, 0.0)]
     assert [(r.status, r.points) for r in t.results_of(2)] == [
         (Status.ABSENT, 0.0), (Status.PLAYED, 0.0), (Status.BYE, 1.0)]
-    assert t.warnings == ("s: player 3 'Dummy Line' is the pairing program's bye placeholder, "
-                          "not a player: left out; the 2 rounds other players had against it "
-                          "are read as 2 full-point byes",)
+    assert t.warnings == (SourceWarning(
+        "placeholder", "s: player 3 'Dummy Line' is the pairing program's bye placeholder, "
+        "not a player: left out; the 2 rounds other players had against it are read as 2 "
+        "full-point byes"),)  # no longer a player: about the event
     # with a rating, an id or a team it is somebody: kept (and the pairings disagree)
     for other in (trf_line(3, "0.0", "0000 - -", "0000 - -", "0000 - -", rating="1500"),
                   dummy.replace(f"ENG {'':>11}", f"ENG {'12345678':>11}"),
                   dummy + "\n013 Rooks                               3"):
         kept = parse_trf("\n".join([*real, other]))
-        assert len(kept.players) == 3 and any("asymmetric" in w for w in kept.warnings)
-        assert not any("placeholder" in w for w in kept.warnings)
+        assert len(kept.players) == 3 and any("asymmetric" in w.message for w in kept.warnings)
+        assert not any("placeholder" in w.message for w in kept.warnings)
 
 
 def test_two_placeholders_one_note_and_an_unused_one() -> None:
@@ -729,16 +732,16 @@ def test_two_placeholders_one_note_and_an_unused_one() -> None:
             "Player 5  ", "BYE, bye  "),
     ]), source="two")
     assert [p.start_no for p in t.players] == [1, 2]
-    placeholder_notes = [w for w in t.warnings if "placeholder" in w]
+    placeholder_notes = [w.message for w in t.warnings if "placeholder" in w.message]
     assert placeholder_notes == [
         "two: players 4 'Freilos' and 5 'BYE, bye' are the pairing program's bye placeholders, "
         "not players: left out; the 4 rounds other players had against them are read as "
         "2 full-point byes, 1 half-point bye and 1 absence"]
-    assert t.warnings == tuple(placeholder_notes)  # the points columns agree
+    assert [w.message for w in t.warnings] == placeholder_notes  # the points columns agree
     assert [r.status for r in t.results_of(2)] == [Status.ABSENT, Status.PLAYED, Status.BYE]
     unused = parse_trf("\n".join([trf_line(1, "1.0", "   2 w 1"), trf_line(2, "0.0", "   1 b 0"),
                                   trf_line(3, "0.0", "0000 - -", rating="").replace(
                                       "Player 3  ", "spielfrei ")]), source="u")
     assert [p.start_no for p in unused.players] == [1, 2]
-    assert unused.warnings == ("u: player 3 'spielfrei' is the pairing program's bye "
-                               "placeholder, not a player: left out",)
+    assert [w.message for w in unused.warnings] == [
+        "u: player 3 'spielfrei' is the pairing program's bye placeholder, not a player: left out"]

@@ -141,8 +141,9 @@ def guess_crosstable(ctx: Ctx, t: Table) -> None:
                    if t.keys[i] in ("", "title")]
         if lengths:
             t.keys[max(lengths)[1]] = "name"
-    ctx.warnings.append("unknown language: columns " + ", ".join(repr(u) for u in ctx.unknown[:8])
-                        + " not recognised; read the crosstable by structure")
+    ctx.warn("unknown-language", "unknown language: columns "
+             + ", ".join(repr(u) for u in ctx.unknown[:8])
+             + " not recognised; read the crosstable by structure")
 
 
 def guess_pairings(ctx: Ctx, t: Table) -> bool:
@@ -171,6 +172,7 @@ def guess_pairings(ctx: Ctx, t: Table) -> bool:
     if 0 in digits:
         t.keys[0] = "board"
     t.keys[res_i] = "result"
-    ctx.warnings.append("unknown language: columns " + ", ".join(repr(u) for u in ctx.unknown[:8])
-                        + " not recognised; read the pairings by structure")
+    ctx.warn("unknown-language", "unknown language: columns "
+             + ", ".join(repr(u) for u in ctx.unknown[:8])
+             + " not recognised; read the pairings by structure")
     return True

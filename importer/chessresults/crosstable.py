@@ -39,8 +39,8 @@ def read_crosstable(ctx: Ctx, doc: Document, t: Table, *, by_rank_cells: bool,
     if use_tb1 and tb1 is not None:
         idx["points"] = tb1
     elif "points" not in idx:
-        ctx.warnings.append("no Pts. column and no 'Tie Break1: points' legend: "
-                            "points computed from the round cells")
+        ctx.warn("points-unchecked", "no Pts. column and no 'Tie Break1: points' legend: "
+                 "points computed from the round cells")
     first = t.rows[0][1] if t.rows else []
     name_i = idx.get("name", 0)
     by_rank = by_rank_cells and "no" not in idx and (
@@ -92,7 +92,7 @@ def read_crosstable(ctx: Ctx, doc: Document, t: Table, *, by_rank_cells: bool,
     if use_tb1:
         rounds = max((rd for rd, _ in round_cols), default=0)
         if any(p.points is not None and p.points > rounds for p in players):
-            ctx.warnings.append("TB1 exceeds the number of rounds: it is not the score")
+            ctx.warn("points-unchecked", "TB1 exceeds the number of rounds: it is not the score")
             players = [replace(p, points=None) for p in players]
     return players, results, by_rank
 
@@ -160,6 +160,6 @@ def read_crosstable_rr(ctx: Ctx, t: Table) -> tuple[list[Player], list[RoundResu
             status, points = (cell.status, cell.points) if cell else (Status.PENDING, None)
             results.append(RoundResult(start_no=me, round=rd, status=status, opponent_no=opp,
                                        colour=colour, points=points))
-    ctx.warnings.append("round-robin crosstable: rounds and colours assumed from the Berger "
-                        "tables (add the all-rounds pairings page for the real ones)")
+    ctx.warn("berger-assumed", "round-robin crosstable: rounds and colours assumed from the "
+             "Berger tables (add the all-rounds pairings page for the real ones)")
     return players, results, matrix

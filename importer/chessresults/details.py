@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
 from importer.chessresults.lang import detail_key, norm
-from importer.model import RatingList, System
+from importer.model import RatingList, SourceWarning, System
 from importer.numbers import whole_number
 
 __all__ = ["Details", "find_dates", "last_update", "parse_details", "rating_list_of",
@@ -40,7 +40,7 @@ class Details:
     rating_calculation: str = ""
     fide_event_id: str = ""
     federation: str = ""
-    warnings: tuple[str, ...] = field(default=())
+    warnings: tuple[SourceWarning, ...] = field(default=())
 
 
 def rating_list_of(label: str, value: str) -> RatingList | None:
@@ -285,7 +285,7 @@ def rounds_in_heading(text: str) -> int | None:
 def parse_details(rows: Iterable[tuple[str, str]]) -> Details:
     """Read the (label, value) rows of a details block; unknown labels are ignored."""
     found: dict[str, object] = {}
-    warnings: list[str] = []
+    warnings: list[SourceWarning] = []
     for label, value in rows:
         key = detail_key(label)
         value = " ".join(value.replace("\xa0", " ").split())
@@ -296,12 +296,13 @@ def parse_details(rows: Iterable[tuple[str, str]]) -> Details:
             if days:
                 found["start_date"], found["end_date"] = days[0], days[-1]
             else:
-                warnings.append(f"details: unreadable date {value!r}")
+                warnings.append(SourceWarning("date", f"details: unreadable date {value!r}"))
         elif key == "rounds":
             if (n := whole_number(value)) is not None:
                 found["rounds"] = n
             else:
-                warnings.append(f"details: unreadable number of rounds {value!r}")
+                warnings.append(SourceWarning(
+                    "rounds", f"details: unreadable number of rounds {value!r}"))
         elif key == "type":
             found["tournament_type"] = value
             found["system"] = system_of(value)

@@ -254,7 +254,7 @@ def load_document(text: str, *, source: str = "") -> Document:
                 detail_rows.append((label, value))
     menu_text = "\n".join(menu)
     mr = _MENU_ROUNDS.search(menu_text)
-    notes = " ".join(content(p) for p in root.iter("p"))
+    paragraphs = " ".join(content(p) for p in root.iter("p"))  # the page's legends
     cut = any("zeilen=99999" in (a.get("href") or "") for a in root.iter("a")
               if a.get("class") == "fett")  # the 'Show complete list' link
     round_dates, heading_rounds = _round_facts(root)
@@ -264,7 +264,7 @@ def load_document(text: str, *, source: str = "") -> Document:
         root=root, source=source, tnr=m[1] if m else "", art=_q("art"),
         rd=whole_number(rd), snr=whole_number(snr), gate=gate, name=name,
         details=parse_details(detail_rows), menu_rounds=(int(mr[1]), int(mr[2])) if mr else None,
-        menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(notes)), cut=cut,
+        menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(paragraphs)), cut=cut,
         round_dates=round_dates, last_update=updated, heading_rounds=heading_rounds,
     )
 

@@ -22,6 +22,7 @@ from importer.model import (
     DateSource,
     Player,
     RoundResult,
+    SourceWarning,
     Status,
     System,
     Tournament,
@@ -82,7 +83,7 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
     return players, through
 
 
-def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[str]) -> Page:
+def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[SourceWarning]) -> Page:
     """A gated art=4 page: map rank numbers to starting numbers by name and rating."""
     def key(p: Player) -> tuple[str, int | None]:
         return " ".join(p.name.replace(",", " ").casefold().split()), p.rating
@@ -96,8 +97,9 @@ def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[str]) -> Pa
                              "in the starting list; cannot map ranks to starting numbers",
                              source=page.source)
         rank_to_no[p.start_no] = no
-    warnings.append(f"{page.source or page.kind}: ranking crosstable without links: ranks "
-                    "mapped to starting numbers by name and rating")
+    warnings.append(SourceWarning("numbered-by-rank", "ranking crosstable without links: ranks "
+                                  "mapped to starting numbers by name and rating"
+                                  ).at(page.source or page.kind))
     players = tuple(dataclasses.replace(p, start_no=rank_to_no[p.start_no], rank=p.start_no)
                     for p in page.players)
     results = []
@@ -118,7 +120,7 @@ _DATE_FIELDS = frozenset({"start_date", "end_date", "date_source", "rounds", "sy
                           "last_update"})
 
 
-def _merge_dates(pages: Sequence[Page], warnings: list[str]) -> dict[str, object]:
+def _merge_dates(pages: Sequence[Page], warnings: list[SourceWarning]) -> dict[str, object]:
     """Start, end and their source from the most trusted source any page gives: the details
     block, else the round dates of every page together (earliest to latest), else a date in
     the name, else the earliest 'last update' (the event started on or before it)."""
@@ -134,9 +136,9 @@ def _merge_dates(pages: Sequence[Page], warnings: list[str]) -> dict[str, object
         if days:
             first = min(days)
             if first != 1:
-                warnings.append(f"the earliest round date shown is round {first}'s "
-                                f"({days[first].isoformat()}): the event started on or "
-                                "before it")
+                warnings.append(SourceWarning(
+                    "date", f"the earliest round date shown is round {first}'s "
+                    f"({days[first].isoformat()}): the event started on or before it"))
             return {"start_date": min(days.values()), "end_date": max(days.values()),
                     "date_source": best}
     chosen = [p.info for p in pages if p.info.date_source is best and p.info.start_date]
@@ -148,7 +150,7 @@ def _merge_dates(pages: Sequence[Page], warnings: list[str]) -> dict[str, object
 
 
 def _merge_info(pages: Sequence[Page], source: str,
-                warnings: list[str] | None = None) -> TournamentInfo:
+                warnings: list[SourceWarning] | None = None) -> TournamentInfo:
     fields: dict[str, object] = {}
     for page in pages:
         for name in _INFO_FIELDS:
@@ -176,7 +178,7 @@ def _merge_info(pages: Sequence[Page], source: str,
     return TournamentInfo(**fields)  # type: ignore[arg-type]
 
 
-def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[int, int],
+def _choose_results(pages: Sequence[Page], warnings: list[SourceWarning]) -> dict[tuple[int, int],
                                                                         RoundResult]:
     """Per (player, round): a finished result beats a pending one; then page priority."""
     have_rr_pairings = any(p.kind is PageKind.PAIRINGS_RR for p in pages)
@@ -204,10 +206,11 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
             if not rank[0] and not old_rank[0] and max(prio, old_rank[1]) < 3 and (
                     (old.status, old.opponent_no, old.points)
                     != (r.status, r.opponent_no, r.points)) and None not in (old.points, r.points):
-                warnings.append(f"player {r.start_no}, round {r.round}: pages disagree "
-                                f"({old.status.value} {old.opponent_no} {old.points} vs "
-                                f"{r.status.value} {r.opponent_no} {r.points} on "
-                                f"{page.source or page.kind})")
+                warnings.append(SourceWarning(
+                    "pages-disagree", f"player {r.start_no}, round {r.round}: pages disagree "
+                    f"({old.status.value} {old.opponent_no} {old.points} vs "
+                    f"{r.status.value} {r.opponent_no} {r.points} on {page.source or page.kind})",
+                    (r.start_no,), r.round))
             better, worse = (r, old) if rank < old_rank else (old, r)
             if better.colour is Colour.NONE and better.opponent_no == worse.opponent_no:
                 better = dataclasses.replace(better, colour=worse.colour)
@@ -223,7 +226,7 @@ def _choose_results(pages: Sequence[Page], warnings: list[str]) -> dict[tuple[in
 
 
 def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
-                warnings: list[str]) -> None:
+                warnings: list[SourceWarning]) -> None:
     """Keep the card's published K and rtg+/- on the chosen results (the figures chess-results
     printed for each game, to compare with the calculated ones)."""
     for page in pages:
@@ -234,16 +237,17 @@ def _apply_card(pages: Sequence[Page], results: dict[tuple[int, int], RoundResul
                 continue
             cur = results.get((r.start_no, r.round))
             if cur is None or cur.opponent_no != r.opponent_no:
-                warnings.append(f"player card {r.start_no}, round {r.round}: opponent "
-                                f"{r.opponent_no} differs from the other pages; K and rtg+/- "
-                                "not attached")
+                warnings.append(SourceWarning(
+                    "pages-disagree", f"player card {r.start_no}, round {r.round}: opponent "
+                    f"{r.opponent_no} differs from the other pages; K and rtg+/- not attached",
+                    (r.start_no,), r.round))
                 continue
             results[(r.start_no, r.round)] = dataclasses.replace(
                 cur, k=r.k, rating_change=r.rating_change)
 
 
 def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
-                 warnings: list[str], source: str = "") -> list[RoundResult]:
+                 warnings: list[SourceWarning], source: str = "") -> list[RoundResult]:
     """Both sides of every pairing agree; an unknown opponent is an error.
     Returns the results whose other side no page shows."""
     one_sided = []
@@ -261,19 +265,22 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
         if other.opponent_no == no and opp < no:
             continue  # already compared from the other side
         if other.opponent_no != no:
-            warnings.append(f"round {rd}: player {no} has opponent {opp}, whose "
-                            f"opponent is {other.opponent_no}")
+            warnings.append(SourceWarning(
+                "asymmetric-pairing", f"round {rd}: player {no} has opponent {opp}, whose "
+                f"opponent is {other.opponent_no}", (no, opp), rd))
         elif r.colour is not Colour.NONE and other.colour is r.colour:
-            warnings.append(f"round {rd}: players {no} and {opp} both have colour "
-                            f"{r.colour.value}")
+            warnings.append(SourceWarning(
+                "same-colour", f"round {rd}: players {no} and {opp} both have colour "
+                f"{r.colour.value}", (no, opp), rd))
         elif (r.points is not None and other.points is not None and r.status is Status.PLAYED
               and r.points + other.points != 1) or (
                 Status.PENDING not in (r.status, other.status)
                 and other.status is not mirrored_status(r.status)
                 and not _double_forfeit(r, other)):
-            warnings.append(f"round {rd}: players {no} and {opp} disagree on the result"
-                            f" ({r.status.value} {r.points} vs {other.status.value} "
-                            f"{other.points})")
+            warnings.append(SourceWarning(
+                "results-differ", f"round {rd}: players {no} and {opp} disagree on the result"
+                f" ({r.status.value} {r.points} vs {other.status.value} {other.points})",
+                (no, opp), rd))
     return one_sided
 
 
@@ -283,7 +290,7 @@ def _double_forfeit(a: RoundResult, b: RoundResult) -> bool:
 
 
 def _check_rr(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult],
-              warnings: list[str]) -> None:
+              warnings: list[SourceWarning]) -> None:
     """The round-robin matrix against the rounds of the all-rounds pairings page."""
     if not any(p.kind is PageKind.PAIRINGS_RR for p in pages):
         return
@@ -292,12 +299,14 @@ def _check_rr(pages: Sequence[Page], results: dict[tuple[int, int], RoundResult]
         for me, opp, cell in page.rr_scores:
             r = by_pair.get((me, opp))
             if r is None or (r.status, r.points) != (cell.status, cell.points):
-                warnings.append(f"round-robin matrix: {me} vs {opp} is {cell.status.value} "
-                                f"{cell.points}, pairings say "
-                                f"{(r.status.value, r.points) if r else 'nothing'}")
+                warnings.append(SourceWarning(
+                    "matrix-differs", f"round-robin matrix: {me} vs {opp} is "
+                    f"{cell.status.value} {cell.points}, pairings say "
+                    f"{(r.status.value, r.points) if r else 'nothing'}", (me, opp),
+                    r.round if r else None))
 
 
-def unknown_rounds_note(unknown: dict[int, list[int]], n_players: int, last: int) -> str:
+def _unknown_rounds(unknown: dict[int, list[int]], n_players: int, last: int) -> SourceWarning:
     """One sentence saying which rounds the pages do not show (unknown: no points, not rated)."""
     everyone = set.intersection(*(set(v) for v in unknown.values())) if (
         len(unknown) == n_players) else set()
@@ -305,11 +314,12 @@ def unknown_rounds_note(unknown: dict[int, list[int]], n_players: int, last: int
     if everyone:
         partly = sum(1 for v in unknown.values() if set(v) - everyone)
         text = (f"{_round_words(sorted(everyone))} of {last} not shown on these pages: {tail}")
-        return text + (f"; {partly} players also miss other rounds" if partly else "")
+        return SourceWarning("rounds-not-shown", text + (
+            f"; {partly} players also miss other rounds" if partly else ""))
     n = len(unknown)
-    return (f"{n} player{'s' if n != 1 else ''} ha{'ve' if n != 1 else 's'} rounds not shown "
-            f"on these pages (e.g. player {min(unknown)}: {_round_words(unknown[min(unknown)])})"
-            f": {tail}")
+    return SourceWarning("rounds-not-shown", f"{n} player{'s' if n != 1 else ''} "
+                         f"ha{'ve' if n != 1 else 's'} rounds not shown on these pages (e.g. "
+                         f"player {min(unknown)}: {_round_words(unknown[min(unknown)])}): {tail}")
 
 
 def _round_words(rounds: list[int]) -> str:
@@ -327,7 +337,7 @@ def _round_words(rounds: list[int]) -> str:
 
 
 def _mark_unknown_ratings(pages: Sequence[Page], players: dict[int, Player],
-                          warnings: list[str]) -> None:
+                          warnings: list[SourceWarning]) -> None:
     """A player whom no page shows with a rating column has an unknown rating (a cut list),
     which is not the same as unrated."""
     shown = {pl.start_no for p in pages if p.shows_ratings for pl in p.players}
@@ -338,13 +348,13 @@ def _mark_unknown_ratings(pages: Sequence[Page], players: dict[int, Player],
         players[no] = dataclasses.replace(players[no], rating=None, rating_known=False)
     cut = any(p.cut for p in pages)
     n = len(hidden)
-    warnings.append(
-        f"{n} player{'s' if n != 1 else ''} ({_numbers(hidden)}) "
+    warnings.append(SourceWarning(
+        "ratings-unknown", f"{n} player{'s' if n != 1 else ''} ({_numbers(hidden)}) "
         f"{'are' if n != 1 else 'is'} on no page that shows ratings"
         + (" because the starting list is cut" if cut else "")
         + ": their ratings are unknown and games against them are not rated. "
         "Import the tournament from its chess-results link, which fetches the complete list, "
-        "or save the page after 'Show complete list'.")
+        "or save the page after 'Show complete list'.", tuple(hidden)))
 
 
 def _numbers(nos: list[int]) -> str:
@@ -367,7 +377,7 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     if len(tnrs) > 1:
         raise InputError(f"pages of different tournaments (tnr {', '.join(tnrs)}): expected "
                          "pages of one tournament", source=source)
-    warnings = list(dict.fromkeys(f"{p.source or p.kind}: {w}" for p in pages for w in p.warnings))
+    warnings = list(dict.fromkeys(w.at(p.source or p.kind) for p in pages for w in p.warnings))
     fixed = []
     for page in pages:
         if page.by_rank:
@@ -383,8 +393,9 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     players, through = _merge_players(pages)
     if not players:
         kinds = ", ".join(sorted({p.kind for p in pages}))
-        warnings.append(f"no players on these pages ({kinds}): add the starting rank, a "
-                        "crosstable, or for a team event the all-details page (art=20)")
+        warnings.append(SourceWarning(
+            "no-players", f"no players on these pages ({kinds}): add the starting rank, a "
+            "crosstable, or for a team event the all-details page (art=20)"))
     results = _choose_results(pages, warnings)
     _apply_card(pages, results, warnings)
     numbers = set(players)
@@ -418,19 +429,22 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
         if p.points is None:
             players[no] = dataclasses.replace(p, points=total)
         elif last and p.points != total:  # no results (a ranking alone): no check
-            warnings.append(f"player {no} ({p.name}): printed points {p.points:g}, the rounds "
-                            f"sum to {total:g}")
+            warnings.append(SourceWarning(
+                "points-differ", f"player {no} ({p.name}): printed points {p.points:g}, the "
+                f"rounds sum to {total:g}", (no,)))
     if unknown:
-        warnings.append(unknown_rounds_note(unknown, len(players), last))
+        warnings.append(_unknown_rounds(unknown, len(players), last))
     elif players and not last:
-        warnings.append("these pages show no round results: only what they print per player "
-                        "(points, rank, published figures) is known")
+        warnings.append(SourceWarning(
+            "no-results", "these pages show no round results: only what they print per "
+            "player (points, rank, published figures) is known"))
     _mark_unknown_ratings(pages, players, warnings)
     boards = {(rd, w, b): x for p in pages for rd, w, b, x in p.boards}
     ordered = tuple(sorted(results.values(), key=attrgetter("start_no", "round")))
     info = _merge_info(pages, source, warnings)
     if info.rounds is not None and info.rounds < last:
-        warnings.append(f"the pages say {info.rounds} rounds but show {last}")
+        warnings.append(SourceWarning("rounds", f"the pages say {info.rounds} rounds but show "
+                                      f"{last}"))
         info = dataclasses.replace(info, rounds=last)
     card = next((p.snr for p in pages if p.kind is PageKind.PLAYER_CARD), None)
     return Tournament(info=info, players=tuple(players.values()), results=ordered,

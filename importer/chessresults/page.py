@@ -8,7 +8,7 @@ from enum import StrEnum
 from functools import cached_property
 
 from importer.chessresults.cells import Cell
-from importer.model import Game, Player, RoundResult, System, TournamentInfo
+from importer.model import Game, Player, RoundResult, SourceWarning, System, TournamentInfo
 from importer.pairings import games_from_results
 
 __all__ = ["ALL_ROUNDS", "KINDS", "TEAM_KINDS", "Page", "PageKind", "Reading"]
@@ -84,7 +84,7 @@ class Page:
     players: tuple[Player, ...] = ()
     results: tuple[RoundResult, ...] = ()
     round: int | None = None
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[SourceWarning, ...] = ()
     is_team_event: bool = False
     has_gate: bool = False
     live_round: int | None = None

@@ -41,8 +41,8 @@ def parse_document(doc: Document) -> Page:
     ctx.warnings.extend(doc.details.warnings)
     tables = data_tables(doc.root)
     if doc.cut:
-        ctx.warnings.append("the list on this page is cut ('Show complete list'): players "
-                            "beyond it are missing")
+        ctx.warn("cut-list", "the list on this page is cut ('Show complete list'): players "
+                 "beyond it are missing")
     route = classify(ctx, doc, tables)
     return _page(ctx, doc, _READERS[route.kind](ctx, doc, tables, route))
 
@@ -51,8 +51,8 @@ def _page(ctx: Ctx, doc: Document, reading: Reading) -> Page:
     """The Page: what the reader found, with the document's facts around it."""
     kind = reading.kind
     if ctx.unknown and kind not in (PageKind.TEAM_BOARD_PAIRINGS, PageKind.TEAM_ALL_DETAILS) \
-            and not any(w.startswith("unknown language") for w in ctx.warnings):
-        ctx.warnings.append("unknown header words: " + ", ".join(
+            and not any(w.code == "unknown-language" for w in ctx.warnings):
+        ctx.warn("unknown-words", "unknown header words: " + ", ".join(
             repr(u) for u in ctx.unknown[:8]))
     players = reading.players
     shown = max((r.round for r in reading.results), default=None) if kind in ALL_ROUNDS else None
@@ -92,11 +92,11 @@ def _table(route: Route) -> Table:
 
 def _warn_150(ctx: Ctx, doc: Document, n: int, what: str = "list") -> None:
     if n == 150 and not doc.cut:
-        ctx.warnings.append(f"exactly 150 rows: the {what} may be cut")
+        ctx.warn("cut-list", f"exactly 150 rows: the {what} may be cut")
 
 
 def _no_data(ctx: Ctx, doc: Document, tables: list[El], route: Route) -> Reading:
-    ctx.warnings.append("no data table on the page: not started or not paired yet")
+    ctx.warn("no-data", "no data table on the page: not started or not paired yet")
     return Reading(PageKind.NO_DATA, round=doc.rd)
 
 
@@ -137,7 +137,8 @@ def _pairings(ctx: Ctx, doc: Document, tables: list[El], route: Route) -> Readin
     rd = round_of(t, doc)
     ps, rs, bs, game_rows = read_pairings(ctx, t, rd)
     if game_rows == 0:
-        ctx.warnings.append(f"round {rd}: only not-paired rows, the round is not paired yet")
+        ctx.warn("not-paired", f"round {rd}: only not-paired rows, the round is not paired yet",
+                 round=rd)
         return Reading(PageKind.NO_DATA, round=rd, players=tuple(ps))
     rr = route.kind is PageKind.PAIRINGS_RR
     return Reading(route.kind, System.ROUND_ROBIN if rr else None, players=tuple(ps),
@@ -153,7 +154,8 @@ def _crosstable_rr(ctx: Ctx, doc: Document, tables: list[El], route: Route) -> R
 
 def _notpaired(ctx: Ctx, doc: Document, tables: list[El], route: Route) -> Reading:
     ps, rs = read_notpaired(ctx, _table(route))
-    ctx.warnings.append("not-paired grid: '*' may be an absence or a requested half-point bye")
+    ctx.warn("not-paired-grid",
+             "not-paired grid: '*' may be an absence or a requested half-point bye")
     return Reading(PageKind.NOTPAIRED, players=tuple(ps), results=tuple(rs))
 
 
@@ -169,8 +171,8 @@ def _crosstable(ctx: Ctx, doc: Document, tables: list[El], route: Route) -> Read
     by_rank_cells = route.kind is PageKind.CROSSTABLE_RANK
     ps, rs, by_rank = read_crosstable(ctx, doc, _table(route), by_rank_cells=by_rank_cells)
     if by_rank:
-        ctx.warnings.append("ranking crosstable without player links: numbers are ranks until "
-                            "a starting list maps them")
+        ctx.warn("numbered-by-rank", "ranking crosstable without player links: numbers are "
+                 "ranks until a starting list maps them")
     _warn_150(ctx, doc, len(ps), "table")
     return Reading(route.kind, players=tuple(ps), results=tuple(rs), by_rank=by_rank,
                    live_round=first_pending(rs))

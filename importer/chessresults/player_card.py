@@ -71,9 +71,9 @@ def _card_result(ctx: Ctx, cell: El, row: int) -> tuple[Colour, str]:
             return Colour.NONE, res
         colour = _card_colour(letter, ctx.language)
         if colour is Colour.NONE:
-            ctx.warnings.append(f"player card row {row}: colour letter {letter!r} is ambiguous "
-                                f"on a page in language {ctx.language or 'unknown'}; colour "
-                                "recorded as unknown")
+            ctx.warn("colour", f"player card row {row}: colour letter {letter!r} is ambiguous "
+                     f"on a page in language {ctx.language or 'unknown'}; colour recorded as "
+                     "unknown")
         return colour, res
     return Colour.NONE, "".join(tokens)
 

@@ -325,7 +325,7 @@ def read_ranking(ctx: Ctx, t: Table, cols: RankingColumns) -> list[Player]:
     idx = player_index(t.keys)
     where = {key: cols.columns[key] for key in _PUBLISHED if key in cols.columns}
     players = []
-    mismatched: list[str] = []
+    mismatched: list[Player] = []
     for n, (tr, cells) in enumerate(t.rows, start=1):
         p = player_from_row(ctx, idx, tr, cells, n)
         v = {key: cell_at(cells, i) for key, i in where.items()}
@@ -343,20 +343,23 @@ def read_ranking(ctx: Ctx, t: Table, cols: RankingColumns) -> list[Player]:
                 (diff is not None and diff != score - expected) or (
                 k is not None and change is not None
                 and abs(change - k * (score - expected)) > _CHANGE_SLACK)):
-            mismatched.append(f"{p.start_no} {p.name}")
+            mismatched.append(p)
         players.append(replace(p, k=k, rating_change=change, published_performance=performance,
                                published_games=games, published_score=score,
                                published_expected=expected))
     if cols.by_structure and ctx.unknown:
         read = ", ".join(dict.fromkeys(cols.by_structure))
-        ctx.warnings.append(f"unknown language: columns {', '.join(map(repr, ctx.unknown[:8]))} "
-                            f"not recognised; read the ranking list by its values ({read})")
+        ctx.warn("unknown-language", f"unknown language: columns "
+                 f"{', '.join(map(repr, ctx.unknown[:8]))} not recognised; read the ranking "
+                 f"list by its values ({read})")
     if mismatched:
-        ctx.warnings.append(f"ranking list: the printed rtg+/- is not K × (w − we) (or w-we "
-                            f"not w − we) for {len(mismatched)} player"
-                            f"{'s' if len(mismatched) > 1 else ''}: {'; '.join(mismatched[:5])}")
+        named = "; ".join(f"{p.start_no} {p.name}" for p in mismatched[:5])
+        ctx.warn("published-change", f"ranking list: the printed rtg+/- is not K × (w − we) (or "
+                 f"w-we not w − we) for {len(mismatched)} player"
+                 f"{'s' if len(mismatched) > 1 else ''}: {named}",
+                 tuple(p.start_no for p in mismatched))
     if cols.national_change:
         heads = ", ".join(repr(t.header[i]) for i in cols.national_change if i < len(t.header))
-        ctx.warnings.append(f"ranking list: a second rating change column ({heads}), the "
-                            "national one, is not kept: only the FIDE rtg+/- is")
+        ctx.warn("national-change", f"ranking list: a second rating change column ({heads}), "
+                 "the national one, is not kept: only the FIDE rtg+/- is")
     return players

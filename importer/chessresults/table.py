@@ -21,7 +21,7 @@ from importer.chessresults.cells import clean, parse_int, parse_points, parse_ra
 from importer.chessresults.lang import header_key, numbered_column, round_column, tiebreak_column
 from importer.chessresults.records import parse_game_result
 from importer.errors import InputError
-from importer.model import Player, RoundResult, Status
+from importer.model import Player, RoundResult, SourceWarning, Status
 from importer.numbers import checked_rating, whole_number
 
 __all__ = [
@@ -155,10 +155,15 @@ class Ctx:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.warnings: list[str] = []
+        self.warnings: list[SourceWarning] = []
         self.languages: Counter[str] = Counter()
         self.unknown: list[str] = []
         self.rating_column = False
+
+    def warn(self, code: str, message: str, players: tuple[int, ...] = (),
+             round: int | None = None) -> None:
+        """Keep a warning about this page (*players*: the start numbers it is about)."""
+        self.warnings.append(SourceWarning(code, message, players, round))
 
     def error(self, message: str) -> InputError:
         return InputError(message, source=self.source)

@@ -100,8 +100,8 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
             if status in (Status.FORFEIT_WIN, Status.FORFEIT_LOSS):
                 results.append(RoundResult(start_no=snr, round=rd, status=status, points=points))
             else:
-                ctx.warnings.append(f"board {m[0]} round {rd}: result {text!r} with one "
-                                    "player; skipped")
+                ctx.warn("one-player-board", f"board {m[0]} round {rd}: result {text!r} with "
+                         "one player; skipped", (snr,), rd)
         if len(sides_) != 2:
             continue
         (a, ca, _), (b, _, _) = sides_

@@ -38,6 +38,7 @@ from importer.model import (
     Player,
     RatingList,
     RoundResult,
+    SourceWarning,
     Status,
     System,
     Tournament,
@@ -119,7 +120,7 @@ class _Row:
 @dataclass
 class _State:
     source: str
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[SourceWarning] = field(default_factory=list)
     header: dict[str, str] = field(default_factory=dict)
     round_dates: list[str] = field(default_factory=list)
     deputies: list[str] = field(default_factory=list)
@@ -132,11 +133,16 @@ class _State:
     short_ids: int = 0
     dropped: set[int] = field(default_factory=set)
 
-    def warn(self, message: str, line: int | None = None) -> None:
+    def warn(self, code: str, message: str, line: int | None = None, *,
+             players: tuple[int, ...] = (), round: int | None = None) -> None:
+        self.add(SourceWarning(code, message, players, round), line)
+
+    def add(self, warning: SourceWarning, line: int | None = None) -> None:
+        """Keep *warning*, with the file and line it was found at."""
         where = self.source
         if line is not None:
             where = f"{where}:{line}" if where else f"line {line}"
-        self.warnings.append(f"{where}: {message}" if where else message)
+        self.warnings.append(warning.at(where))
 
     def error(self, message: str, line: int) -> InputError:
         return InputError(message, source=self.source, line=line)
@@ -185,10 +191,11 @@ def _player_fields(st: _State, line: str, lineno: int, *, nrs: bool = False) -> 
             try:
                 birth_date = date(birth_year, int(m[2]), int(m[3]))
             except ValueError:
-                st.warn(f"unreadable birth date {birth!r} (columns 70-79): only the year kept",
-                        lineno)
+                st.warn("birth-date", f"unreadable birth date {birth!r} (columns 70-79): only "
+                        "the year kept", lineno, players=(start_no,))
     elif birth.strip(" ./-0"):
-        st.warn(f"unreadable birth date {birth!r} (columns 70-79) ignored", lineno)
+        st.warn("birth-date", f"unreadable birth date {birth!r} (columns 70-79) ignored", lineno,
+                players=(start_no,))
     points = None
     raw_points = line[80:84].strip()
     if raw_points:
@@ -218,8 +225,8 @@ def _read_001(st: _State, line: str, lineno: int) -> None:
             raise st.error(f"round {i + 1}: unknown result code {block[7]!r} in column "
                            f"{col + 8} (expected one of 1 0 = + - W D L H F U Z)", lineno)
         if colour not in "wWbB- ":
-            st.warn(f"round {i + 1}: unknown colour {colour!r} in column {col + 6} ignored",
-                    lineno)
+            st.warn("colour", f"round {i + 1}: unknown colour {colour!r} in column {col + 6} "
+                    "ignored", lineno, players=(player.start_no,), round=i + 1)
         rounds.append(_Round(opp or None, colour.lower(), code))
     if player.start_no in st.rows:
         raise st.error(f"starting rank {player.start_no} appears twice (broken file)", lineno)
@@ -247,7 +254,7 @@ def _read_points_system(st: _State, code: str, rest: str, lineno: int) -> None:
             v = _float(value)
             keys = _SHORTCUTS.get(key.upper(), (key.upper(),))
             if v is None or not all(k in _DEFAULT_POINTS for k in keys):
-                st.warn(f"XXS: unknown point code {token!r} ignored", lineno)
+                st.warn("point-code", f"XXS: unknown point code {token!r} ignored", lineno)
                 continue
             st.points.update(dict.fromkeys(keys, v))
     elif code == "162":
@@ -259,7 +266,8 @@ def _read_points_system(st: _State, code: str, rest: str, lineno: int) -> None:
     else:
         v = _float(rest.strip())
         if v is None:
-            st.warn(f"{code}: expected a points value, found {rest.strip()!r}", lineno)
+            st.warn("point-code", f"{code}: expected a points value, found {rest.strip()!r}",
+                    lineno)
         else:
             st.points.update(dict.fromkeys(_BB_CODES[code], v))
 
@@ -301,7 +309,7 @@ def _rounds_value(st: _State, rest: str, lineno: int) -> int | None:
     n = whole_number(t[0]) if t else None
     if n is not None and 0 < n < 1000:
         return n
-    st.warn(f"number of rounds {rest.strip()!r} unreadable, ignored", lineno)
+    st.warn("rounds", f"number of rounds {rest.strip()!r} unreadable, ignored", lineno)
     return None
 
 
@@ -348,16 +356,16 @@ def _classify(st: _State, row: _Row, r: int, rnd: _Round, last_round: int) -> Ro
                                colour=_COLOURS.get(rnd.colour, Colour.NONE), points=points)
         if rnd.code == " ":
             if r != last_round:
-                st.warn(f"round {r}: player {no} is paired with {rnd.opponent} but has no "
-                        f"result (read as pending)", row.line)
+                st.warn("no-result", f"round {r}: player {no} is paired with {rnd.opponent} but "
+                        "has no result (read as pending)", row.line, players=(no,), round=r)
             return RoundResult(start_no=no, round=r, status=Status.PENDING,
                                opponent_no=rnd.opponent,
                                colour=_COLOURS.get(rnd.colour, Colour.NONE))
-        st.warn(f"round {r}: player {no} has code {rnd.code!r} with opponent {rnd.opponent} "
-                f"(opponent ignored)", row.line)
+        st.warn("result-code", f"round {r}: player {no} has code {rnd.code!r} with opponent "
+                f"{rnd.opponent} (opponent ignored)", row.line, players=(no,), round=r)
     elif rnd.code in "10=WDL":
-        st.warn(f"round {r}: player {no} has result {rnd.code!r} without an opponent "
-                f"(read as a bye or absence)", row.line)
+        st.warn("result-code", f"round {r}: player {no} has result {rnd.code!r} without an "
+                "opponent (read as a bye or absence)", row.line, players=(no,), round=r)
     points, status = _NO_GAME[rnd.code]
     return RoundResult(start_no=no, round=r, status=status, points=points)
 
@@ -384,8 +392,8 @@ def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundR
                 for k in range(0, (n - h if full > 0 else 0) + 1)
                 if abs(k * full + h * half - diff) < 1e-6]
     if not plan:
-        st.warn(f"player {no}: points column says {printed:g} but the results give "
-                f"{total:g}", row.line)
+        st.warn("points-differ", f"player {no}: points column says {printed:g} but the "
+                f"results give {total:g}", row.line, players=(no,))
         return results
     fulls, halves = min(plan, key=lambda kh: (len(blanks) - kh[0] - kh[1], kh[0]))
     out = list(results)
@@ -394,8 +402,8 @@ def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundR
         status, pts = (Status.BYE, _ONE) if j < fulls else (Status.HALF_BYE, _HALF)
         out[i] = RoundResult(start_no=no, round=i + 1, status=status, points=pts)
         changed.append(f"round {i + 1} → {'bye' if j < fulls else 'half-point bye'}")
-    st.warn(f"player {no}: blank result read from the points column ({printed:g}): "
-            f"{', '.join(changed)}", row.line)
+    st.warn("points-blank", f"player {no}: blank result read from the points column "
+            f"({printed:g}): {', '.join(changed)}", row.line, players=(no,))
     return out
 
 
@@ -496,7 +504,7 @@ def _drop_placeholders(st: _State, placeholders: list[int]) -> None:
         made = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
         tail = (f"; the {rounds} round{'s' if rounds > 1 else ''} other players had against "
                 f"{'it' if one else 'them'} {'is' if rounds == 1 else 'are'} read as {made}")
-    st.warn(f"{who}: left out{tail}")
+    st.warn("placeholder", f"{who}: left out{tail}")
 
 
 def _system(st: _State) -> System:
@@ -533,20 +541,20 @@ def _dates(st: _State) -> tuple[date | None, date | None, tuple[date | None, ...
         if raw.strip():
             d = parse_date(raw.strip(), near=rounds[-1] if rounds else start)
             if d is None:
-                st.warn(f"132: unreadable round date {raw.strip()!r} ignored")
+                st.warn("date", f"132: unreadable round date {raw.strip()!r} ignored")
             else:
                 rounds.append(d)
         per_round.append(d)
     for code, raw, value in (("042", start_raw, start), ("052", end_raw, end)):
         if raw and value is None:
-            st.warn(f"{code}: unreadable date {raw!r}" +
+            st.warn("date", f"{code}: unreadable date {raw!r}" +
                     (" (round dates used)" if rounds else ""))
     if start is None and rounds:
         start = min(rounds)
     if end is None and rounds:
         end = max(rounds)
     if start and end and end < start:
-        st.warn(f"042/052: end date {end} is before start date {start}" +
+        st.warn("date", f"042/052: end date {end} is before start date {start}" +
                 (" (round dates used)" if rounds else ""))
         if rounds:
             start, end = min(rounds), max(rounds)
@@ -565,9 +573,10 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
         raise InputError("not a TRF file: no 001 player records found", source=source)
     declared = st.header.get("062", "").split()
     if declared and (n := whole_number(declared[0])) is not None and n != len(st.rows):
-        st.warn(f"062 says {declared[0]} players but the file has {len(st.rows)} player lines")
+        st.warn("player-count", f"062 says {declared[0]} players but the file has "
+                f"{len(st.rows)} player lines")
     if st.short_ids:
-        st.warn(f"{st.short_ids} id(s) of fewer than {MIN_FIDE_ID_DIGITS} digits in the "
+        st.warn("national-ids", f"{st.short_ids} id(s) of fewer than {MIN_FIDE_ID_DIGITS} digits in the "
                 f"FIDE-id column read as national ids")
     placeholders = _find_placeholders(st)
     if len(placeholders) == len(st.rows):  # nothing but placeholders: read the lines as they are
@@ -583,12 +592,12 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
         _drop_placeholders(st, placeholders)
     last_pairing = max(pairing_rounds, default=0)
     if 0 < last_pairing < last:
-        st.warn(f"rounds after round {last_pairing} have no pairings yet: their pre-entered "
+        st.warn("not-paired", f"rounds after round {last_pairing} have no pairings yet: their pre-entered "
                 f"byes and absences are ignored")
         last = last_pairing
     planned = st.planned_rounds
     if planned is not None and planned < last:
-        st.warn(f"XXR/142 says {planned} rounds but results go up to round {last}")
+        st.warn("rounds", f"XXR/142 says {planned} rounds but results go up to round {last}")
         planned = last
     results: dict[int, list[RoundResult]] = {}
     for no, row in sorted(st.rows.items()):
@@ -596,7 +605,7 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
                for r, rnd in enumerate(_padded(row, last), 1)]
         results[no] = _reconcile(st, row, res)
     games = games_from_results((r for rs in results.values() for r in rs),
-                               warn=lambda m: st.warn(m, None))
+                               warn=st.add)
     team_of = _team_membership(st)
     nrs = {no: (rating, nid) for no, rating, nid in st.nrs}
     players = []
@@ -609,7 +618,7 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
         players.append(p)
     for no in nrs:
         if no not in st.rows and no not in st.dropped:
-            st.warn(f"national rating record for unknown player {no} ignored")
+            st.warn("unknown-player", f"national rating record for unknown player {no} ignored")
     start, end, round_dates = _dates(st)
     h = st.header
     info = TournamentInfo(
@@ -633,9 +642,9 @@ def _team_membership(st: _State) -> dict[int, str]:
             if no in st.dropped:
                 continue
             if no not in st.rows:
-                st.warn(f"team {name!r}: member {no} is not in the tournament (ignored)",
-                        lineno)
+                st.warn("unknown-player", f"team {name!r}: member {no} is not in the tournament "
+                        "(ignored)", lineno)
             elif team_of.setdefault(no, name) != name:
-                st.warn(f"player {no} is listed in two teams ({team_of[no]!r}, {name!r})",
-                        lineno)
+                st.warn("two-teams", f"player {no} is listed in two teams ({team_of[no]!r}, "
+                        f"{name!r})", lineno, players=(no,))
     return team_of

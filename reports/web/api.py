@@ -194,7 +194,11 @@ _EXACT = ("Figures are exact, as in the CSV files character for character: every
 _REPORT = {"description": "The report: key, url (its HTML pages), tournament, rules, players "
                           "(each with rounds and scenarios: the rows of rating_players.csv, "
                           "rating_rounds.csv and scenarios.csv under their column names), "
-                          "published, notes, warnings. " + _EXACT}
+                          "published, notes (text, items: one line per player concerned, "
+                          "players: their start numbers), warnings (each an object: code, a "
+                          "short stable name such as points-differ; message; players, the "
+                          "start numbers it is about, none for the event; round, or null). "
+                          + _EXACT}
 _FILES = {"type": "array", "items": {"type": "string", "format": "binary"}}
 _PERIOD = {"description": "The period: key, url (its HTML page and CSV files), period "
                           "(YYYY-MM), stored (written to the server's rating register), "
