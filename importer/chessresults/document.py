@@ -53,21 +53,31 @@ _TB1_IS_POINTS = re.compile(r"(?:tie\s*break|wertung|доп)\S*\s*1\s*:\s*(?:poi
 
 
 def looks_like_chess_results(text: str) -> bool:
-    """Cheap content sniff: an HTML page served by chess-results.com, or a fragment of one
-    saved by a browser (its only tables are CRs1 tables, or a comment holds its URL)."""
-    head = text[:30_000]
-    if any(m in head for m in ("chess-results", "Chess-Results", "Chess-results",
-                               "CHESS-RESULTS")) and (
-            "defaultDialog" in text or "CRs1" in text or "crs1" in text or "defaultdialog" in text):
-        return True
-    return _comment_url(head) is not None or _only_crs1_tables(text)
+    """Cheap structural sniff: a page served by chess-results.com (its ``defaultDialog``
+    blocks with its ``CR…`` classed tables and cells), a fragment of one saved by a browser
+    (its first table a CRs1/CRs2 table, the others bare), or a page a browser saved from a
+    chess-results URL ('saved from url=').  Words alone (a page that only mentions
+    chess-results, or a URL in a comment) are not enough."""
+    classes = {c.casefold() for attrs in _CLASS_ATTR.findall(text)
+               for c in attrs.split()}
+    page = "defaultdialog" in classes and any(c.startswith("cr") for c in classes)
+    return page or _only_crs1_tables(text) or _saved_from(text[:30_000])
+
+
+_CLASS_ATTR = re.compile(r"""\bclass\s*=\s*["']?([^"'>]*)""", re.IGNORECASE)
+_SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\S*chess-results\.com/", re.IGNORECASE)
+
+
+def _saved_from(head: str) -> bool:
+    """A browser's 'saved from url=' comment naming a chess-results page."""
+    return _SAVED_FROM.search(head) is not None
 
 
 _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _CR_URL = re.compile(r"(?:https?://[^\s\"'<>]*chess-results\.com/)?tnr\d+\.aspx[^\s\"'<>]*",
                      re.IGNORECASE)
 _TABLE_TAG = re.compile(r"<table\b([^>]*)>", re.IGNORECASE)
-_CRS1_CLASS = re.compile(r"""\bclass\s*=\s*["']?crs1\b""", re.IGNORECASE)
+_CRS1_CLASS = re.compile(r"""\bclass\s*=\s*["']?crs[12]\b""", re.IGNORECASE)
 
 
 def _comment_url(text: str) -> str | None:
@@ -207,7 +217,7 @@ def load_document(text: str, *, source: str = "") -> Document:
         raise error("no HTML markup: expected a chess-results.com HTML page")
     text = text[start:]  # a saved page may start with the HTTP response headers
     if not looks_like_chess_results(text):
-        raise error("not a chess-results.com page (no 'chess-results' marker, no CRs1 table)")
+        raise error("not a chess-results page (none of its tables, links or footer)")
     try:  # plain etree elements: no per-element Python class lookup (the speed target)
         root = lxml.etree.fromstring(text, lxml.etree.HTMLParser())
     except (lxml.etree.LxmlError, ValueError) as e:
