@@ -35,7 +35,7 @@ from importer.chessresults import Page, PageKind, build_tournament
 from importer.errors import InputError
 from importer.model import DateSource, RoundResult, SourceWarning, Status, Tournament, TournamentInfo
 from importer.names import name_key
-from importer.sources import Progress, SavedPage, load, read_file
+from importer.sources import Progress, SavedPage, load, read_file, something_read
 
 if TYPE_CHECKING:
     import requests
@@ -383,7 +383,8 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
         pages = _newest_pages(group, notes)
         label = ", ".join(s.source for s in pages)
         t = build_tournament([s.page for s in pages], source=label)
-        t = replace(t, provenance=tuple(s.provenance for s in pages))
+        t = something_read(replace(t, provenance=tuple(s.provenance for s in pages)),
+                           [s.page for s in pages], source=label)
         read.append((order[id(group[0])], Event.of(t, [s.source for s in group])))
     read.sort(key=lambda pair: pair[0])
     found = distinct_events([ev for _, ev in read])

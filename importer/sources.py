@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,7 +20,7 @@ import importer.excel as excel
 import importer.jsonfile as jsonfile
 import importer.smcsv as smcsv
 import importer.trf as trf
-from importer.chessresults import Page
+from importer.chessresults import Page, PageKind
 from importer.decoding import decode_page
 from importer.errors import InputError, UnknownFormat
 from importer.model import Provenance, Tournament
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
     from importer.fetch import TournamentPage
 
-__all__ = ["Progress", "SavedPage", "from_pages", "load", "load_url", "read_file"]
+__all__ = ["Progress", "SavedPage", "from_pages", "load", "load_url", "read_file", "something_read"]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Larger inputs are refused: no tournament file comes near this."""
@@ -82,7 +83,8 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
     if data.startswith(b"PK"):
         if excel.looks_like_xlsx(data):
             t = excel.parse_xlsx(data, source=source)
-            return replace(t, provenance=(_provenance(path, data, "xlsx"),))
+            return something_read(replace(t, provenance=(_provenance(path, data, "xlsx"),)),
+                                  source=source)
         raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
     if b"\x00" in data[:4096]:
         raise UnknownFormat("binary data, not a chess-results page, Excel export or TRF file",
@@ -92,18 +94,52 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
         prov = _provenance(path, data, f"chess-results:{page.kind}")
         if pages:
             return SavedPage(source, page, prov)
-        return replace(chessresults.build_tournament([page], source=source), provenance=(prov,))
+        t = chessresults.build_tournament([page], source=source)
+        return something_read(replace(t, provenance=(prov,)), [page], source=source)
     text = trf.decode_trf(data)
     if trf.looks_like_trf(text):
         t = trf.parse_trf(text, source=source)
-        return replace(t, provenance=(_provenance(path, data, "trf"),))
+        return something_read(replace(t, provenance=(_provenance(path, data, "trf"),)),
+                              source=source)
     if jsonfile.looks_like_json(text):
-        return jsonfile.from_json(text, source=source)
+        return something_read(jsonfile.from_json(text, source=source), source=source)
     if smcsv.looks_like_smcsv(text):
         t = smcsv.parse_smcsv(text, source=source)
-        return replace(t, provenance=(_provenance(path, data, "swiss-manager-csv"),))
+        return something_read(replace(t, provenance=(_provenance(path, data, "swiss-manager-csv"),)),
+                              source=source)
+    if _HTML.match(text):
+        raise UnknownFormat("an HTML page that is not a chess-results page (none of its tables, "
+                            "links or footer): save the page from chess-results.com",
+                            source=source)
     raise UnknownFormat("not a chess-results page, Excel export, TRF file, Swiss-Manager CSV "
                         "or normalized folder", source=source)
+
+
+_HTML = re.compile(r"\s*(?:<!doctype html|<html|<head|<body|<table|<div|<p\b|<!--)", re.IGNORECASE)
+"""The start of an HTML document or fragment."""
+
+
+def something_read(t: Tournament, pages: Sequence[Page] = (), *, source: str) -> Tournament:
+    """*t*, or InputError when no player and no game could be read from it (never an empty
+    import): the message says what the source is and what to add."""
+    if t.players or t.games:
+        return t
+    raise InputError(_nothing_read({p.kind for p in pages}), source=source)
+
+
+def _nothing_read(kinds: set[PageKind]) -> str:
+    if kinds == {PageKind.TEAM_PAIRINGS}:
+        return ("a chess-results pairings page of a team event with no boards: save the board "
+                "pairings (art=3) or the all-details page (art=20)")
+    if kinds == {PageKind.NO_DATA}:
+        return ("a chess-results page with no players or games yet (not started, or the round "
+                "not paired yet): save the starting rank (art=0), or this page once the round "
+                "is paired")
+    if kinds:
+        return ("no players or games on these chess-results pages: add the starting rank "
+                "(art=0), a crosstable (art=4 or 5), a round's pairings (art=2), or for a team "
+                "event the board pairings (art=3)")
+    return "no players or games in it: expected a tournament's players and results"
 
 
 Progress = Callable[[str], None]
@@ -138,7 +174,7 @@ def from_pages(fetched: Sequence[TournamentPage], *, source: str,
     t = chessresults.build_tournament(pages, source=source, focus=focus)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
                             fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)
-    return replace(t, provenance=prov)
+    return something_read(replace(t, provenance=prov), pages, source=source)
 
 
 def load(source: str | os.PathLike[str], *, session: requests.Session | None = None,
@@ -152,7 +188,7 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
     path = Path(os.fspath(source))
     if path.is_dir():
         if is_normalized_folder(path):
-            return read_folder(path)
+            return something_read(read_folder(path), source=str(path))
         for name in ("tournament.json", "tournament.trf"):  # fiderate import's other outputs
             if (path / name).is_file():
                 return read_file(path / name)
