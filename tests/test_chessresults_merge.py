@@ -220,7 +220,8 @@ def test_one_sided_pairing_and_points_mismatch_warn(fixtures_dir: Path) -> None:
             for r in bent]
     t = build_tournament([dataclasses.replace(page, results=tuple(bent))])
     about = {w.code: (w.players, w.round) for w in t.warnings}
-    assert any("both have colour w" in w.message for w in t.warnings)
+    assert any("both have White" in w.message for w in t.warnings)
+    assert not any("None" in w.message for w in t.warnings)
     assert any("disagree on the result" in w.message for w in t.warnings)
     assert any("player 4" in w.message and "printed points 2.5" in w.message for w in t.warnings)
     assert about["points-differ"] == ((4,), None)

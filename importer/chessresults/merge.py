@@ -28,7 +28,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.pairings import games_from_results
+from importer.pairings import COLOUR_WORDS, games_from_results, told
 
 __all__ = ["build_tournament"]
 
@@ -267,11 +267,11 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
         if other.opponent_no != no:
             warnings.append(SourceWarning(
                 "asymmetric-pairing", f"round {rd}: player {no} has opponent {opp}, whose "
-                f"opponent is {other.opponent_no}", (no, opp), rd))
+                f"opponent is {other.opponent_no or 'nobody'}", (no, opp), rd))
         elif r.colour is not Colour.NONE and other.colour is r.colour:
             warnings.append(SourceWarning(
-                "same-colour", f"round {rd}: players {no} and {opp} both have colour "
-                f"{r.colour.value}", (no, opp), rd))
+                "same-colour", f"round {rd}: players {no} and {opp} both have "
+                f"{COLOUR_WORDS[r.colour]}", (no, opp), rd))
         elif (r.points is not None and other.points is not None and r.status is Status.PLAYED
               and r.points + other.points != 1) or (
                 Status.PENDING not in (r.status, other.status)
@@ -279,7 +279,7 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
                 and not _double_forfeit(r, other)):
             warnings.append(SourceWarning(
                 "results-differ", f"round {rd}: players {no} and {opp} disagree on the result"
-                f" ({r.status.value} {r.points} vs {other.status.value} {other.points})",
+                f" ({no}: {told(r)}; {opp}: {told(other)})",
                 (no, opp), rd))
     return one_sided
 
