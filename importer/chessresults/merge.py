@@ -28,6 +28,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from importer.names import name_key
 from importer.pairings import COLOUR_WORDS, games_from_results, told
 
 __all__ = ["build_tournament"]
@@ -81,6 +82,24 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
                     fields[name] = value
         players[no] = Player(start_no=no, **fields)  # type: ignore[arg-type]
     return players, through
+
+
+def _check_rows(pages: Sequence[Page], warnings: list[SourceWarning]) -> None:
+    """A starting number on two rows of one page: the same name is read once, with a warning;
+    another name is an InputError naming both (as a TRF file with a number twice is)."""
+    for page in pages:
+        seen: dict[int, Player] = {}
+        for p in page.players:
+            first = seen.setdefault(p.start_no, p)
+            if first is p:
+                continue
+            if not (first.name == p.name or name_key(first.name) == name_key(p.name) != ""):
+                raise InputError(f"starting number {p.start_no} appears twice, as "
+                                 f"{first.name!r} and {p.name!r} (broken page): expected one "
+                                 "row per player", source=page.source)
+            warnings.append(SourceWarning(
+                "row-twice", f"starting number {p.start_no} ({p.name}) appears on two rows; "
+                "read once", (p.start_no,)).at(page.source))
 
 
 def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[SourceWarning]) -> Page:
@@ -390,6 +409,7 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
             page = _map_ranks(page, starts, warnings)
         fixed.append(page)
     pages = fixed
+    _check_rows(pages, warnings)
     players, through = _merge_players(pages)
     if not players:
         kinds = ", ".join(sorted({p.kind for p in pages}))
