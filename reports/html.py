@@ -306,6 +306,15 @@ def _header(report: Report) -> dict[str, Any]:
             "rated": rated_with(report), "provisional": provisional(report)}
 
 
+def _has_page(report: Report, pr: PlayerRating) -> bool:
+    """A player gets a page of their own when they have a game, or when the source publishes
+    figures for them (a rating change, performance, games, score): else the index says all."""
+    p = report.player(pr.start_no)
+    return any(ln.opponent_no is not None for ln in pr.rounds) or any(
+        v is not None for v in (pr.published_change, p.rating_change, p.published_performance,
+                                p.published_games, p.published_score, p.published_expected))
+
+
 def _neighbours(shown: list[PlayerRating], index: int) -> tuple[int | None, int | None]:
     """The players before and after one in the report's order, for the page's navigation."""
     before = shown[index - 1].start_no if index > 0 else None
@@ -315,16 +324,20 @@ def _neighbours(shown: list[PlayerRating], index: int) -> tuple[int | None, int 
 
 def render_pages(report: Report, *, only: Container[str] | None = None,
                  site: Mapping[str, Any] | None = None) -> dict[str, str]:
-    """index.html and one page per shown player, keyed by file name.
+    """index.html and a page per shown player with a game or published figures, keyed by
+    file name.
 
     *only* limits the pages rendered to these file names; *site* is what ``fiderate serve``
     adds around the pages (links to its other pages, downloads, a polite reload), none in files.
     """
     header = _header(report)
-    shown = report.shown
     live = live_round(report.tournament)
+    paged = {pr.start_no for pr in report.shown if _has_page(report, pr)}
+    players = [_player_row(report, pr, linked=pr.start_no in paged, live=live)
+               for pr in report.shown]
+    shown = [pr for pr in report.shown if pr.start_no in paged]
+    rows = {row.start_no: row for row in players}
     has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
-    players = [_player_row(report, pr, linked=True, live=live) for pr in shown]
     files: dict[str, str] = {}
     if only is None or "index.html" in only:
         files["index.html"] = _template("index.html").render(
@@ -347,7 +360,7 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
         rounds = _round_rows(report, pr)
         before, after = _neighbours(shown, index)
         files[_page(pr.start_no)] = page.render(
-            header=header, player=players[index], fide_id=p.fide_id,
+            header=header, player=rows[pr.start_no], fide_id=p.fide_id,
             rounds=rounds, chart=chart(pr.rounds),
             scenarios=[_scenario(report, pr, s) for s in pr.scenarios],
             initial=pr.initial,
