@@ -122,6 +122,15 @@ def test_a_page_with_nothing_to_read_is_refused(realdata: Path, tmp_path: Path, 
     assert not any((tmp_path / d).exists() for d in ("o", "r", "p"))
 
 
+def test_the_server_reads_uploads_the_same_way(realdata: Path) -> None:
+    """``fiderate serve`` reads uploaded files through :func:`importer.load_many`
+    (reports/web/work.py), which refuses them as the commands do."""
+    import importer
+
+    with pytest.raises(InputError, match="team event with no boards"):
+        importer.load_many([realdata / CR / TEAMS])
+
+
 def test_a_starting_list_with_an_empty_page_still_imports(realdata: Path, run_cli) -> None:
     res = run_cli("import", str(realdata / CR / "warsaw2026_notstarted_startingrank.html"),
                   str(realdata / CR / "warsaw2026_notstarted_r1.html"), "-q")
