@@ -321,6 +321,11 @@ class SourceWarning:
     players: tuple[int, ...] = ()
     round: int | None = None
 
+    def __post_init__(self) -> None:
+        """The message printable: a source's text quoted in it carries no escape sequence."""
+        if not self.message.isprintable():
+            object.__setattr__(self, "message", printable(self.message))
+
     def __str__(self) -> str:
         return self.message
 

@@ -18,7 +18,7 @@ import pytest
 
 from importer.chessresults import build_tournament, looks_like_chess_results, parse_page
 from importer.errors import InputError
-from importer.model import Colour, Player, RoundResult, Status, TournamentInfo
+from importer.model import Colour, Player, RoundResult, SourceWarning, Status, TournamentInfo
 from importer.pairings import games_from_results
 from importer.text import printable
 
@@ -249,6 +249,7 @@ def test_printable_strips_controls_and_escape_sequences() -> None:
     info = TournamentInfo(name=f"Open{EVIL} 2026", city="\x1b]2;x\x1b\\Cork")
     assert (info.name, info.city) == ("Open 2026", "Cork")
     assert RoundResult(start_no=1, round=1, status=Status.BYE, points=1).points == Decimal(1)
+    assert SourceWarning("x", f"player 1 ({EVIL}Ann): odd").message == "player 1 (Ann): odd"
 
 
 def test_no_escape_reaches_files_or_terminal(fixtures_dir: Path, tmp_path: Path,
