@@ -293,3 +293,10 @@ def test_player_pages_only_for_players_with_games(realdata: Path, tmp_path: Path
     res = run_cli("report", str(realdata / CR / "british2026_champ_r8_unpaired_only.html"),
                   "--out", str(bare), "-q")
     assert res.code == 0 and not list(bare.glob("player-*.html"))
+
+
+def test_unlinked_board_pairings_are_read_alone(realdata: Path) -> None:
+    gated = parse_page(no_links(first_table(real(realdata, BOARDS))), source="gated.html")
+    assert len(build_tournament([gated]).games) == 16
+    with pytest.raises(InputError, match=r"gated\.html: board pairings without player links"):
+        build_tournament([gated, parse_page(real(realdata, "cnyt2026_g14_playerrank.html"))])

@@ -102,6 +102,16 @@ def _check_rows(pages: Sequence[Page], warnings: list[SourceWarning]) -> None:
                 "read once", (p.start_no,)).at(page.source))
 
 
+def _check_unlinked(pages: Sequence[Page], source: str) -> None:
+    """Board pairings without player links number players as they appear: such numbers are
+    no starting numbers, so the page is read alone (InputError beside other players' pages)."""
+    unlinked = [p for p in pages if any(w.code == "numbered-by-appearance" for w in p.warnings)]
+    if unlinked and len([p for p in pages if p.players]) > 1:
+        raise InputError("board pairings without player links (players numbered as they "
+                         "appear, not by starting number) cannot be merged with other pages: "
+                         "import that page alone", source=unlinked[0].source or source)
+
+
 def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[SourceWarning]) -> Page:
     """A gated art=4 page: map rank numbers to starting numbers by name and rating."""
     def key(p: Player) -> tuple[str, int | None]:
@@ -410,6 +420,7 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
         fixed.append(page)
     pages = fixed
     _check_rows(pages, warnings)
+    _check_unlinked(pages, source)
     players, through = _merge_players(pages)
     if not players:
         kinds = ", ".join(sorted({p.kind for p in pages}))
