@@ -423,10 +423,9 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     _check_unlinked(pages, source)
     players, through = _merge_players(pages)
     if not players:
-        kinds = ", ".join(sorted({p.kind for p in pages}))
         warnings.append(SourceWarning(
-            "no-players", f"no players on these pages ({kinds}): add the starting rank, a "
-            "crosstable, or for a team event the all-details page (art=20)"))
+            "no-players", "no players on these pages: add the starting rank, a crosstable, or "
+            "for a team event the board pairings (art=3) or the all-details page (art=20)"))
     results = _choose_results(pages, warnings)
     _apply_card(pages, results, warnings)
     numbers = set(players)
