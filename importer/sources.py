@@ -1,8 +1,8 @@
 """One entry point: a path, URL or tournament number → :class:`Tournament`, detected by content.
 
-File names never decide the format: the bytes do (a zip that is a workbook, TRF
-record lines, a chess-results page, the Swiss-Manager CSV export, or our own
-normalized CSV folder).
+File names never decide the format: the bytes do (a zip that is a workbook, an OLE2
+``.xls`` workbook, TRF record lines, a chess-results page, the Swiss-Manager CSV export, or
+our own normalized CSV folder).
 """
 
 from __future__ import annotations
@@ -84,6 +84,9 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
             t = excel.parse_xlsx(data, source=source)
             return replace(t, provenance=(_provenance(path, data, "xlsx"),))
         raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
+    if excel.looks_like_xls(data):  # an OLE2 compound document: binary, but a workbook
+        t = excel.parse_xls(data, source=source)
+        return replace(t, provenance=(_provenance(path, data, "xls"),))
     if b"\x00" in data[:4096]:
         raise UnknownFormat("binary data, not a chess-results page, Excel export or TRF file",
                             source=source)
