@@ -158,12 +158,14 @@ def _xlsx_cells(data: bytes, source: str) -> list[tuple[object, ...]]:
     return cells
 
 
-_DAMAGED_XLS = (ArithmeticError, AssertionError, EOFError, IndexError, KeyError, LookupError,
-                MemoryError, TypeError, ValueError, struct.error)
+_DAMAGED_XLS = (ArithmeticError, AssertionError, EOFError, LookupError, MemoryError, TypeError,
+                ValueError, struct.error)
 """What xlrd raises on a truncated, bit-flipped or garbage OLE2 file besides its own
-``XLRDError`` and ``CompDocError``: it unpacks records with :mod:`struct` and indexes into
-them, so a short or wrong record ends in these (each seen by cutting and flipping bytes of
-a real ``.xls``)."""
+``XLRDError`` and ``CompDocError``: it unpacks records with :mod:`struct`, indexes into them
+and asserts their sizes, so a short or wrong record ends in ``struct.error``, ``IndexError``,
+``KeyError``, ``AssertionError`` or ``UnicodeDecodeError`` (all seen by cutting and flipping
+bytes of a real ``.xls``), or in the arithmetic, type and memory errors of the same
+record arithmetic."""
 
 
 def _xls_cells(data: bytes, source: str) -> list[tuple[object, ...]]:
@@ -173,9 +175,9 @@ def _xls_cells(data: bytes, source: str) -> list[tuple[object, ...]]:
     import xlrd
     from xlrd.compdoc import CompDocError
 
-    # xlrd runs alone inside the try: its errors mean a damaged file.  Its warnings go to a
-    # throwaway log, not to stdout; ragged rows, so that a damaged size record cannot make it
-    # pad every row to thousands of empty cells.
+    # Only xlrd (and the cell kinds it gives) runs inside the try: its errors mean a damaged
+    # file.  Its warnings go to a throwaway log, not to stdout; ragged rows, so that a damaged
+    # size record cannot make it pad every row to thousands of empty cells.
     try:
         book = xlrd.open_workbook(file_contents=data, logfile=io.StringIO(), on_demand=True,
                                   ragged_rows=True)
