@@ -19,6 +19,7 @@ import importer
 from importer.errors import InputError
 from importer.mhtml import looks_like_mhtml, page_bytes
 from importer.model import Tournament
+from reports.sources import LoadOptions, load_one
 
 CR = "chess-results"
 PAGES = {"british2026_champ_crosstable.html":
@@ -161,3 +162,15 @@ def test_import_and_report_on_an_mhtml_exit_0(run_cli, realdata: Path, tmp_path:
     res = run_cli("report", str(saved), "--out", str(tmp_path / "report"), "-q")
     assert res.code == 0, res
     assert (tmp_path / "report" / "index.html").is_file()
+
+
+def test_mhtml_page_merges_with_the_tournaments_other_pages(realdata: Path, tmp_path: Path) -> None:
+    name = "british2026_champ_crosstable.html"
+    saved = tmp_path / "crosstable.mhtml"
+    saved.write_bytes(mhtml(html_of(realdata, name), PAGES[name]))
+    twin = tmp_path / "crosstable.html"
+    twin.write_text(html_of(realdata, name), encoding="utf-8")
+    other = str(realdata / CR / "british2026_champ_r8_unpaired_only.html")
+    opts = LoadOptions(quiet=True)
+    merged, twins = load_one((str(saved), other), opts), load_one((str(twin), other), opts)
+    assert len(merged.players) == 108 and same(merged) == same(twins)
