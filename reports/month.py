@@ -13,6 +13,7 @@ from typing import Any
 from importer.events import Event, Events
 from importer.fidelist import FideList, read_fide_list
 from rating.identity import wanted_on_list
+from rating.notes import Note
 from rating.period_records import PeriodResult
 from rating.period_run import PeriodSource, run_period
 from rating.register import Register
@@ -38,11 +39,11 @@ def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[s
     *options* those of :func:`rating.period_run.run_period`.  ReportError when no event of the
     month has a game: nothing is written, and the register is unchanged."""
     fide_list = None
-    notes = [w.message for w in found.notes]
+    notes = [Note(w.message) for w in found.notes]
     if ratings_list is not None:
         ids, federations = wanted_on_list(e.tournament for e in found.events)
         fide_list = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
-        notes += list_warnings(fide_list.warnings)
+        notes += map(Note, list_warnings(fide_list.warnings))
     offered = [PeriodSource(tournament=e.tournament, source=e.label,
                             month=month_of(e) if month_of else None) for e in found.events]
     result = run_period(offered, period=period, ratings_list=fide_list, register=register,
