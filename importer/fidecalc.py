@@ -141,7 +141,7 @@ def looks_like_fide_calculation(text: str) -> bool:
 
 
 def _text(el: lxml.etree._Element) -> str:
-    return " ".join(str(el.text_content()).replace("\xa0", " ").split())
+    return " ".join("".join(map(str, el.itertext())).replace("\xa0", " ").split())
 
 
 def _decimal(text: str) -> Decimal | None:
@@ -296,9 +296,10 @@ def parse_fide_calculation(text: str, *, source: str = "") -> FideCalculation:
         doc = lxml.html.document_fromstring(text)
     except (lxml.etree.ParserError, ValueError):
         raise reader.fail("FIDE's calculations page holds no HTML to read") from None
-    found = [t for t in doc.iter("table") if any(_columns(r) is not None for r in t.iter("tr"))]
-    outer = list(a for t in found for a in t.iterancestors("table"))
-    innermost = [t for t in found if t not in outer]  # a layout table around them is none
+    candidates = [t for t in doc.iter("table")
+                  if any(_columns(r) is not None for r in t.iter("tr"))]
+    outer = [a for t in candidates for a in t.iterancestors("table")]
+    innermost = [t for t in candidates if t not in outer]  # a layout table around them is none
     within = [d for t in innermost for d in t.iterdescendants()]
     # lxml makes a new proxy per access: the lists keep these alive, so their ids are stable
     tables, inside = {id(t) for t in innermost}, {id(d) for d in within}
@@ -365,8 +366,9 @@ def _event_tournament(calc: FideCalculation, ev: FideEvent, source: str,
         federation=fed if _FED.fullmatch(fed) else "", fide_event_id=ev.event_id,
         date_source=DateSource.DETAILS if ev.start is not None else DateSource.NONE,
         city=ev.place)
-    me = Player(start_no=1, name=calc.name or (f"FIDE id {calc.fide_id}" if calc.fide_id else "the player"), fide_id=calc.fide_id,
-                federation=calc.federation, rating=ev.ro, k=ev.k, rating_change=ev.k_change,
+    name = calc.name or (f"FIDE id {calc.fide_id}" if calc.fide_id else "the player")
+    me = Player(start_no=1, name=name, fide_id=calc.fide_id, federation=calc.federation,
+                rating=ev.ro, k=ev.k, rating_change=ev.k_change,
                 points=ev.w, published_games=ev.n, published_score=ev.w)
     players = [me]
     results: list[RoundResult] = []
@@ -395,14 +397,16 @@ def _event_tournament(calc: FideCalculation, ev: FideEvent, source: str,
             "fide-page-capped", f"{source}: FIDE's page prints the rating it used: "
             f"{', '.join(capped)} (marked *) show {me.name}'s rating ± 400, not their own"))
     return Tournament(info=info, players=tuple(players), results=tuple(results),
-                      games=tuple(games), warnings=tuple(warnings), provenance=(provenance,))
+                      games=tuple(games), focus=1, warnings=tuple(warnings),
+                      provenance=(provenance,))
 
 
 def to_tournaments(calc: FideCalculation, *, provenance: Provenance | None = None
                    ) -> tuple[Tournament, ...]:
     """One :class:`Tournament` per event of the page: the player (No. 1, with the published
     Ro, K, K × chg, n and w) and their opponents as FIDE lists them (synthetic start numbers
-    2, 3, …; rounds in the page's order); each game keeps FIDE's K and K × chg."""
+    2, 3, …; rounds in the page's order; the player is the focus); each game keeps FIDE's K
+    and K × chg."""
     prov = provenance or Provenance(location=calc.source, kind=PROVENANCE_KIND)
     return tuple(_event_tournament(calc, ev, calc.source, prov) for ev in calc.events)
 

@@ -626,7 +626,7 @@ def _send(session: requests.Session, url: str, verb: str, current: str,
           body: Mapping[str, str] | None, expire_after: int | None,
           headers: Mapping[str, str] | None = None) -> requests.Response:
     kwargs: dict[str, Any] = {"allow_redirects": False}
-    extra = dict(headers or {})
+    extra: dict[str, str | bytes] = dict(headers or {})
     if expire_after is not None and hasattr(session, "cache"):
         kwargs["expire_after"] = expire_after
         refresh = session.headers.get("Cache-Control")

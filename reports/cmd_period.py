@@ -166,7 +166,8 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
         result, fide_list = rated.result, rated.fide_list
         commit_period(reg, result, out, force=force, replace=replace,
                       write=lambda folder: write_period_files(
-                          result, folder, html_summary=not no_html, ratings_list=fide_list))
+                          result, folder, html_summary=not no_html, ratings_list=fide_list,
+                          fide_checks=rated.fide_checks))
     _summary(result, Path(out), quiet=load.quiet)
 
 

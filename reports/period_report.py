@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from importer.csvio import render_columns, render_csv
 from importer.model import RatingList
 from rating.fide import average_rating, pooled_initial_rating
+from rating.fide_check import FideCheck
 from rating.notes import Note as AboutPlayers
 from rating.numbers import to_decimal
 from rating.period_records import (
@@ -59,6 +60,8 @@ __all__ = [
 PLAYER_COLUMNS = ("fide_id", "name", "list", "old_rating", "k", "games", "change",
                   "rounded_change", "new_rating", "status", "score", "federation", "matched_by",
                   "rating_from")
+FIDE_CHECK_COLUMNS = ("fide_id", "name", "tournament", "game", "figure", "fide", "ours")
+"""``period_fide_check.csv``: each figure where FIDE's calculations page and ours differ."""
 GAME_COLUMNS = ("tournament", "round", "fide_id", "name", "list", "opponent", "opponent_name",
                 "own_rating", "opponent_rating", "capped", "score", "expected", "change", "k")
 _NUMERIC = ("old_rating", "k", "games", "change", "rounded_change", "new_rating", "score", "round",
@@ -537,13 +540,19 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
 
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True,
-                       ratings_list: RatingsList | None = None) -> list[Path]:
+                       ratings_list: RatingsList | None = None,
+                       fide_checks: Sequence[FideCheck] = ()) -> list[Path]:
     """Write :func:`render_period_files` into *folder* — the folder being prepared, which the
-    caller swaps in whole (:class:`importer.atomic.StagedDir`); the paths, in a stable order."""
+    caller swaps in whole (:class:`importer.atomic.StagedDir`); the paths, in a stable order.
+    With *fide_checks* (FIDE's calculations pages given), also ``period_fide_check.csv``."""
     folder = Path(folder)
     paths = []
-    for name, text in render_period_files(result, ratings_list=ratings_list,
-                                          pages=html_summary).items():
+    files = render_period_files(result, ratings_list=ratings_list, pages=html_summary)
+    if fide_checks:
+        files["period_fide_check.csv"] = render_csv(FIDE_CHECK_COLUMNS, (
+            {"name": c.name, **{f: getattr(d, f) for f in FIDE_CHECK_COLUMNS if f != "name"}}
+            for c in fide_checks for d in c.differences))
+    for name, text in files.items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="")
