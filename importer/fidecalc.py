@@ -69,7 +69,7 @@ _MONTHS: Final = {m: i for i, m in enumerate(
      "october", "november", "december"), 1)}
 _PERIOD = re.compile(r"\b(standard|rapid|blitz)\b\D{0,40}?\b(" + "|".join(_MONTHS) +
                      r")\s+(\d{4})\b", re.IGNORECASE)
-_TOTAL = re.compile(r"total\s+change\s*:?\s*([+-]?\d+(?:\.\d+)?)", re.IGNORECASE)
+_TOTAL = re.compile(r"total\s+change\s*:?\s*([+-]?\d+(?:[.,]\d+)?)", re.IGNORECASE)
 _PROFILE = re.compile(r"/profile/(\d+)|id_?number=(\d+)", re.IGNORECASE)
 _RESULTS: Final = {Decimal(1): FULL_POINT, Decimal("0.5"): HALF_POINT, Decimal(0): NO_POINT}
 
