@@ -226,7 +226,7 @@ def test_a_bad_fide_page_is_one_line_and_exit_2(run_cli, tmp_path: Path, body: s
                                                 words: str) -> None:
     path = tmp_path / "calc.html"
     path.write_text(body, encoding="utf-8")
-    with pytest.raises(InputError, match="calc.html"):
+    with pytest.raises(InputError, match=r"calc\.html"):
         parse_fide_calculation(body, source=str(path))
     res = run_cli("import", str(path), "--out", str(tmp_path / "out"))
     assert res.code == 2, res
