@@ -233,3 +233,19 @@ def test_a_bad_fide_page_is_one_line_and_exit_2(run_cli, tmp_path: Path, body: s
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and str(path) in lines[0] and words in lines[0], res.stderr
     assert "Traceback" not in res.stderr
+
+
+def test_the_readme_example_runs_as_shown(run_cli, tmp_path: Path, monkeypatch) -> None:
+    readme = (FIDE.parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### FIDE's calculations page: a check on the month\n", 1)[1]
+    command = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    shown = section.split("```text\n", 1)[1].split("```", 1)[0].strip().splitlines()
+    args = command.replace("\\\n", " ").split()
+    assert args[0] == "fiderate"
+    args = [a.replace("/tmp/", f"{tmp_path}/") for a in args[1:]]
+    monkeypatch.chdir(FIDE.parents[1])
+    res = run_cli(*args)
+    assert res.code == 0, res
+    assert res.stdout.strip() == shown[0].replace("/tmp/", f"{tmp_path}/")
+    assert shown[1] in res.stderr.splitlines()
+    assert _check_rows(tmp_path / "fide") == []
