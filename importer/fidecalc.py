@@ -291,7 +291,16 @@ def _is_event_link(el: lxml.etree._Element) -> str | None:
 def parse_fide_calculation(text: str, *, source: str = "") -> FideCalculation:
     """FIDE's calculations page → :class:`FideCalculation`; InputError naming the page and
     what was expected when it holds no event or a figure cannot be read."""
-    reader = _Reader(source)
+    try:
+        return _parse(text, _Reader(source))
+    except InputError as exc:
+        if exc.source:
+            raise
+        raise InputError(f"FIDE's calculations page: {exc}", source=source) from None
+
+
+def _parse(text: str, reader: _Reader) -> FideCalculation:
+    source = reader.source
     try:
         doc = lxml.html.document_fromstring(text)
     except (lxml.etree.ParserError, ValueError):
@@ -337,7 +346,7 @@ def parse_fide_calculation(text: str, *, source: str = "") -> FideCalculation:
     period = _PERIOD.search(top) or _PERIOD.search(whole)
     total = _TOTAL.search(whole)
     month = None
-    if period is not None:
+    if period is not None and int(period.group(3)) > 0:
         month = date(int(period.group(3)), _MONTHS[period.group(2).lower()], 1)
     return FideCalculation(
         source=source, name=name, fide_id=fide_id, period=month,

@@ -140,9 +140,9 @@ def _event(d: _Diffs, ev: FideEvent, key: str, ours: Sequence[PeriodGame], *,
 
 def _player(calc: FideCalculation, result: PeriodResult) -> PeriodPlayer | None:
     rows = [p for p in result.players if calc.rating_list is None or p.list is calc.rating_list]
-    if calc.fide_id:
-        return next((p for p in rows if p.fide_id == calc.fide_id), None)
-    return next((p for p in rows if calc.name and name_key(p.name) == name_key(calc.name)), None)
+    by_id = next((p for p in rows if calc.fide_id and p.fide_id == calc.fide_id), None)
+    return by_id or next((p for p in rows if calc.name and name_key(p.name) == name_key(calc.name)),
+                         None)
 
 
 def check_fide_page(calc: FideCalculation, result: PeriodResult,

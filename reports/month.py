@@ -48,8 +48,7 @@ def _holds(t: Tournament, page: FidePage, shown: Tournament) -> bool:
         return True
     calc = page.calculation
     me = next((p for p in t.players if (calc.fide_id and p.fide_id == calc.fide_id)
-               or (not calc.fide_id and calc.name and name_key(p.name) == name_key(calc.name))),
-              None)
+               or (calc.name and name_key(p.name) == name_key(calc.name))), None)
     if me is None:
         return False
     if name_key(t.info.name) == name_key(shown.info.name) or (
