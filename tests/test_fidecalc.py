@@ -249,3 +249,23 @@ def test_the_readme_example_runs_as_shown(run_cli, tmp_path: Path, monkeypatch) 
     assert res.stdout.strip() == shown[0].replace("/tmp/", f"{tmp_path}/")
     assert shown[1] in res.stderr.splitlines()
     assert _check_rows(tmp_path / "fide") == []
+
+
+def test_period_reads_the_page_by_its_address(run_cli, tmp_path: Path) -> None:
+    url = f"{DATA_URL}?id_number=99200007&rating_period=2025-12-01&t=0"
+    with responses.RequestsMock(assert_all_requests_are_fired=True) as mock:
+        mock.get(DATA_URL, body=PAGE.read_bytes(), content_type="text/html")
+        res = _period(run_cli, tmp_path, *TRFS, url, "--no-cache", "--delay", "0", "-q")
+    assert res.code == 0, res
+    assert "2 tournaments, 20 rated games" in res.stdout
+    assert _check_rows(tmp_path / "out") == []
+
+
+def test_no_chess_results_page_is_taken_for_fide_s(realdata: Path) -> None:
+    from importer.decoding import decode_page
+    from importer.fidecalc import looks_like_fide_calculation
+
+    pages = sorted((realdata / "chess-results").glob("*.html"))
+    assert pages
+    for page in pages:
+        assert not looks_like_fide_calculation(decode_page(page.read_bytes())), page.name
