@@ -378,7 +378,8 @@ def _event_tournament(calc: FideCalculation, ev: FideEvent, source: str,
     name = calc.name or (f"FIDE id {calc.fide_id}" if calc.fide_id else "the player")
     me = Player(start_no=1, name=name, fide_id=calc.fide_id, federation=calc.federation,
                 rating=ev.ro, k=ev.k, rating_change=ev.k_change,
-                points=ev.w, published_games=ev.n, published_score=ev.w)
+                points=ev.w, published_performance=ev.rp, published_games=ev.n,
+                published_score=ev.w)
     players = [me]
     results: list[RoundResult] = []
     games: list[Game] = []

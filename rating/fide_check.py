@@ -161,6 +161,11 @@ def check_fide_page(calc: FideCalculation, result: PeriodResult,
                      f"({calc.source}) not compared")
         return FideCheck(source=calc.source, fide_id=d.fide_id, name=calc.name, compared=0,
                          notes=tuple(notes))
+    if player.old_rating is None:
+        notes.append(f"{who} is unrated here: FIDE's calculations ({calc.source}) show games "
+                     "pooled for a first rating, which are not compared")
+        return FideCheck(source=calc.source, fide_id=d.fide_id, name=calc.name or player.name,
+                         compared=0, notes=tuple(notes))
     games = result.games_of(player.key)
     for i, ev in enumerate(calc.events):
         key = tournaments.get(i)

@@ -269,3 +269,19 @@ def test_no_chess_results_page_is_taken_for_fide_s(realdata: Path) -> None:
     assert pages
     for page in pages:
         assert not looks_like_fide_calculation(decode_page(page.read_bytes())), page.name
+
+
+def test_an_unrated_player_s_page_is_not_compared_game_by_game(run_cli, tmp_path: Path) -> None:
+    text = PAGE.read_text(encoding="utf-8").replace("/profile/99200007", "/profile/99200999")
+    text = text.replace("Garr, Fay", "Ng, Al").replace("<b>Rc</b>", "<b>Rp</b>")
+    text = text.replace("<td class=list4 align=center>2400</td>",
+                        "<td class=list4 align=center></td>")
+    path = tmp_path / "unrated.html"
+    path.write_text(text, encoding="utf-8")
+    calc = parse_fide_calculation(text, source="u")
+    assert [(e.rc, e.rp, e.ro) for e in calc.events] == [(None, 2201, None), (None, 2178, None)]
+    assert to_tournaments(calc)[0].player(1).published_performance == 2201
+    res = _period(run_cli, tmp_path, str(path))
+    assert res.code == 0, res
+    assert "Ng, Al is unrated here" in res.stderr
+    assert _check_rows(tmp_path / "out") == []
