@@ -153,11 +153,6 @@ def _decimal(text: str) -> Decimal | None:
         return None
 
 
-def _int(text: str) -> int | None:
-    value = _decimal(text)
-    return int(value) if value is not None and value == value.to_integral_value() else None
-
-
 def _columns(row: lxml.etree._Element) -> dict[str, int] | None:
     """The header row's columns by name, when *row* is an event table's header."""
     cells = [_text(c).lower().replace(" ", "") for c in row.iterchildren("td", "th")]
