@@ -169,8 +169,18 @@ class RatingSystem(Protocol):
         """The player's expected score in one game."""
 
 
+class _GameByGame:
+    """A system that rates a player's games one by one (:func:`rate_games`)."""
+
+    __slots__ = ()
+
+    def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
+             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
+        return rate_games(self, own, k, games)  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True, slots=True)
-class FideSystem:
+class FideSystem(_GameByGame):
     """FIDE's rules in force for a tournament starting on a given date."""
 
     rules: FideRules
@@ -204,10 +214,6 @@ class FideSystem:
     def capped_k(self, k: int, games: int) -> int:
         return fide.period_k(k, games, self.rules)  # R24 8.3.3: K × n ≤ 700
 
-    def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
-             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
-        return rate_games(self, own, k, games)
-
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         if own is None:
             return "player unrated"
@@ -240,7 +246,7 @@ class FideSystem:
 
 
 @dataclass(frozen=True, slots=True)
-class EloSystem:
+class EloSystem(_GameByGame):
     """Generic Elo with the logistic curve, an optional difference cap and a fixed default K.
 
     ``default_k`` is the K of every player whose K the source or list does not give: the
@@ -279,10 +285,6 @@ class EloSystem:
 
     def capped_k(self, k: int, games: int) -> int:
         return k
-
-    def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
-             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
-        return rate_games(self, own, k, games)
 
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         if own is None:

@@ -51,6 +51,8 @@ class FideCheck:
     name: str
     compared: int
     """The figures compared."""
+    key: str = ""
+    """The player's key in the period ('' when not found there)."""
     differences: tuple[FideDifference, ...] = ()
     notes: tuple[str, ...] = ()
     """Why something was not compared."""
@@ -165,7 +167,7 @@ def check_fide_page(calc: FideCalculation, result: PeriodResult,
         notes.append(f"{who} is unrated here: FIDE's calculations ({calc.source}) show games "
                      "pooled for a first rating, which are not compared")
         return FideCheck(source=calc.source, fide_id=d.fide_id, name=calc.name or player.name,
-                         compared=0, notes=tuple(notes))
+                         compared=0, key=player.key, notes=tuple(notes))
     games = result.games_of(player.key)
     for i, ev in enumerate(calc.events):
         key = tournaments.get(i)
@@ -175,4 +177,5 @@ def check_fide_page(calc: FideCalculation, result: PeriodResult,
                marks=i not in from_page)
     d.add("", "", "total change", calc.total_change, to_decimal(player.change_h))
     return FideCheck(source=calc.source, fide_id=d.fide_id, name=calc.name or player.name,
-                     compared=d.compared, differences=tuple(d.found), notes=tuple(notes))
+                     compared=d.compared, key=player.key, differences=tuple(d.found),
+                     notes=tuple(notes))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from importer.model import Player, RatingList, Tournament
 from importer.names import name_key
-from rating.notes import grouped
+from rating.notes import Note, grouped
 
 if TYPE_CHECKING:
     from importer.fidelist import FideList
@@ -103,7 +103,7 @@ class Identities:
     people: tuple[Person, ...]
     code: Mapping[tuple[str, int], int]
     """(tournament key, start number) → index into ``people``."""
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
 
     def person(self, tournament: str, start_no: int) -> Person | None:
         """The person behind a tournament's start number."""

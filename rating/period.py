@@ -60,15 +60,15 @@ __all__ = ["rate_period"]
 Array = npt.NDArray[Any]
 
 
-def _tournament_list(t: Tournament, notes: list[str], key: str) -> RatingList:
+def _tournament_list(t: Tournament, notes: list[Note], key: str) -> RatingList:
     if t.info.rating_list is None:
-        notes.append(f"{key}: the source gives no time control; rated as standard")
+        notes.append(Note(f"{key}: the source gives no time control; rated as standard"))
         return RatingList.STANDARD
     return t.info.rating_list
 
 
 def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: date,
-             notes: list[str], assigned: Collection[str], ids: Identities,
+             notes: list[Note], assigned: Collection[str], ids: Identities,
              events: Sequence[EventIdentity]) -> list[PeriodTournament]:
     out: list[PeriodTournament] = []
     for t, key, identity in zip(tournaments, keys, events, strict=True):
@@ -76,11 +76,11 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
         start = t.info.start_date
         if start is None:
             start = month_add(period, -1)
-            notes.append(f"{key}: no start date; the rules and list of {start:%Y-%m} are used")
+            notes.append(Note(f"{key}: no start date; the rules and list of {start:%Y-%m} are used"))
         end = t.info.end_date or t.info.start_date
         if end is not None and default_period(end) != period and key not in assigned:
-            notes.append(f"{key}: ends {end}, which suggests the {default_period(end):%Y-%m} list; "
-                         f"rated in {period:%Y-%m} as given")
+            notes.append(Note(f"{key}: ends {end}, which suggests the {default_period(end):%Y-%m} "
+                              f"list; rated in {period:%Y-%m} as given"))
         carries = any(p.rating is not None for p in t.players)
         people = ids.people
         out.append(PeriodTournament(
@@ -142,12 +142,12 @@ class _Period:
     """Player key → position in ``people``."""
     rules: FideRules
     """The new list's rules: its floor and initial-rating rule (our reading)."""
-    notes: list[str]
+    notes: list[Note]
     """The period's notes so far (each step adds its own)."""
 
     @classmethod
     def of(cls, period: date, specs: Sequence[PeriodTournament], people: Sequence[Person],
-           notes: list[str]) -> _Period:
+           notes: list[Note]) -> _Period:
         """The period of *specs*, whose players are *people*."""
         return cls(period=period, specs=tuple(specs), people=tuple(people),
                    codes=PlayerLists(len(people)), index={p.key: i for i, p in enumerate(people)},
@@ -362,7 +362,7 @@ def _note_list_ratings(at: _Period, in_force: Mapping[date, object]) -> None:
     for spec in at.specs:
         if spec.ratings_from == "list":
             src = "the register" if in_force.get(list_in_force(spec.start)) else "the given list"
-            at.notes.append(f"{spec.key}: the source carries no ratings; ratings of {src} used")
+            at.notes.append(Note(f"{spec.key}: the source carries no ratings; ratings of {src} used"))
 
 
 def _games_and_events(tournaments: Sequence[Tournament], keys: Sequence[str],
@@ -548,7 +548,7 @@ def _adjusted(at: _Period, base: Array, new: Array) -> Array:
             adjusted = adjusted or (f"{at.period:%Y-%m}: FIDE's one-time adjustment {adj.words} "
                                     "is applied")
     if adjusted:
-        at.notes.append(adjusted)
+        at.notes.append(Note(adjusted))
     return new
 
 

@@ -13,6 +13,7 @@ from typing import Any, overload
 from importer.events import EventIdentity
 from importer.model import RatingList, Tournament, quick_init
 from rating.identity import MatchedBy, RatingFrom
+from rating.notes import Note
 from rating.rules import FideRules
 
 __all__ = [
@@ -292,7 +293,8 @@ class PeriodResult:
     games: PeriodGames
     pool: tuple[PoolGame, ...]
     tournaments: tuple[PeriodTournament, ...]
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())
+    """For people, each remembering the players it is about (none: the month or an event)."""
     previous: Mapping[tuple[str, RatingList], Standing] = field(default_factory=dict)
     """What the period started from: the previous list and the register, per (player, list)."""
     imported: Mapping[tuple[str, RatingList], Standing] = field(default_factory=dict)

@@ -19,7 +19,7 @@ from importer.model import RatingList, Tournament
 from rating.errors import RatingError
 from rating.identity import RatingFrom, identify, list_candidates, wanted_names, wanted_on_list
 from rating.months import month_add
-from rating.notes import grouped
+from rating.notes import Note, grouped
 from rating.period import rate_period
 from rating.period_records import LISTS, PeriodResult, Standing
 
@@ -92,11 +92,11 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     check_month(period, today=today)
     if register is not None:
         register.check_period(period, replace=replace_older)
-    notes: list[str] = []
+    notes: list[Note] = []
     offered = [item if isinstance(item, PeriodSource) else PeriodSource(tournament=item)
                for item in tournaments]
     found = distinct_events([Event.of(s.tournament, [_label(s)]) for s in offered])
-    notes += (w.message for w in found.notes)
+    notes += (Note(w.message) for w in found.notes)
     by_tournament = {id(s.tournament): s for s in offered}
     chosen: list[Tournament] = []
     keys: list[str] = []
@@ -107,11 +107,11 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         src = by_tournament[id(event.tournament)]
         t, name = src.tournament, _label(src)
         if src.month is not None and src.month != period:
-            notes.append(f"{name}: assigned to {src.month:%Y-%m}; not rated in {period:%Y-%m}")
+            notes.append(Note(f"{name}: assigned to {src.month:%Y-%m}; not rated in {period:%Y-%m}"))
             continue
         rl = t.info.rating_list or RatingList.STANDARD
         if only_list is not None and rl is not only_list:
-            notes.append(f"{name}: a {rl} tournament; left out (only {only_list} is rated)")
+            notes.append(Note(f"{name}: a {rl} tournament; left out (only {only_list} is rated)"))
             continue
         chosen.append(t)
         identities.append(event.identity)
@@ -159,7 +159,7 @@ def _label(src: PeriodSource) -> str:
 
 def _rated_before(register: Register, period: date, keys: Sequence[str],
                   chosen: Sequence[Tournament], identities: Sequence[EventIdentity], *,
-                  rerate: bool, notes: list[str]) -> dict[str, date]:
+                  rerate: bool, notes: list[Note]) -> dict[str, date]:
     """The events the register rated in another month: refused, or with *rerate* moved here
     (tournament key → the month that rated it), with a note on the months now stale."""
     moved: dict[str, date] = {}
@@ -187,7 +187,7 @@ def _rated_before(register: Register, period: date, keys: Sequence[str],
 
 def _not_listed(result: PeriodResult,
                 ratings_list: FideList | Mapping[tuple[str, RatingList], Standing] | None
-                ) -> list[str]:
+                ) -> list[Note]:
     """One note on the players rated in the tournaments whom no list gives: their tournament
     rating is the base."""
     rated = [p for p in result.players if p.old_rating is not None]
@@ -197,8 +197,8 @@ def _not_listed(result: PeriodResult,
     off.sort(key=lambda p: (p.name.casefold(), p.where))
     names = [f"{p.name} ({p.where})" for p in off]
     if ratings_list is None:
-        return [f"no FIDE list was given or stored for {month_add(result.period, -1):%Y-%m}: "
-                f"the tournaments' own ratings are the base of all {len(off)} rated players"]
+        return [Note(f"no FIDE list was given or stored for {month_add(result.period, -1):%Y-%m}: "
+                     f"the tournaments' own ratings are the base of all {len(off)} rated players")]
     if isinstance(ratings_list, Mapping):
         where = "the previous list given"
     elif ratings_list.format == "register":
@@ -214,7 +214,7 @@ def _not_listed(result: PeriodResult,
 
 
 def _register_list(register: Register, period: date, ids: set[str], federations: set[str],
-                   notes: list[str]) -> FideList | None:
+                   notes: list[Note]) -> FideList | None:
     """The FIDE list stored in the register for the previous month (or the newest before it),
     unless the register computed a later list itself: these players, and every player of
     these federations (to find players without an id by name)."""
@@ -222,7 +222,7 @@ def _register_list(register: Register, period: date, ids: set[str], federations:
     computed = register.newest_period(before=period)
     if fl is None or fl.list_date is None or (computed is not None and fl.list_date < computed):
         return None
-    notes.append(f"ratings and K from the FIDE list of {fl.list_date:%Y-%m} in the register")
+    notes.append(Note(f"ratings and K from the FIDE list of {fl.list_date:%Y-%m} in the register"))
     return fl
 
 
@@ -236,12 +236,12 @@ def tournament_key(source: str, t: Tournament, taken: set[str]) -> str:
     return unique
 
 
-def standings(fl: FideList, keys: set[str], prev: date, notes: list[str]
+def standings(fl: FideList, keys: set[str], prev: date, notes: list[Note]
               ) -> dict[tuple[str, RatingList], Standing]:
     """Each player's standing on the previous list, per rating list, from the FIDE download."""
     if fl.list_date is not None and fl.list_date != prev:
-        notes.append(f"{fl.source}: the list of {fl.list_date:%Y-%m}, used as the previous list "
-                     f"({prev:%Y-%m})")
+        notes.append(Note(f"{fl.source}: the list of {fl.list_date:%Y-%m}, used as the previous "
+                          f"list ({prev:%Y-%m})"))
     out: dict[tuple[str, RatingList], Standing] = {}
     for key, e in fl.entries(keys).items():
         for rl in LISTS:

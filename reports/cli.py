@@ -43,7 +43,19 @@ def cli(ctx: click.Context, debug: bool) -> None:
         click.echo(ctx.get_help())
 
 
-for command in (calc, import_, report, period, list_, serve):
+SUMMARIES = {
+    calc: "Expected score, K and rating change for one game or several.",
+    import_: "Read a tournament into normalized CSV files, JSON or TRF.",
+    report: "Rating changes round by round, as CSV, HTML or a table.",
+    period: "Rate several tournaments as one FIDE rating period (list month).",
+    list_: "Store FIDE rating lists in the register and show players on them.",
+    serve: "The web page: paste a chess-results link or drop files.",
+}
+"""Each command's line in ``fiderate --help`` (click would cut the docstrings' first
+sentences to fit)."""
+
+for command, summary in SUMMARIES.items():
+    command.short_help = summary
     cli.add_command(command)
 
 
@@ -63,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("Aborted.", err=True)
         sys.exit(130)
     except click.UsageError as exc:
-        hint = f" (see 'fiderate {exc.ctx.info_name} --help')" if exc.ctx and exc.ctx.parent else ""
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx and exc.ctx.parent else ""
         click.echo(f"fiderate: error: {exc.format_message()}{hint}", err=True)
         sys.exit(2)
     except click.ClickException as exc:

@@ -51,8 +51,10 @@ def _store(store: str | None) -> Any:
     return Path(store) if store else default_store()
 
 
-@click.group("list", context_settings={"help_option_names": ["-h", "--help"]})
-def list_() -> None:
+@click.group("list", context_settings={"help_option_names": ["-h", "--help"]},
+             invoke_without_command=True)
+@click.pass_context
+def list_(ctx: click.Context) -> None:
     """FIDE rating lists in the register: import a month's download, show players.
 
     \b
@@ -61,9 +63,12 @@ def list_() -> None:
       fiderate period *.trf --period 2026-11 --out out/
       fiderate list show 1503014
     """
+    if ctx.invoked_subcommand is None:  # bare `fiderate list`: its help, not an error
+        click.echo(ctx.get_help())
 
 
-@list_.command("import", context_settings={"help_option_names": ["-h", "--help"]})
+@list_.command("import", context_settings={"help_option_names": ["-h", "--help"]},
+               short_help="Store a FIDE rating list download as a month's list.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--store", type=click.Path(dir_okay=False), help=_STORE_HELP)
 @click.option("--month", "month_text", metavar="YYYY-MM",
@@ -130,7 +135,8 @@ def import_list(file: str, store: str | None, month_text: str | None, kind: str 
             click.echo(f"note: {note}", err=True)
 
 
-@list_.command("show", context_settings={"help_option_names": ["-h", "--help"]})
+@list_.command("show", context_settings={"help_option_names": ["-h", "--help"]},
+               short_help="Print players' entries on every stored FIDE list.")
 @click.argument("fide_ids", nargs=-1, required=True, metavar="FIDEID...")
 @click.option("--store", type=click.Path(dir_okay=False), help=_STORE_HELP)
 def show_list(fide_ids: tuple[str, ...], store: str | None) -> None:

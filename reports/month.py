@@ -23,6 +23,7 @@ from importer.names import name_key
 from importer.sources import FidePage
 from rating.fide_check import FideCheck, check_fide_page
 from rating.identity import wanted_on_list
+from rating.notes import Note
 from rating.period_records import PeriodResult
 from rating.period_run import PeriodSource, run_period
 from rating.register import Register
@@ -59,12 +60,14 @@ def _holds(t: Tournament, page: FidePage, shown: Tournament) -> bool:
     return bool(opponents) and 2 * sum(n in names for n in opponents) > len(opponents)
 
 
-def _split(found: Events) -> tuple[list[Event], list[tuple[FidePage, list[Event]]], list[str]]:
+def _split(found: Events) -> tuple[list[Event], list[tuple[FidePage, list[Event]]], list[Note]]:
     """The events to rate, each FIDE page with the event holding each of its events, and
     the notes about events rated from a page."""
     from_pages = {id(t) for page in found.fide_pages for t in page.tournaments}
     given = [e for e in found.events if id(e.tournament) not in from_pages]
-    rated, checks, notes = list(given), [], []
+    rated: list[Event] = list(given)
+    checks: list[tuple[FidePage, list[Event]]] = []
+    notes: list[Note] = []
     for page in found.fide_pages:
         holders: list[Event] = []
         for shown in page.tournaments:
@@ -72,11 +75,11 @@ def _split(found: Events) -> tuple[list[Event], list[tuple[FidePage, list[Event]
             if holder is None:
                 holder = Event.of(shown, [page.source])
                 rated.append(holder)
-                notes.append(f"{page.source}: no tournament given holds {shown.info.name}: it "
-                             f"is rated from FIDE's page, which shows only {shown.players[0].name}"
-                             "'s games: the opponents' ratings are those FIDE used (a capped "
-                             "one is the player's ± 400) and their own changes count this one "
-                             "game each")
+                notes.append(Note(
+                    f"{page.source}: no tournament given holds {shown.info.name}: it is rated "
+                    f"from FIDE's page, which shows only {shown.players[0].name}'s games: the "
+                    "opponents' ratings are those FIDE used (a capped one is the player's ± "
+                    "400) and their own changes count this one game each"))
             holders.append(holder)
         checks.append((page, holders))
     return rated, checks, notes
@@ -103,11 +106,11 @@ def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[s
     *options* those of :func:`rating.period_run.run_period`.  ReportError when no event of the
     month has a game: nothing is written, and the register is unchanged."""
     fide_list = None
-    notes = [w.message for w in found.notes]
+    notes = [Note(w.message) for w in found.notes]
     if ratings_list is not None:
         ids, federations = wanted_on_list(e.tournament for e in found.events)
         fide_list = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
-        notes += list_warnings(fide_list.warnings)
+        notes += map(Note, list_warnings(fide_list.warnings))
     events, pages, page_notes = _split(found)
     offered = [PeriodSource(tournament=e.tournament, source=e.label,
                             month=month_of(e) if month_of else None) for e in events]
@@ -118,8 +121,9 @@ def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[s
                           "a game (nothing written, the register is unchanged)")
     checks = _checks(result, pages)
     for check in checks:
-        page_notes += [check.summary, *check.notes]
-        page_notes += [f"{check.name}: {d.tournament or 'the period'}"
-                       f"{', ' + d.game if d.game else ''}: {d.figure} {d.fide} on FIDE's page, "
-                       f"{d.ours} here" for d in check.differences]
+        about = [check.key] if check.key else []
+        page_notes += [Note(text, about) for text in (check.summary, *check.notes)]
+        page_notes += [Note(f"{check.name}: {d.tournament or 'the period'}"
+                            f"{', ' + d.game if d.game else ''}: {d.figure} {d.fide} on FIDE's "
+                            f"page, {d.ours} here", about) for d in check.differences]
     return Month(replace(result, notes=(*notes, *page_notes, *result.notes)), fide_list, checks)

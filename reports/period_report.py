@@ -26,7 +26,6 @@ from importer.csvio import render_columns, render_csv
 from importer.model import RatingList
 from rating.fide import average_rating, pooled_initial_rating
 from rating.fide_check import FideCheck
-from rating.notes import Note as AboutPlayers
 from rating.numbers import to_decimal
 from rating.period_records import (
     PeriodGame,
@@ -449,7 +448,7 @@ def _notes(result: PeriodResult) -> tuple[list[tuple[str, str]], dict[str, list[
     out: list[tuple[str, str]] = []
     mine: dict[str, list[str]] = {}
     for note in result.notes:
-        about = sorted(note.players) if isinstance(note, AboutPlayers) else []
+        about = sorted(note.players)
         out.append((str(note), about[0] if len(about) == 1 else ""))
         for key in about:
             mine.setdefault(key, []).append(str(note))

@@ -150,3 +150,26 @@ def test_bare_fiderate_prints_the_help(run_cli):
     res = run_cli()
     assert res.code == 0 and "error:" not in res.stdout + res.stderr
     assert res.stdout.startswith("Usage: fiderate") and "Commands:" in res.stdout
+
+
+def test_bare_fiderate_list_prints_its_help(run_cli):
+    res = run_cli("list")
+    assert res.code == 0 and "error:" not in res.stdout + res.stderr
+    assert res.stdout.startswith("Usage: fiderate list") and "Commands:" in res.stdout
+
+
+def test_every_command_s_summary_is_a_whole_sentence(run_cli):
+    for args in ((), ("list",)):
+        out = run_cli(*args, "--help").stdout
+        lines = out.split("Commands:\n", 1)[1].splitlines()
+        summaries = [" ".join(line.split()[1:]) for line in lines if line.strip()]
+        assert summaries and all(s.endswith(".") and not s.endswith("...") for s in summaries), \
+            summaries
+
+
+def test_a_nested_command_s_hint_names_its_whole_path(run_cli):
+    for args, hint in ((("list", "show"), "(see 'fiderate list show --help')"),
+                       (("list", "import"), "(see 'fiderate list import --help')"),
+                       (("report",), "(see 'fiderate report --help')")):
+        res = run_cli(*args)
+        assert res.code == 2 and res.stderr.rstrip().endswith(hint), res.stderr

@@ -6,30 +6,13 @@ from __future__ import annotations
 from datetime import date
 
 import numpy as np
+from test_register import event
 
 from importer.events import EventIdentity
-from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
+from importer.model import RatingList
 from rating.period import rate_period
 from rating.period_core import PlayerLists
 from rating.period_records import LIST_CODES, LISTS, Standing
-
-
-def event(start: date, players: dict[str, int | None], scores: list[tuple[str, str, float]],
-          name: str) -> Tournament:
-    """A standard tournament: players {fide_id: rating}, one game a round (white, black,
-    white's score)."""
-    no = {fid: i for i, fid in enumerate(players, 1)}
-    res = []
-    for rnd, (a, b, s) in enumerate(scores, 1):
-        res += [RoundResult(start_no=no[a], round=rnd, status=Status.PLAYED, opponent_no=no[b],
-                            colour=Colour.WHITE, points=s),
-                RoundResult(start_no=no[b], round=rnd, status=Status.PLAYED, opponent_no=no[a],
-                            colour=Colour.BLACK, points=1 - s)]
-    return Tournament(info=TournamentInfo(name=name, start_date=start, end_date=start,
-                                          rating_list=RatingList.STANDARD),
-                      players=tuple(Player(start_no=no[f], name=f"Player {f}", fide_id=f, rating=r)
-                                    for f, r in players.items()),
-                      results=tuple(res))
 
 
 def test_codes_go_both_ways_for_ints_and_arrays():

@@ -124,7 +124,7 @@ def test_without_a_write_token_the_register_is_read_and_never_written(tmp_path, 
         api = post_period(server, "api/period", with_list=False)
         assert api.status_code == 200 and api.json()["stored"] is False
         assert ("Not saved: this server does not save periods to its rating register."
-                in api.json()["notes"])
+                in [n["text"] for n in api.json()["notes"]])
         assert "the register" in server.log() and "never writes it" in server.log()
     assert tables(store) == before
 
@@ -162,7 +162,8 @@ def test_a_missing_or_wrong_token_rates_the_month_and_saves_nothing(tmp_path, ru
                                                "Bearer TOKEN)"}
         api = post_period(server, "api/period").json()
         assert api["stored"] is False
-        assert "Not saved to the rating register: no write token was given." in api["notes"]
+        assert "Not saved to the rating register: no write token was given." in \
+            [n["text"] for n in api["notes"]]
         assert TOKEN not in server.log()
     assert tables(store) == before
 

@@ -129,9 +129,11 @@ async def api_report_post(request: Request) -> Response:
 def period_json(rated: RatedPeriod) -> dict[str, Any]:
     """The period as the API returns it: key, url, period, stored, the rows of
     period_players.csv (whole numbers as numbers, exact decimals as the CSV's strings) and
-    the notes."""
+    the notes (each its text and the keys of the players it is about)."""
     players = list(rated.out.players)
-    notes = [*rated.out.notes, *([rated.saying] if rated.saying and not rated.stored else [])]
+    notes = [{"text": str(n), "players": sorted(n.players)} for n in rated.out.notes]
+    if rated.saying and not rated.stored:
+        notes.append({"text": rated.saying, "players": []})
     return {"key": rated.key, "url": f"/period/{rated.key}/", "period": f"{rated.period:%Y-%m}",
             "stored": rated.stored, "players": players, "notes": notes}
 

@@ -21,6 +21,7 @@ from importer.fetch import PageRead, TournamentPage
 from importer.http import FetchedPage
 from importer.model import RatingList
 from importer.sources import from_pages
+from rating.notes import Note
 from reports.errors import ReportError
 from reports.html import environment
 from reports.period_report import player_rows, render_period_files
@@ -136,8 +137,8 @@ class PeriodFiles:
 
     files: dict[str, str]
     """Its files by relative path."""
-    notes: tuple[str, ...]
-    """The notes the period page shows."""
+    notes: tuple[Note, ...]
+    """The notes the period page shows, each with the keys of the players it is about."""
     players: tuple[dict[str, Any], ...] = ()
     """The rows of period_players.csv: whole numbers as numbers, exact decimals as Decimals."""
 
@@ -163,4 +164,4 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
         if reg is not None and request.write:
             reg.write_period(result)
     return PeriodFiles(render_period_files(result, ratings_list=fide_list, site=site),
-                       tuple(map(str, result.notes)), tuple(player_rows(result)))
+                       result.notes, tuple(player_rows(result)))
