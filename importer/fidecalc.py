@@ -200,10 +200,10 @@ class _Reader:
             found = _RATING.fullmatch(text)
             if found and rating is None:
                 rating, capped = int(found.group(1)), found.group(2) is not None
+            elif text.lower() in _TITLES:  # before the federation: 'WGM' is a title
+                titles.append(_TITLES[text.lower()])
             elif _FED.fullmatch(text) and not federation:
                 federation = text
-            elif text.lower() in _TITLES:
-                titles.append(_TITLES[text.lower()])
         if rating is None:
             raise self.fail(f"FIDE's calculations page: {where}: no opponent rating, expected "
                             "the rating FIDE used (e.g. 2121 or 2000 *)")
