@@ -120,6 +120,9 @@ def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[s
         raise ReportError(f"nothing to rate in {period:%Y-%m}: no tournament of the month has "
                           "a game (nothing written, the register is unchanged)")
     checks = _checks(result, pages)
+    page_notes += [Note(f"{page.source} is FIDE's calculation of {page.calculation.period:%Y-%m}, "
+                        f"not of {period:%Y-%m}: its figures may not be this month's")
+                   for page, _ in pages if page.calculation.period not in (None, period)]
     for check in checks:
         about = [check.key] if check.key else []
         page_notes += [Note(text, about) for text in (check.summary, *check.notes)]

@@ -285,3 +285,11 @@ def test_an_unrated_player_s_page_is_not_compared_game_by_game(run_cli, tmp_path
     assert res.code == 0, res
     assert "Ng, Al is unrated here" in res.stderr
     assert _check_rows(tmp_path / "out") == []
+
+
+def test_a_page_of_another_month_says_so(run_cli, tmp_path: Path) -> None:
+    res = run_cli("period", *TRFS, str(PAGE), "--period", "2026-01", "--ratings-list", LIST,
+                  "--store", str(tmp_path / "reg.sqlite"), "--out", str(tmp_path / "out"),
+                  "--no-html")
+    assert res.code == 0, res
+    assert f"{PAGE} is FIDE's calculation of 2025-12, not of 2026-01" in res.stderr
