@@ -542,15 +542,11 @@ def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary
                        ratings_list: RatingsList | None = None,
                        fide_checks: Sequence[FideCheck] = ()) -> list[Path]:
     """Write :func:`render_period_files` into *folder* — the folder being prepared, which the
-    caller swaps in whole (:class:`importer.atomic.StagedDir`); the paths, in a stable order.
-    With *fide_checks* (FIDE's calculations pages given), also ``period_fide_check.csv``."""
+    caller swaps in whole (:class:`importer.atomic.StagedDir`); the paths, in a stable order."""
     folder = Path(folder)
     paths = []
-    files = render_period_files(result, ratings_list=ratings_list, pages=html_summary)
-    if fide_checks:
-        files["period_fide_check.csv"] = render_csv(FIDE_CHECK_COLUMNS, (
-            {"name": c.name, **{f: getattr(d, f) for f in FIDE_CHECK_COLUMNS if f != "name"}}
-            for c in fide_checks for d in c.differences))
+    files = render_period_files(result, ratings_list=ratings_list, pages=html_summary,
+                                fide_checks=fide_checks)
     for name, text in files.items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -560,15 +556,19 @@ def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary
 
 
 def render_period_files(result: PeriodResult, *, ratings_list: RatingsList | None = None,
-                        site: Mapping[str, Any] | None = None, pages: bool = True
-                        ) -> dict[str, str]:
+                        site: Mapping[str, Any] | None = None, pages: bool = True,
+                        fide_checks: Sequence[FideCheck] = ()) -> dict[str, str]:
     """Every file of the period by relative path (nothing written): period_players.csv,
     period_games.csv, each tournament's report in ``<tournament key>/`` and, with *pages*,
     period.html and each player's page (see :func:`period_pages`; *site* is what ``fiderate
-    serve`` adds around them)."""
+    serve`` adds around them); with *fide_checks*, period_fide_check.csv."""
     files = {"period_players.csv": render_csv(PLAYER_COLUMNS, player_rows(result),
                                               numeric=_NUMERIC),
              "period_games.csv": render_columns(game_columns(result), numeric=_NUMERIC)}
+    if fide_checks:  # FIDE's calculations pages were given: what differs from them
+        files["period_fide_check.csv"] = render_csv(FIDE_CHECK_COLUMNS, (
+            {"name": c.name, **{f: getattr(d, f) for f in FIDE_CHECK_COLUMNS if f != "name"}}
+            for c in fide_checks for d in c.differences))
     for spec in result.tournaments:
         report = build_report(spec.tournament, ratings_list=ratings_list, on=spec.start)
         files.update({f"{spec.key}/{name}": text for name, text in render_report(report).items()})

@@ -293,3 +293,21 @@ def test_a_page_of_another_month_says_so(run_cli, tmp_path: Path) -> None:
                   "--no-html")
     assert res.code == 0, res
     assert f"{PAGE} is FIDE's calculation of 2025-12, not of 2026-01" in res.stderr
+
+
+def test_the_web_period_keeps_the_check_file(tmp_path: Path) -> None:
+    import shutil
+    from datetime import date
+
+    from reports.web.uploads import Upload
+    from reports.web.work import PeriodRequest, period_files
+
+    for p in (*TRFS, LIST):  # one folder of uploads, as the server keeps them
+        shutil.copy(p, tmp_path)
+    names = [Path(p).name for p in TRFS] + [_altered(tmp_path).name]
+    uploads = [Upload(path=tmp_path / n, name=n) for n in names]
+    got = period_files(uploads, Upload(path=tmp_path / Path(LIST).name, name="list.txt"),
+                       PeriodRequest(period=date(2025, 12, 1)), {})
+    rows = got.files["period_fide_check.csv"].splitlines()
+    assert rows[0] == "fide_id,name,tournament,game,figure,fide,ours" and len(rows) == 4
+    assert any("3 differences in 75 figures" in n for n in got.notes)
