@@ -7,7 +7,8 @@ Pure: a :class:`~importer.fidecalc.FideCalculation` (FIDE's figures) and the
 Compared, per game: the opponent rating used (after the cap), the cap mark, the result,
 chg = S − PD, K and K × chg; per event: Ro, Rc, w, n, chg, K and K × chg; for the period the
 "Total change" against our Σ K × (S − PD).  FIDE prints hundredths, as we compute them
-(R24 8.3.2), so equal means equal.  A page game is matched to ours by the opponent's name,
+(R24 8.3.2), so equal means equal; our Rc is the average of the ratings used, rounded half up
+(FIDE does not say how it rounds Rc).  A page game is matched to ours by the opponent's name,
 else by its place among the event's games; a game on one side only is a difference too.
 """
 

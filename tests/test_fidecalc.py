@@ -311,3 +311,16 @@ def test_the_web_period_keeps_the_check_file(tmp_path: Path) -> None:
     rows = got.files["period_fide_check.csv"].splitlines()
     assert rows[0] == "fide_id,name,tournament,game,figure,fide,ours" and len(rows) == 4
     assert any("3 differences in 75 figures" in n for n in got.notes)
+
+
+def test_a_game_on_one_side_only_is_a_difference(run_cli, tmp_path: Path) -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    start = text.rindex("\t\t\t<tr bgcolor=#efefef>", 0, text.index("Voss, Tim"))
+    end = text.index("</tr>", text.index("Voss, Tim")) + len("</tr>\n")
+    path = tmp_path / "short.html"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    res = _period(run_cli, tmp_path, *TRFS, str(path))
+    assert res.code == 0, res
+    rows = [tuple(r.values())[2:] for r in _check_rows(tmp_path / "out")]
+    assert ("dulles_autumn_open", "round 5, Voss, Tim", "rated game", "—", "rated") in rows
+    assert ("dulles_autumn_open", "", "n", "5", "5") not in rows  # the summary still says 5
