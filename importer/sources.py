@@ -1,8 +1,8 @@
 """One entry point: a path, URL or tournament number → :class:`Tournament`, detected by content.
 
-File names never decide the format: the bytes do (a zip that is a workbook, TRF
-record lines, a chess-results page, the Swiss-Manager CSV export, or our own
-normalized CSV folder).
+File names never decide the format: the bytes do (a zip that is a workbook, an OLE2
+``.xls`` workbook, TRF record lines, a chess-results page (also inside an MHTML file), the
+Swiss-Manager CSV export, or our own normalized CSV folder).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import importer.chessresults as chessresults
 import importer.excel as excel
 import importer.fidecalc as fidecalc
 import importer.jsonfile as jsonfile
+import importer.mhtml as mhtml
 import importer.smcsv as smcsv
 import importer.trf as trf
 from importer.chessresults import Page
@@ -109,11 +110,16 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | Fi
     source = str(path)
     if not data.strip():
         raise InputError("the file is empty", source=source)
+    if mhtml.looks_like_mhtml(data):  # a page saved as one MIME file: read the page inside
+        data = mhtml.page_bytes(data, source=source)
     if data.startswith(b"PK"):
         if excel.looks_like_xlsx(data):
             t = excel.parse_xlsx(data, source=source)
             return replace(t, provenance=(_provenance(path, data, "xlsx"),))
         raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
+    if excel.looks_like_xls(data):  # an OLE2 compound document: binary, but a workbook
+        t = excel.parse_xls(data, source=source)
+        return replace(t, provenance=(_provenance(path, data, "xls"),))
     if b"\x00" in data[:4096]:
         raise UnknownFormat("binary data, not a chess-results page, Excel export or TRF file",
                             source=source)
