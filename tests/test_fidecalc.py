@@ -324,3 +324,16 @@ def test_a_game_on_one_side_only_is_a_difference(run_cli, tmp_path: Path) -> Non
     rows = [tuple(r.values())[2:] for r in _check_rows(tmp_path / "out")]
     assert ("dulles_autumn_open", "round 5, Voss, Tim", "rated game", "—", "rated") in rows
     assert ("dulles_autumn_open", "", "n", "5", "5") not in rows  # the summary still says 5
+
+
+def test_a_page_saved_as_mhtml_is_the_same_page(tmp_path: Path) -> None:
+    from test_mhtml import mhtml
+
+    from importer.sources import read_file
+
+    saved = tmp_path / "calc.mhtml"
+    url = f"{DATA_URL}?id_number=99200007&rating_period=2025-12-01&t=0"
+    saved.write_bytes(mhtml(PAGE.read_text(encoding="utf-8"), url))
+    got = read_file(saved, pages=True)
+    assert got.calculation == parse_fide_calculation(PAGE.read_text(encoding="utf-8"),
+                                                     source=str(saved))
