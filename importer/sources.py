@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal, overload
 
 import importer.chessresults as chessresults
 import importer.excel as excel
+import importer.fidecalc as fidecalc
 import importer.jsonfile as jsonfile
 import importer.mhtml as mhtml
 import importer.smcsv as smcsv
@@ -26,14 +27,15 @@ from importer.decoding import decode_page
 from importer.errors import InputError, UnknownFormat
 from importer.model import Provenance, Tournament
 from importer.normalized import is_normalized_folder, read_folder
-from importer.urls import parse_ref
+from importer.urls import FideCalcRef, parse_fide_calc_url, parse_ref
 
 if TYPE_CHECKING:
     import requests
 
     from importer.fetch import TournamentPage
 
-__all__ = ["Progress", "SavedPage", "from_pages", "load", "load_url", "read_file", "something_read"]
+__all__ = ["FidePage", "Progress", "SavedPage", "from_pages", "load", "load_fide_url", "load_url",
+           "read_file", "something_read"]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Larger inputs are refused: no tournament file comes near this."""
@@ -54,8 +56,7 @@ def _provenance(path: Path, data: bytes, kind: str) -> Provenance:
     return Provenance(location=str(path), kind=kind, sha256=hashlib.sha256(data).hexdigest())
 
 
-def _chess_results_page(path: Path, data: bytes) -> Page | None:
-    text = decode_page(data)
+def _chess_results_page(path: Path, text: str) -> Page | None:
     return (chessresults.parse_page(text, source=str(path))
             if chessresults.looks_like_chess_results(text) else None)
 
@@ -69,14 +70,43 @@ class SavedPage:
     provenance: Provenance
 
 
+@dataclass(frozen=True, slots=True)
+class FidePage:
+    """FIDE's calculations page of one player's period: its figures and its events as
+    tournaments (``fiderate period`` checks the period against it)."""
+
+    source: str
+    calculation: fidecalc.FideCalculation
+    tournaments: tuple[Tournament, ...]
+
+    def only_event(self) -> Tournament:
+        """The page's one event; InputError when it shows several (a period, not a
+        tournament)."""
+        if len(self.tournaments) == 1:
+            return self.tournaments[0]
+        raise InputError(f"FIDE's calculations page shows {len(self.tournaments)} events "
+                         f"({fidecalc.event_names(self.calculation.events)}), not one "
+                         "tournament: rate it as a period", source=self.source)
+
+
+def _fide_page(text: str, source: str, provenance: Provenance,
+               ref: FideCalcRef | None = None) -> FidePage:
+    calc = fidecalc.parse_fide_calculation(text, source=source)
+    if ref is not None:  # what the page leaves out, its address says
+        calc = replace(calc, fide_id=calc.fide_id or ref.fide_id, period=calc.period or ref.period,
+                       rating_list=calc.rating_list or ref.rating_list)
+    return FidePage(source, calc, fidecalc.to_tournaments(calc, provenance=provenance))
+
+
 @overload
 def read_file(path: Path, *, pages: Literal[False] = False) -> Tournament: ...
 @overload
-def read_file(path: Path, *, pages: bool) -> Tournament | SavedPage: ...
+def read_file(path: Path, *, pages: bool) -> Tournament | SavedPage | FidePage: ...
 
 
-def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
-    """One file, detected by content; with *pages*, a chess-results page comes back unmerged."""
+def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | FidePage:
+    """One file, detected by content; with *pages*, a chess-results page comes back unmerged
+    and FIDE's calculations page as a :class:`FidePage`."""
     data = _read_bytes(path)
     source = str(path)
     if not data.strip():
@@ -96,7 +126,11 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
     if b"\x00" in data[:4096]:
         raise UnknownFormat("binary data, not a chess-results page, Excel export or TRF file",
                             source=source)
-    page = _chess_results_page(path, data)
+    text = decode_page(data)
+    if fidecalc.looks_like_fide_calculation(text):
+        fide = _fide_page(text, source, _provenance(path, data, fidecalc.PROVENANCE_KIND))
+        return fide if pages else fide.only_event()
+    page = _chess_results_page(path, text)
     if page is not None:
         prov = _provenance(path, data, f"chess-results:{page.kind}")
         if pages:
@@ -164,6 +198,8 @@ def load_url(text: str, *, session: requests.Session | None = None, base_url: st
     from importer.fetch import fetch_tournament
     from importer.http import make_session
 
+    if parse_fide_calc_url(text) is not None:
+        return load_fide_url(text, session=session, progress=progress).only_event()
     ref = parse_ref(text, base_url=base_url)
     if ref is None:
         raise InputError("no such file or folder, and not a chess-results URL or tournament "
@@ -171,6 +207,29 @@ def load_url(text: str, *, session: requests.Session | None = None, base_url: st
     session = session or make_session(base_url=base_url)
     fetched = fetch_tournament(ref, session, base_url=base_url, progress=progress)
     return from_pages(fetched, source=text, focus=ref.snr)
+
+
+def load_fide_url(text: str, *, session: requests.Session | None = None,
+                  progress: Progress | None = None) -> FidePage:
+    """FIDE's calculations page by its ratings.fide.com address (the page or its data
+    endpoint), fetched from the data endpoint with the polite session; InputError when *text*
+    is no such address."""
+    # Lazy, as in load_url: the HTTP layer only for the network.
+    from importer.http import get_text, make_session
+
+    ref = parse_fide_calc_url(text)
+    if ref is None:
+        raise InputError("not an address of FIDE's calculations page", source=text)
+    session = session or make_session()
+    url = ref.data_url()
+    if progress is not None:
+        progress(url)
+    # FIDE's page loads these data itself and its server answers only such a request
+    fetched = get_text(session, url, headers={"X-Requested-With": "XMLHttpRequest",
+                                              "Referer": ref.page_url()})
+    prov = Provenance(location=url, kind=fidecalc.PROVENANCE_KIND, final_url=fetched.final_url,
+                      fetched_at=fetched.fetched_at, from_cache=fetched.from_cache)
+    return _fide_page(fetched.text, text, prov, ref)
 
 
 def from_pages(fetched: Sequence[TournamentPage], *, source: str,
