@@ -321,6 +321,8 @@ class NormRules:
     swiss_titles: frozenset[str] = frozenset({"GM", "IM", "WGM", "WIM"})
     swiss_missed: int = 1
     """… counting only players who missed at most this many rounds."""
+    women_titles: frozenset[str] = frozenset({"WGM", "WIM", "WFM", "WCM"})
+    """Titles only women hold: a holder may seek the women's norms."""
 
     def norm(self, title: NormTitle) -> TitleNorm:
         """The thresholds of *title*'s norm."""
