@@ -103,7 +103,6 @@ class NormCheck:
 
 @dataclass(frozen=True, slots=True)
 class _Game:
-    round: int
     opponent: Player
     points: Decimal
 
@@ -281,7 +280,7 @@ def _check(event: _Event, player: Player, norm: TitleNorm, results: Sequence[Rou
            last: int, remaining: int, extra: tuple[Condition, ...]) -> NormCheck:
     rules, by_no = event.rules, event.t.players_by_no()
     window = [r for r in results if r.round <= last]
-    games = [_Game(r.round, by_no[r.opponent_no], r.points or Decimal(0)) for r in window
+    games = [_Game(by_no[r.opponent_no], r.points or Decimal(0)) for r in window
              if r.status is Status.PLAYED and r.opponent_no in by_no
              and r.opponent_no not in event.excluded]
     n = len(games)
@@ -337,7 +336,7 @@ def _games(event: _Event, norm: TitleNorm, window: Sequence[RoundResult], n: int
     have, need = f"{n} games", f"at least {least}"
     if n >= least:
         return Condition(name="games", article="1.4.1", ok=True, have=have, need=need,
-                         words=f"{n} games counted (at least {least}){note}{over}")
+                         words=f"games counted: {n} (at least {least}){note}{over}")
     short = (event.planned == rules.short_event_rounds == last and n == least - 1
              and len(left_out) == 1 and (left_out[0].status is Status.FORFEIT_WIN or (
                  left_out[0].status is Status.BYE and not left_out[0].requested)))
@@ -347,7 +346,7 @@ def _games(event: _Event, norm: TitleNorm, window: Sequence[RoundResult], n: int
                                f"{_left_out_words(left_out[0], event)}, so {n} suffice "
                                "(usable once per title application)")
     return Condition(name="games", article="1.4.1", ok=False, have=have, need=need,
-                     words=f"only {n} games counted (at least {least} needed){note}")
+                     words=f"games counted: {n} (at least {least} needed){note}")
 
 
 def _least(event: _Event) -> int:
@@ -401,7 +400,7 @@ def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int |
                   f"{percent_h(int(score * 100), n)} % (1.4.9)"),
         Condition(name="score", article="1.4.8", ok=share >= rules.min_score,
                   have=f"{score}/{n}", need=f"{rules.min_score * 100} %",
-                  words=f"{score} points from {n} games (at least {rules.min_score * 100} %)"),
+                  words=f"score: {score} from {n} games (at least {rules.min_score * 100} %)"),
     ]
 
 
@@ -419,11 +418,11 @@ def _titles(event: _Event, norm: TitleNorm, n: int, titled: int, title: int
     return [
         Condition(name="titled opponents", article="1.4.5", ok=titled >= need_titled,
                   have=str(titled), need=str(need_titled),
-                  words=f"{titled} titled opponents (at least {need_titled}; GM, IM, WGM, WIM, "
-                        "FM or WFM)"),
+                  words=f"titled opponents: {titled} (at least {need_titled}; GM, IM, WGM, "
+                        "WIM, FM or WFM)"),
         Condition(name="title opponents", article="1.4.5", ok=title >= need_title,
                   have=str(title), need=str(need_title),
-                  words=f"{title} opponents holding {sought} (at least {need_title})"),
+                  words=f"opponents holding {sought}: {title} (at least {need_title})"),
     ]
 
 
@@ -447,15 +446,15 @@ def _federations(event: _Event, player: Player, games: Sequence[_Game]
     found = [
         Condition(name="federations", article="1.4.3", ok=others >= rules.other_federations,
                   have=str(others), need=str(rules.other_federations),
-                  words=f"{others} federations other than {own} "
+                  words=f"federations other than {own}: {others} "
                         f"(at least {rules.other_federations})"),
         Condition(name="own federation", article="1.4.3", ok=own_count <= most_own,
                   have=str(own_count), need=str(most_own),
-                  words=f"{own_count} opponents from {own} (at most {most_own})"),
+                  words=f"opponents from {own}: {own_count} (at most {most_own})"),
         Condition(name="one federation", article="1.4.3", ok=top[1] <= most_one,
                   have=str(top[1]), need=str(most_one),
-                  words=f"{top[1]} opponents from {top[0] or 'one federation'} "
-                        f"(at most {most_one})"),
+                  words=f"opponents from {top[0] or 'one federation'}: {top[1]} "
+                        f"(at most {most_one} from any one)"),
     ]
     if all(c.ok for c in found):
         return others, own_count, found, ""
