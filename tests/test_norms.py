@@ -4,6 +4,8 @@ Championship 2026, against figures worked out by hand from the pages."""
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
@@ -480,3 +482,32 @@ def test_ra_and_rp_on_the_british_championship_2026(realdata: Path):
     assert (s[GM].ra, s[GM].ra_floor_raised, s[GM].performance) == (2339, True, 2434)
     assert s[WGM].result is NormResult.POSSIBLE  # 2423 ≥ 2400, one game short
     assert s[IM].result is NormResult.POSSIBLE  # 2423 < 2450: a win in round 9 could do it
+
+
+def test_the_swiss_exemption_on_the_british_championship_2026(realdata: Path):
+    """1.4.3d read off the crosstable page by hand (its rows, not the importer): rated players
+    not from England (nor FID) who missed at most one round, counted in each round they sat at
+    a board ('57w1', '3b', '104b+'; '-0' and '100w-' are rounds missed)."""
+    page = realdata / "chess-results" / "en_swiss_crosstable_art5_final_british2026.html"
+    text = page.read_text(encoding="utf-8")
+    rows = []
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", text, re.S):
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+                 for c in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
+        if len(cells) == 17 and cells[0].isdigit():  # No., -, title, name, rating, fed, 9 rounds, …
+            rows.append(cells)
+    assert len(rows) == 108
+
+    def sat(cell: str) -> bool:
+        return re.fullmatch(r"\d+[wb][01½+]?", cell) is not None
+
+    foreign = [r for r in rows if r[5] not in ("ENG", "FID") and int(r[4] or 0) > 0
+               and sum(not sat(c) for c in r[6:15]) <= 1]
+    per_round = [[r for r in foreign if sat(r[6 + i])] for i in range(9)]
+    least = (min(len(here) for here in per_round),
+             min(len({r[5] for r in here}) for here in per_round),
+             min(sum(r[2] in ("GM", "IM", "WGM", "WIM") for r in here) for here in per_round))
+    assert least == (28, 13, 10)  # 10 GM/IM/WGM/WIM: exactly the minimum, in every round
+    t = importer.load_many([page, page.with_name("en_swiss_startingrank_art0_british2026.html")])
+    exempt, words = swiss_exemption(t, RULES)
+    assert exempt is True and "(1.4.3d)" in words
