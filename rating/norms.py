@@ -204,14 +204,15 @@ class _Event:
 
 
 def _zero_unrated(t: Tournament) -> frozenset[int]:
+    """Unrated players whose games against rated opponents scored nothing (1.4.2)."""
     by_no = t.players_by_no()
-    scored: dict[int, Decimal | None] = {}
+    scored: dict[int, Decimal] = {}
     for r in t.results:
         opp = by_no.get(r.opponent_no) if r.opponent_no is not None else None
         me = by_no.get(r.start_no)
         if (r.status is Status.PLAYED and me is not None and me.rating is None
                 and opp is not None and opp.rating is not None):
-            scored[r.start_no] = (scored.get(r.start_no) or Decimal(0)) + (r.points or 0)
+            scored[r.start_no] = scored.get(r.start_no, Decimal(0)) + (r.points or 0)
     return frozenset(no for no, s in scored.items() if s == 0)
 
 
@@ -230,12 +231,13 @@ def _administrative(t: Tournament, rules: NormRules, day: date | None,
     dates = t.info.round_dates
     if dates and len(dates) >= t.rounds_seen and all(dates):
         busiest = max(Counter(dates).values())
-        out.append(Condition(name="rounds a day", article="1.1", ok=busiest <= 2,
-                             words=f"at most {busiest} rounds a day (2 allowed)"))
+        most = rules.most_rounds_a_day
+        out.append(Condition(name="rounds a day", article="1.1", ok=busiest <= most,
+                             words=f"at most {busiest} rounds a day ({most} allowed)"))
     else:
         out.append(Condition(name="rounds a day", article="1.1", ok=None, checked=False,
-                             words="not checked: at most 2 rounds a day (the round dates "
-                                   "are not all shown)"))
+                             words=f"not checked: at most {rules.most_rounds_a_day} rounds a "
+                                   "day (the round dates are not all shown)"))
     out.append(Condition(name="registration", article="1.1", ok=None, checked=False,
                          words="not checked: the event registered with FIDE 30 days ahead"))
     out.append(Condition(name="chief arbiter", article="1.1", ok=None, checked=False,
@@ -246,13 +248,14 @@ def _administrative(t: Tournament, rules: NormRules, day: date | None,
                              words="not checked: the event class (a national championship "
                                    "final, national team championship or zonal is exempt from "
                                    "the federation conditions; a World or Continental team "
-                                   "championship needs 7 games)"))
-    if t.info.start_date and t.info.end_date and (t.info.end_date - t.info.start_date).days > 30:
+                                   f"championship needs {rules.team_min_games} games)"))
+    start, end = t.info.start_date, t.info.end_date
+    if start and end and (end - start).days > rules.long_event_days:
         out.append(Condition(name="ratings when played", article="1.1.4", ok=None, checked=False,
-                             words="not checked: an event of more than 30 days counts the "
-                                   "ratings in force when each game was played"))
+                             words=f"not checked: an event of more than {rules.long_event_days} "
+                                   "days counts the ratings in force when each game was played"))
     if day is not None and day < rules.valid_from:
-        out.append(Condition(name="regulations", article="0", ok=None, checked=False,
+        out.append(Condition(name="regulations", article="", ok=None, checked=False,
                              words=f"not checked: the event began before the {rules.name}, "
                                    "which this check applies"))
     return tuple(out)

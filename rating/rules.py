@@ -321,6 +321,10 @@ class NormRules:
     swiss_titles: frozenset[str] = frozenset({"GM", "IM", "WGM", "WIM"})
     swiss_missed: int = 1
     """… counting only players who missed at most this many rounds."""
+    most_rounds_a_day: int = 2
+    """1.1: rounds played in one day, at most."""
+    long_event_days: int = 30
+    """1.1.4: an event longer than this counts the ratings in force when each game was played."""
     women_titles: frozenset[str] = frozenset({"WGM", "WIM", "WFM", "WCM"})
     """Titles only women hold: a holder may seek the women's norms."""
 

@@ -429,6 +429,25 @@ def test_1_1_norms_come_from_standard_games_only():
     assert "a rapid event: norms come only from standard games" in c.reasons
 
 
+def test_1_1_rounds_a_day_when_the_round_dates_are_shown():
+    t = event(opponents(), GOOD)
+    days = [date(2026, 3, d) for d in (1, 2, 3, 4, 5, 6, 7, 8, 9)]
+    ok = replace(t, info=replace(t.info, round_dates=tuple(days)))
+    assert condition(norm(ok), "rounds a day") is True and norm(ok).result is NormResult.ACHIEVED
+    three = replace(t, info=replace(t.info, round_dates=tuple([days[0]] * 3 + days[3:])))
+    assert condition(norm(three), "rounds a day") is False
+    assert "at most 3 rounds a day (2 allowed)" in norm(three).reasons
+
+
+def test_1_1_4_a_long_event_says_the_ratings_when_played_were_not_checked():
+    t = event(opponents(), GOOD)
+    long = replace(t, info=replace(t.info, end_date=date(2026, 4, 15)))
+    c = norm(long)
+    assert c.result is NormResult.ACHIEVED
+    assert "ratings when played" in {x.name for x in c.conditions if not x.checked}
+    assert "ratings when played" not in {x.name for x in norm(t).conditions}
+
+
 def test_a_live_event_is_possible_until_it_is_decided():
     scores = [*GOOD[:8], 0]
     pending = norm(event(opponents(), scores, statuses={9: Status.PENDING}))
