@@ -359,6 +359,17 @@ def test_federations_the_source_does_not_show_are_not_decidable():
     assert "not decidable: the source does not show every opponent's federation" in c.reasons
 
 
+def test_a_rating_or_own_federation_the_source_does_not_show_is_not_decidable():
+    opps = opponents()
+    cut = [replace(opps[0], rating=None, rating_known=False), *opps[1:]]
+    c = norm(event(cut, GOOD))
+    assert (c.result, c.ra, c.performance) == (NormResult.NOT_DECIDABLE, None, None)
+    assert "no average rating: the source does not show every opponent's rating" in c.reasons
+    stateless = norm(event(opps, GOOD, me=replace(ME, federation="")))
+    assert stateless.result is NormResult.NOT_DECIDABLE
+    assert "not decidable: the source does not show the player's federation" in stateless.reasons
+
+
 def test_1_4_3_an_event_class_exempts_and_the_exemption_is_marked():
     english = opponents(feds=["ENG"] * 9)
     assert norm(event(english, GOOD)).result is NormResult.MISSED
