@@ -88,7 +88,7 @@ class Status(StrEnum):
     UNPLAYED = "unplayed"
     """A game that lasted less than one move (TRF W/D/L): scored, never rated."""
     BYE = "bye"
-    """A pairing-allocated bye (or a requested full-point bye)."""
+    """A full-point bye: allocated by the pairing, or requested (``RoundResult.requested``)."""
     HALF_BYE = "half_bye"
     ABSENT = "absent"
     """Not paired, zero-point bye, withdrawn or not fielded."""
@@ -296,6 +296,9 @@ class RoundResult:
     """The K the source published for this game (player card)."""
     rating_change: Decimal | None = None
     """The source's published change for this game (player card 'rtg+/-')."""
+    requested: bool = False
+    """A full-point bye the player asked for (TRF ``F``); False for one the pairing allocated
+    (TRF ``U``) and where the source does not tell the two apart."""
 
 
 @quick_init

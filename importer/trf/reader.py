@@ -15,6 +15,8 @@ Choices worth knowing:
 * Sex is normalised to ``m``/``w`` (``M``; ``W``/``F``/``f`` → ``w``); anything else → ''.
 * A full point with nobody opposite (``0000 - +``, as older files and team events write it)
   is a bye (``Status.BYE``, 1 point), not a forfeit win: there is no opponent to forfeit.
+* A requested full-point bye (``F``) is told apart from a pairing-allocated one (``U``) by
+  ``RoundResult.requested`` (the title norms' 8-game case, 1.4.1, needs the difference).
 * Some pairing programs write the bye as a placeholder "player" ("spielfrei", "BYE",
   "Freilos", …).  Such a line is recognised by its structure (see :func:`_find_placeholders`):
   no rating, no id, never at a board.  It is left out, and its opponents' rounds against it
@@ -367,7 +369,8 @@ def _classify(st: _State, row: _Row, r: int, rnd: _Round, last_round: int) -> Ro
         st.warn("result-code", f"round {r}: player {no} has result {rnd.code!r} without an "
                 "opponent (read as a bye or absence)", row.line, players=(no,), round=r)
     points, status = _NO_GAME[rnd.code]
-    return RoundResult(start_no=no, round=r, status=status, points=points)
+    return RoundResult(start_no=no, round=r, status=status, points=points,
+                       requested=rnd.code == "F")
 
 
 def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundResult]:

@@ -36,7 +36,7 @@ def _block(r: RoundResult | None) -> str:
         code = _CODE.get((r.status, float(r.points or 0)), "0")
     else:
         code = {Status.FORFEIT_WIN: "+", Status.FORFEIT_LOSS: "-", Status.HALF_BYE: "H",
-                Status.BYE: "U", Status.ABSENT: "Z"}[r.status]
+                Status.BYE: "F" if r.requested else "U", Status.ABSENT: "Z"}[r.status]
     if not r.status.is_game:
         opp, colour = "0000", "-"
     return f"  {opp} {colour} {code}"
