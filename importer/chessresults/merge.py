@@ -62,11 +62,12 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
     rows: dict[int, list[Player]] = {}
     through: dict[int, int] = {}
     for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
-        last = max(map(_ROUND, page.results), default=page.round or 0)  # a ranking: its round
+        covers = _points_cover(page)
         for p in page.players:
             rows.setdefault(p.start_no, []).append(p)
-            if p.points is not None and p.start_no not in through and last:
-                through[p.start_no] = last
+            upto = covers.get(p.start_no)
+            if p.points is not None and p.start_no not in through and upto is not None:
+                through[p.start_no] = upto
     players = {}
     for no in sorted(rows):
         found = rows[no]
@@ -81,6 +82,19 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
                     fields[name] = value
         players[no] = Player(start_no=no, **fields)  # type: ignore[arg-type]
     return players, through
+
+
+def _points_cover(page: Page) -> dict[int, int]:
+    """Per player, the last round a page's printed points cover: the page's last round (a
+    ranking: its round); on a pairings page the points before the round, plus its result where
+    shown, so the round before a game still being played."""
+    if page.kind in (PageKind.PAIRINGS, PageKind.PAIRINGS_RR):
+        latest: dict[int, RoundResult] = {}
+        for r in sorted(page.results, key=_ROUND):
+            latest[r.start_no] = r
+        return {no: r.round - (r.points is None) for no, r in latest.items()}
+    last = max(map(_ROUND, page.results), default=page.round or 0)
+    return dict.fromkeys((p.start_no for p in page.players), last) if last else {}
 
 
 def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[SourceWarning]) -> Page:

@@ -102,9 +102,9 @@ def ranking_columns(t: Table, rounds: int | None, *, cut: bool = False,
 
     By the values: the rank is the first column of whole numbers that starts at 1 and rises
     down the rows, a blank continuing a tie (however many rows tie: the header alone cannot
-    tell the rank from the starting number, a Russian page heads both 'Ст.ном'); the starting numbers are a column
-    holding 1 … N once each on the N rows (a cut list: distinct numbers), unless player links
-    carry them; the name is the text column with the most commas; the points are the first
+    tell the rank from the starting number, a Russian page heads both 'Ст.ном'); the starting
+    numbers are a column holding 1 … N once each on the N rows (a cut list: distinct numbers),
+    unless player links carry them; the name is the text column with the most commas; the points are the first
     column of halves right of the name that never rises down the rows and stays within the
     rounds; in the published block w − we equals the w-we column, n ≥ w and we, K is one of
     10, 15, 20, 25, 30, 40 (blank when unrated), rtg+/- is K × (w − we) and Rp is the
