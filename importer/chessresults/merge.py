@@ -17,6 +17,7 @@ from operator import attrgetter, itemgetter
 from importer.chessresults.page import Page, PageKind
 from importer.chessresults.records import mirror, mirrored_status
 from importer.errors import InputError
+from importer.list_hints import with_list_hint
 from importer.model import (
     Colour,
     DateSource,
@@ -455,7 +456,8 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     _mark_unknown_ratings(pages, players, warnings)
     boards = {(rd, w, b): x for p in pages for rd, w, b, x in p.boards}
     ordered = tuple(sorted(results.values(), key=attrgetter("start_no", "round")))
-    info = _merge_info(pages, source, warnings)
+    info, notes = with_list_hint(_merge_info(pages, source, warnings))
+    warnings.extend(notes)
     if info.rounds is not None and info.rounds < last:
         warnings.append(SourceWarning("rounds", f"the pages say {info.rounds} rounds but show "
                                       f"{last}"))
