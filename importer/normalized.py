@@ -55,9 +55,9 @@ __all__ = [
 ]
 
 TOURNAMENT_COLUMNS = ("id", "name", "source", "start_date", "end_date", "rounds", "system",
-                      "rating_list", "federation", "time_control", "rating_calculation",
-                      "fide_event_id", "focus", "date_source", "city", "chief_arbiter",
-                      "deputy_arbiters", "round_dates", "last_update", "list_source")
+                      "rating_list", "list_source", "federation", "time_control",
+                      "rating_calculation", "fide_event_id", "focus", "date_source", "city",
+                      "chief_arbiter", "deputy_arbiters", "round_dates", "last_update")
 PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating",
                   "national_rating", "birth_year", "sex", "club", "points", "rank",
                   "national_id", "team", "k", "rating_change", "category", "rating_known",

@@ -105,9 +105,8 @@ def test_chess_results_list_from_the_event_name(realdata: Path) -> None:
     details = build_tournament([parse_page((
         realdata / "chess-results" / "british2026_champ_r6_finished.html").read_bytes().decode(
         "utf-8"), source="r6.html")])
-    assert details.info.list_source in (ListSource.TIME_CONTROL, ListSource.DEFAULT)
-    assert (details.info.list_source is ListSource.TIME_CONTROL) == (
-        details.info.rating_list is not None)
+    assert (details.info.rating_list, details.info.list_source) == (  # '40/90’ + Game/30’ …'
+        RatingList.STANDARD, ListSource.TIME_CONTROL)
 
 
 # ------------------------------------------------------------------ TRF points all zero
