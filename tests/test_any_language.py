@@ -161,3 +161,24 @@ def test_live_round_after_the_crosstable_gives_no_points_note(realdata: Path) ->
     alone = build_tournament(pages[2:])
     assert not [w for w in alone.warnings if w.code == "points-differ"]
     assert all(p.points is not None for p in alone.players)
+
+
+def test_pairings_points_checked_against_the_rounds_they_cover(realdata: Path) -> None:
+    """A crosstable that prints no points (no 'Tie Break1: points' legend): the pairings pages'
+    points are the printed ones, and each covers only up to its own round."""
+    bare = text_of(realdata, "british2026_champ_crosstable.html").replace(
+        "Tie Break1: points", "Tie Break1: something else")
+    crosstable = parse_page(bare, source="ct")
+    assert all(p.points is None for p in crosstable.players)
+    r8 = parse_page(russian_header(text_of(
+        realdata, "en_swiss_pairings_art2_rd8_forfeit_british2026.html"), RU_PAIRINGS), source="r8")
+    r9 = parse_page(text_of(realdata, "british2026_champ_r9.html"), source="r9")
+    for pages in ([crosstable, r8], [crosstable, r8, r9], [crosstable, r9, r8]):
+        t = build_tournament(pages)
+        assert not [w for w in t.warnings if w.code == "points-differ"]
+    t = build_tournament([crosstable, r8, r9])
+    royal = t.player(3)
+    assert royal is not None and royal.points is not None
+    # the points printed on a pairings page, the rounds they cover summed the same way
+    covered = [r for r in t.results_of(3) if r.round <= 9 and r.points is not None]
+    assert royal.points == sum(r.points for r in covered if r.points is not None)

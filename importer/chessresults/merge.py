@@ -87,15 +87,18 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
 
 def _points_cover(page: Page) -> dict[int, int]:
     """Per player, the last round a page's printed points cover: the page's last round (a
-    ranking: its round); on a pairings page the points before the round, plus its result where
-    shown, so the round before a game still being played."""
-    if page.kind in (PageKind.PAIRINGS, PageKind.PAIRINGS_RR):
-        latest: dict[int, RoundResult] = {}
-        for r in sorted(page.results, key=_ROUND):
-            latest[r.start_no] = r
-        return {no: r.round - (r.points is None) for no, r in latest.items()}
+    ranking: its round), but the round before one the page shows undecided for the player (a
+    game being played: a pairings page prints the points before it, a crosstable has no
+    result for it yet)."""
     last = max(map(_ROUND, page.results), default=page.round or 0)
-    return dict.fromkeys((p.start_no for p in page.players), last) if last else {}
+    if not last:
+        return {}
+    open_: dict[int, int] = {}
+    for r in page.results:
+        if r.points is None:
+            open_[r.start_no] = min(r.round, open_.get(r.start_no, r.round))
+    return {p.start_no: open_[p.start_no] - 1 if p.start_no in open_ else last
+            for p in page.players}
 
 
 def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[SourceWarning]) -> Page:
