@@ -59,7 +59,7 @@ def _empty(value: object) -> bool:
 
 def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, int]]:
     """Players field by field from the most authoritative page that fills the field, and the
-    last round the printed points cover (the last round of the page that printed them)."""
+    last round the printed points cover (:func:`_points_cover` of the page that printed them)."""
     rows: dict[int, list[Player]] = {}
     through: dict[int, int] = {}
     for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
