@@ -88,6 +88,17 @@ def test_menu_rounds_by_structure_in_a_made_up_language(realdata: Path) -> None:
     assert parse_page(text, source="x.html").info.rounds == 9
 
 
+@pytest.mark.parametrize("heading", ["Итоговое положение после 9 тура",
+                                     "Endstand nach der 9. Runde",
+                                     "Classificação final após a 9ª ronda",
+                                     "Clasificación final tras 9 rondas"])
+def test_heading_after_n_rounds_in_other_languages(realdata: Path, heading: str) -> None:
+    text = text_of(realdata, PORTIMAO)  # a gated page: no menu, only the heading
+    assert "<h2>Final Ranking after 9 Rounds</h2>" in text
+    page = parse_page(text.replace("Final Ranking after 9 Rounds", heading), source="x.html")
+    assert (page.info.rounds, page.round) == (9, 9)
+
+
 # ------------------------------------------------------------------ ranks with blank ties
 
 
