@@ -26,6 +26,7 @@ __all__ = [
     "DateSource",
     "Game",
     "GameResult",
+    "ListSource",
     "Player",
     "Provenance",
     "RatingList",
@@ -68,6 +69,21 @@ class RatingList(StrEnum):
     STANDARD = "standard"
     RAPID = "rapid"
     BLITZ = "blitz"
+
+
+class ListSource(StrEnum):
+    """Where ``TournamentInfo.rating_list`` was read from (or that nothing said)."""
+
+    TIME_CONTROL = "time control"
+    TRF_222 = "TRF 222"
+    TRF_122 = "TRF 122"
+    TOURNAMENT_TYPE = "tournament type"
+    EVENT_NAME = "event name"
+    """A guess from the event's name ('… Blitz …'), with a note."""
+    DEFAULT = "default"
+    """Nothing says: rated as standard."""
+    NONE = ""
+    """Not recorded (a source that keeps no such record)."""
 
 
 class Colour(StrEnum):
@@ -208,6 +224,9 @@ class TournamentInfo:
     system: System = System.SWISS
     rating_list: RatingList | None = None
     """None when the source does not say (rated as standard, with a note)."""
+    list_source: ListSource = field(default=ListSource.NONE, compare=False)
+    """Where ``rating_list`` comes from (provenance: two readings of one tournament that
+    found its list in different places are still equal)."""
     federation: str = ""
     time_control: str = ""
     rating_calculation: str = ""

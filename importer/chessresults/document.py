@@ -3,7 +3,7 @@
 Which tournament (``tnr…``) and view (``art=``, ``rd=``, ``snr=``) it is, from the form action,
 or on a page saved as a fragment from a comment, ``<link rel=canonical>``, ``<base href>``,
 ``<meta property=og:url>`` or the links back to the same view; its name; the details block that
-``turdet=YES`` adds (dates, rounds, type, time control); the menu ('Rd.7/9'); the old-tournament
+``turdet=YES`` adds (dates, rounds, type, time control); the menu ('Rd.7/9', 'Тур7/9'); the old-tournament
 gate (the ``cb_alleDetails`` "Show tournament details" button); a cut list (the 'Show complete
 list' link, ``zeilen=99999``); the round dates of its captions and headings; and the 'Last
 update' line.  The page readers and the fetcher (:mod:`importer.fetch`) both read these facts
@@ -47,7 +47,9 @@ __all__ = ["Document", "event_dates", "load_document", "looks_like_chess_results
            "record_not_found", "round_of"]
 
 _TNR = re.compile(r"tnr(\d+)\.aspx", re.IGNORECASE)
-_MENU_ROUNDS = re.compile(r"Rd\.\s*(\d{1,3})\s*/\s*(\d{1,3})(?!\d)")
+_MENU_ROUNDS = re.compile(r"(?<![\w/])[^\W\d_]+\.?\s*(\d{1,3})\s*/\s*(\d{1,3})(?![\d/])")
+"""A menu link 'Rd.7/9' in any UI language ('Тур5/7', 'Runde 5/7'): a word, then published/total
+rounds (read by structure, not by the word)."""
 _TB1_IS_POINTS = re.compile(r"(?:tie\s*break|wertung|доп)\S*\s*1\s*:\s*(?:points|punkte|очки)",
                             re.IGNORECASE)
 
@@ -263,7 +265,7 @@ def load_document(text: str, *, source: str = "") -> Document:
             else:
                 detail_rows.append((label, value))
     menu_text = "\n".join(menu)
-    mr = _MENU_ROUNDS.search(menu_text)
+    mr = next((m for m in _MENU_ROUNDS.finditer(menu_text) if 0 < int(m[1]) <= int(m[2])), None)
     paragraphs = " ".join(content(p) for p in root.iter("p"))  # the page's legends
     cut = any("zeilen=99999" in (a.get("href") or "") for a in root.iter("a")
               if a.get("class") == "fett")  # the 'Show complete list' link

@@ -17,6 +17,7 @@ from operator import attrgetter, itemgetter
 from importer.chessresults.page import Page, PageKind
 from importer.chessresults.records import mirror, mirrored_status
 from importer.errors import InputError
+from importer.list_hints import with_list_hint
 from importer.model import (
     Colour,
     DateSource,
@@ -59,15 +60,16 @@ def _empty(value: object) -> bool:
 
 def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, int]]:
     """Players field by field from the most authoritative page that fills the field, and the
-    last round the printed points cover (the last round of the page that printed them)."""
+    last round the printed points cover (:func:`_points_cover` of the page that printed them)."""
     rows: dict[int, list[Player]] = {}
     through: dict[int, int] = {}
     for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
-        last = max(map(_ROUND, page.results), default=page.round or 0)  # a ranking: its round
+        covers = _points_cover(page)
         for p in page.players:
             rows.setdefault(p.start_no, []).append(p)
-            if p.points is not None and p.start_no not in through and last:
-                through[p.start_no] = last
+            upto = covers.get(p.start_no)
+            if p.points is not None and p.start_no not in through and upto is not None:
+                through[p.start_no] = upto
     players = {}
     for no in sorted(rows):
         found = rows[no]
@@ -110,6 +112,22 @@ def _check_unlinked(pages: Sequence[Page], source: str) -> None:
         raise InputError("board pairings without player links (players numbered as they "
                          "appear, not by starting number) cannot be merged with other pages: "
                          "import that page alone", source=unlinked[0].source or source)
+
+
+def _points_cover(page: Page) -> dict[int, int]:
+    """Per player, the last round a page's printed points cover: the page's last round (a
+    ranking: its round), but the round before one the page shows undecided for the player (a
+    game being played: a pairings page prints the points before it, a crosstable has no
+    result for it yet)."""
+    last = max(map(_ROUND, page.results), default=page.round or 0)
+    if not last:
+        return {}
+    open_: dict[int, int] = {}
+    for r in page.results:
+        if r.points is None:
+            open_[r.start_no] = min(r.round, open_.get(r.start_no, r.round))
+    return {p.start_no: open_[p.start_no] - 1 if p.start_no in open_ else last
+            for p in page.players}
 
 
 def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[SourceWarning]) -> Page:
@@ -471,7 +489,8 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     _mark_unknown_ratings(pages, players, warnings)
     boards = {(rd, w, b): x for p in pages for rd, w, b, x in p.boards}
     ordered = tuple(sorted(results.values(), key=attrgetter("start_no", "round")))
-    info = _merge_info(pages, source, warnings)
+    info, notes = with_list_hint(_merge_info(pages, source, warnings))
+    warnings.extend(notes)
     if info.rounds is not None and info.rounds < last:
         warnings.append(SourceWarning("rounds", f"the pages say {info.rounds} rounds but show "
                                       f"{last}"))
