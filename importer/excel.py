@@ -32,6 +32,7 @@ from importer.chessresults.cells import parse_points, parse_rating, parse_round_
 from importer.chessresults.details import Details, last_update, parse_details, title_dates
 from importer.chessresults.lang import header_key, round_column, tiebreak_column
 from importer.errors import InputError
+from importer.list_hints import with_list_hint
 from importer.model import (
     DateSource,
     Player,
@@ -368,8 +369,10 @@ def _tournament(sheet: list[tuple[object, ...]], source: str) -> Tournament:
         federation=det.federation, time_control=det.time_control,
         rating_calculation=det.rating_calculation, fide_event_id=det.fide_event_id,
         system=det.system or System.SWISS, last_update=updated)
+    info, notes = with_list_hint(info)
     return Tournament(info=info, players=tuple(sorted(players, key=lambda p: p.start_no)),
-                      results=tuple(results), games=tuple(games), warnings=tuple(warnings))
+                      results=tuple(results), games=tuple(games),
+                      warnings=(*warnings, *notes))
 
 
 def _int(text: str) -> int | None:

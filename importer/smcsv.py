@@ -15,6 +15,7 @@ from decimal import Decimal
 from importer.chessresults.cells import parse_points, parse_rating
 from importer.chessresults.lang import header_key, round_column
 from importer.errors import InputError
+from importer.list_hints import with_list_hint
 from importer.model import FULL_POINT as _ONE
 from importer.model import HALF_POINT as _HALF
 from importer.model import NO_POINT as _ZERO
@@ -141,8 +142,10 @@ def parse_smcsv(text: str, *, source: str = "") -> Tournament:
                                f"{p.points:g} but the rounds give "
                                f"{totals.get(p.start_no, Decimal(0)):g}", (p.start_no,)))
     info = TournamentInfo(name=name, source=source, rounds=max(rounds))
+    info, notes = with_list_hint(info)
     return Tournament(info=info, players=tuple(sorted(players, key=lambda p: p.start_no)),
-                      results=tuple(results), games=tuple(games), warnings=tuple(warnings))
+                      results=tuple(results), games=tuple(games),
+                      warnings=(*warnings, *notes))
 
 
 def _results(raw: list[tuple[int, int, list[str]]], rounds: dict[int, int],
