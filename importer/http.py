@@ -63,7 +63,7 @@ from urllib3.util.retry import Retry
 from importer.decoding import decode_page
 from importer.errors import FetchError, NoSuchTournament, one_line
 from importer.shared import REDIS_SCHEMES, LocalShared, Shared
-from importer.urls import is_allowed_host, is_downgrade, read_origin
+from importer.urls import FIDE_RATINGS_HOST, is_allowed_host, is_downgrade, read_origin
 
 if TYPE_CHECKING:
     from urllib3.connectionpool import ConnectionPool
@@ -552,7 +552,8 @@ def get_text(
     base = base_url if base_url is not None else getattr(session, "fiderate_base_url", None)
     current = _checked(url, base)
     if current is None:
-        raise FetchError(url, f"refusing to fetch {_shown_host(url)}: not a chess-results address")
+        raise FetchError(url, f"refusing to fetch {_shown_host(url)}: not an address fiderate "
+                              "reads (chess-results, or FIDE's calculations)")
     verb, body = method.upper(), data
     keys: list[str] = []
     from_cache = True
@@ -648,13 +649,14 @@ def _send(session: requests.Session, url: str, verb: str, current: str,
 
 def _describe(exc: requests.RequestException, session: requests.Session, url: str) -> str:
     """One line saying what went wrong, e.g. 'timed out after 2 tries (read timeout 2 s)'."""
+    site = FIDE_RATINGS_HOST if urlsplit(url).hostname == FIDE_RATINGS_HOST else "chess-results"
     if isinstance(exc, PageTooLarge):
-        return f"chess-results sent more than {_size(exc.limit)} for this page; nothing kept"
+        return f"{site} sent more than {_size(exc.limit)} for this page; nothing kept"
     if isinstance(exc, PageTooSlow):
-        return (f"chess-results did not finish sending this page within {exc.seconds:g} s; "
+        return (f"{site} did not finish sending this page within {exc.seconds:g} s; "
                 "nothing kept")
     if isinstance(exc, RefusedAddress):
-        return f"{exc}: not a chess-results address"
+        return f"{exc}: not an address fiderate reads (chess-results, or FIDE's calculations)"
     adapter = session.get_adapter(url)
     connect_t, read_t = adapter.timeout if isinstance(adapter, PoliteAdapter) else (None, None)
     inner: BaseException | None = exc.args[0] if exc.args else None
