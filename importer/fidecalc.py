@@ -53,7 +53,8 @@ __all__ = ["FideCalculation", "FideEvent", "FideGame", "looks_like_fide_calculat
 PROVENANCE_KIND: Final = "fide-calculation"
 """``Provenance.kind`` of a tournament read from FIDE's page."""
 
-_SNIFF = re.compile(r"calc_table|>\s*(?:<b>\s*)?K\s*\*\s*chg\s*<", re.IGNORECASE)
+_K_TIMES = re.compile(r">\s*(?:<b>\s*)?k\s*\*\s*$")
+"""What comes before 'chg' in the heading 'K*chg' (lower case)."""
 _HEAD = {"rc": "rc", "rp": "rp", "ro": "ro", "w": "w", "n": "n", "chg": "chg", "change": "chg",
          "k": "k", "k*chg": "kchg", "kchg": "kchg", "k×chg": "kchg"}
 _NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
@@ -136,7 +137,16 @@ class FideCalculation:
 
 def looks_like_fide_calculation(text: str) -> bool:
     """True for FIDE's calculations page (its event tables), saved or fetched."""
-    return _SNIFF.search(text[:400_000]) is not None
+    low = text[:400_000].lower()
+    if "calc_table" in low:  # FIDE's own class
+        return True
+    at = low.find("chg")
+    while at >= 0:  # a heading whose whole text is 'K*chg'
+        if low[at + 3:at + 12].lstrip().startswith("<") and _K_TIMES.search(low, max(0, at - 40),
+                                                                             at):
+            return True
+        at = low.find("chg", at + 3)
+    return False
 
 
 def _text(el: lxml.etree._Element) -> str:

@@ -60,13 +60,12 @@ def looks_like_chess_results(text: str) -> bool:
     (its first table a CRs1/CRs2 table, the others bare), or a page a browser saved from a
     chess-results URL ('saved from url=').  Words alone (a page that only mentions
     chess-results, or a URL in a comment) are not enough."""
-    classes = {c.casefold() for attrs in _CLASS_ATTR.findall(text)
-               for c in attrs.split()}
-    page = "defaultdialog" in classes and any(c.startswith("cr") for c in classes)
+    page = _DIALOG_CLASS.search(text) is not None and _CR_CLASS.search(text) is not None
     return page or _only_crs1_tables(text) or _saved_from(text[:30_000])
 
 
-_CLASS_ATTR = re.compile(r"""\bclass\s*=\s*["']?([^"'>]*)""", re.IGNORECASE)
+_DIALOG_CLASS = re.compile(r"""\bclass\s*=\s*["']?[^"'>]*?\bdefaultDialog\b""", re.IGNORECASE)
+_CR_CLASS = re.compile(r"""\bclass\s*=\s*["']?(?:[^"'>]*\s)?CR""", re.IGNORECASE)
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\S*chess-results\.com/", re.IGNORECASE)
 
 
