@@ -31,7 +31,6 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from importer.chessresults import Page, PageKind, build_tournament
 from importer.errors import InputError
 from importer.model import DateSource, RoundResult, SourceWarning, Status, Tournament, TournamentInfo
 from importer.names import name_key
@@ -48,6 +47,8 @@ from importer.urls import parse_fide_calc_url
 
 if TYPE_CHECKING:
     import requests
+
+    from importer.chessresults import Page
 
 __all__ = ["Event", "EventIdentity", "Events", "PlayedGames", "distinct_events", "load_events",
            "load_many"]
@@ -293,6 +294,8 @@ def distinct_events(items: Sequence[Event]) -> Events:
 
 def _slot(page: Page) -> tuple[object, ...]:
     """The view a page shows: two pages of one view are two snapshots of it."""
+    from importer.chessresults import PageKind  # lazy: saved pages loaded it already
+
     if page.kind in (PageKind.CROSSTABLE_START, PageKind.CROSSTABLE_RANK, PageKind.CROSSTABLE_RR):
         return ("crosstable",)
     if page.kind is PageKind.PLAYER_CARD:
@@ -395,6 +398,8 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
         else:
             order[id(got)] = i
             saved.append(got)
+    if saved:  # lazy: only saved chess-results pages need their merging
+        from importer.chessresults import build_tournament
     for group in _page_groups(saved):
         pages = _newest_pages(group, notes)
         label = ", ".join(s.source for s in pages)

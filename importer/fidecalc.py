@@ -29,6 +29,7 @@ import lxml.etree
 
 from importer.errors import InputError
 from importer.model import (
+    FIDE_CALCULATIONS,
     FULL_POINT,
     HALF_POINT,
     NO_POINT,
@@ -50,7 +51,7 @@ from importer.numbers import checked_rating
 __all__ = ["FideCalculation", "FideEvent", "FideGame", "looks_like_fide_calculation",
            "parse_fide_calculation", "to_tournaments"]
 
-PROVENANCE_KIND: Final = "fide-calculation"
+PROVENANCE_KIND: Final = FIDE_CALCULATIONS
 """``Provenance.kind`` of a tournament read from FIDE's page."""
 
 _K_TIMES = re.compile(r">\s*(?:<b>\s*)?k\s*\*\s*$")

@@ -9,13 +9,14 @@ library's :mod:`email` parser, and its page is then read as any saved page.
 
 from __future__ import annotations
 
-import email
 import re
-from email import policy
-from email.message import Message
+from typing import TYPE_CHECKING
 
 from importer.decoding import decode_page
 from importer.errors import InputError
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 __all__ = ["looks_like_mhtml", "page_bytes"]
 
@@ -54,6 +55,10 @@ def page_bytes(data: bytes, *, source: str = "") -> bytes:
 
     InputError when the file holds no HTML page.
     """
+    # Lazy: the email package (~15 ms) only for a file that is MHTML.
+    import email
+    from email import policy
+
     # Only the email package runs inside the try: it is lenient with damaged messages, but
     # reading a malformed header can still end in these.
     try:

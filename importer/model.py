@@ -14,7 +14,7 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from importer.text import printable
 
@@ -197,6 +197,10 @@ def quick_init(cls: type[_T]) -> type[_T]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)  # noqa: B010 - mypy keeps the dataclass signature
     return cls
+
+
+FIDE_CALCULATIONS: Final = "fide-calculation"
+"""The provenance kind of FIDE's calculations page (:mod:`importer.fidecalc`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

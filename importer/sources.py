@@ -15,14 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
-import importer.chessresults as chessresults
-import importer.excel as excel
-import importer.fidecalc as fidecalc
-import importer.jsonfile as jsonfile
 import importer.mhtml as mhtml
-import importer.smcsv as smcsv
-import importer.trf as trf
-from importer.chessresults import Page, PageKind
 from importer.decoding import decode_page
 from importer.errors import InputError, UnknownFormat
 from importer.model import Provenance, Tournament
@@ -32,7 +25,9 @@ from importer.urls import FideCalcRef, parse_fide_calc_url, parse_ref
 if TYPE_CHECKING:
     import requests
 
+    from importer.chessresults import Page, PageKind
     from importer.fetch import TournamentPage
+    from importer.fidecalc import FideCalculation
 
 __all__ = ["FidePage", "Progress", "SavedPage", "from_pages", "load", "load_fide_url", "load_url",
            "read_file", "something_read"]
@@ -57,6 +52,8 @@ def _provenance(path: Path, data: bytes, kind: str) -> Provenance:
 
 
 def _chess_results_page(path: Path, text: str) -> Page | None:
+    from importer import chessresults  # lazy: as the other readers (see read_file)
+
     return (chessresults.parse_page(text, source=str(path))
             if chessresults.looks_like_chess_results(text) else None)
 
@@ -76,7 +73,7 @@ class FidePage:
     tournaments (``fiderate period`` checks the period against it)."""
 
     source: str
-    calculation: fidecalc.FideCalculation
+    calculation: FideCalculation
     tournaments: tuple[Tournament, ...]
 
     def only_event(self) -> Tournament:
@@ -84,13 +81,17 @@ class FidePage:
         tournament)."""
         if len(self.tournaments) == 1:
             return self.tournaments[0]
+        from importer.fidecalc import event_names
+
         raise InputError(f"FIDE's calculations page shows {len(self.tournaments)} events "
-                         f"({fidecalc.event_names(self.calculation.events)}), not one "
+                         f"({event_names(self.calculation.events)}), not one "
                          "tournament: rate it as a period", source=self.source)
 
 
 def _fide_page(text: str, source: str, provenance: Provenance,
                ref: FideCalcRef | None = None) -> FidePage:
+    from importer import fidecalc  # lazy: as the other readers (see read_file)
+
     calc = fidecalc.parse_fide_calculation(text, source=source)
     if ref is not None:  # what the page leaves out, its address says
         calc = replace(calc, fide_id=calc.fide_id or ref.fide_id, period=calc.period or ref.period,
@@ -113,35 +114,49 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | Fi
         raise InputError("the file is empty", source=source)
     if mhtml.looks_like_mhtml(data):  # a page saved as one MIME file: read the page inside
         data = mhtml.page_bytes(data, source=source)
-    if data.startswith(b"PK"):
+    # Lazy: each reader brings its parsing stack (the chess-results reader ~65 ms, Excel's
+    # more), and a file needs one; the bytes say which before anything is imported.
+    if data.startswith((b"PK", _OLE2)):
+        from importer import excel
+
         if excel.looks_like_xlsx(data):
             t = excel.parse_xlsx(data, source=source)
             return something_read(replace(t, provenance=(_provenance(path, data, "xlsx"),)),
                                   source=source)
-        raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
-    if excel.looks_like_xls(data):  # an OLE2 compound document: binary, but a workbook
-        t = excel.parse_xls(data, source=source)
-        return something_read(replace(t, provenance=(_provenance(path, data, "xls"),)),
-                              source=source)
+        if excel.looks_like_xls(data):  # an OLE2 compound document: binary, but a workbook
+            t = excel.parse_xls(data, source=source)
+            return something_read(replace(t, provenance=(_provenance(path, data, "xls"),)),
+                                  source=source)
+        if data.startswith(b"PK"):
+            raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
     if b"\x00" in data[:4096]:
         raise UnknownFormat("binary data, not a chess-results page, Excel export or TRF file",
                             source=source)
     text = decode_page(data)
-    if fidecalc.looks_like_fide_calculation(text):
-        fide = _fide_page(text, source, _provenance(path, data, fidecalc.PROVENANCE_KIND))
-        return fide if pages else fide.only_event()
-    page = _chess_results_page(path, text)
-    if page is not None:
-        prov = _provenance(path, data, f"chess-results:{page.kind}")
-        if pages:
-            return SavedPage(source, page, prov)
-        t = chessresults.build_tournament([page], source=source)
-        return something_read(replace(t, provenance=(prov,)), [page], source=source)
+    if _MARKUP.search(text, 0, 65536):
+        from importer import fidecalc
+
+        if fidecalc.looks_like_fide_calculation(text):
+            fide = _fide_page(text, source, _provenance(path, data, fidecalc.PROVENANCE_KIND))
+            return fide if pages else fide.only_event()
+        page = _chess_results_page(path, text)
+        if page is not None:
+            from importer.chessresults import build_tournament
+
+            prov = _provenance(path, data, f"chess-results:{page.kind}")
+            if pages:
+                return SavedPage(source, page, prov)
+            t = build_tournament([page], source=source)
+            return something_read(replace(t, provenance=(prov,)), [page], source=source)
+    from importer import trf
+
     text = trf.decode_trf(data)
     if trf.looks_like_trf(text):
         t = trf.parse_trf(text, source=source)
         return something_read(replace(t, provenance=(_provenance(path, data, "trf"),)),
                               source=source)
+    from importer import jsonfile, smcsv
+
     if jsonfile.looks_like_json(text):
         return something_read(jsonfile.from_json(text, source=source), source=source)
     if smcsv.looks_like_smcsv(text):
@@ -158,6 +173,11 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | Fi
 
 _HTML = re.compile(r"\s*(?:<!doctype html|<html|<head|<body|<table|<div|<p\b|<!--)", re.IGNORECASE)
 """The start of an HTML document or fragment."""
+_MARKUP = re.compile(r"<(?:!doctype|html|head|body|table|div|tr|td|!--)\b", re.IGNORECASE)
+"""HTML anywhere near the start (a page may follow saved HTTP headers): only then are the
+page readers asked."""
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+"""The signature of an OLE2 compound document (an old ``.xls`` workbook)."""
 
 
 def something_read(t: Tournament, pages: Sequence[Page] = (), *, source: str) -> Tournament:
@@ -169,6 +189,8 @@ def something_read(t: Tournament, pages: Sequence[Page] = (), *, source: str) ->
 
 
 def _nothing_read(kinds: set[PageKind]) -> str:
+    from importer.chessresults import PageKind  # lazy: only chess-results pages have kinds
+
     if kinds == {PageKind.TEAM_PAIRINGS}:
         return ("a chess-results pairings page of a team event with no boards: save the board "
                 "pairings (art=3) or the all-details page (art=20)")
@@ -215,6 +237,7 @@ def load_fide_url(text: str, *, session: requests.Session | None = None,
     endpoint), fetched from the data endpoint with the polite session; InputError when *text*
     is no such address."""
     # Lazy, as in load_url: the HTTP layer only for the network.
+    from importer.fidecalc import PROVENANCE_KIND
     from importer.http import get_text, make_session
 
     ref = parse_fide_calc_url(text)
@@ -227,7 +250,7 @@ def load_fide_url(text: str, *, session: requests.Session | None = None,
     # FIDE's page loads these data itself and its server answers only such a request
     fetched = get_text(session, url, headers={"X-Requested-With": "XMLHttpRequest",
                                               "Referer": ref.page_url()})
-    prov = Provenance(location=url, kind=fidecalc.PROVENANCE_KIND, final_url=fetched.final_url,
+    prov = Provenance(location=url, kind=PROVENANCE_KIND, final_url=fetched.final_url,
                       fetched_at=fetched.fetched_at, from_cache=fetched.from_cache)
     return _fide_page(fetched.text, text, prov, ref)
 
@@ -236,8 +259,10 @@ def from_pages(fetched: Sequence[TournamentPage], *, source: str,
                focus: int | None = None) -> Tournament:
     """The tournament in the pages :func:`importer.fetch.fetch_tournament` fetched (and parsed),
     with their provenance; *focus* is the player of a player-card link."""
+    from importer.chessresults import build_tournament  # lazy: as in read_file
+
     pages = [p.parsed() for p in fetched]  # each page parsed once, by the fetcher
-    t = chessresults.build_tournament(pages, source=source, focus=focus)
+    t = build_tournament(pages, source=source, focus=focus)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
                             fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)
     return something_read(replace(t, provenance=prov), pages, source=source)

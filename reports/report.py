@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from importer.atomic import write_folder_atomic
-from importer.fidecalc import PROVENANCE_KIND as FIDE_PAGE
+from importer.model import FIDE_CALCULATIONS as FIDE_PAGE
 from importer.model import DateSource, Player, Tournament
 from rating import registry
 from rating.base import RatingSystem
