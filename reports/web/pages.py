@@ -9,10 +9,11 @@ came from, with the status that says why (4xx: the input; 502: chess-results; 50
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -20,6 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from rating import registry
 from reports import fmt
 from reports.html import environment
+from reports.report import PlayerNotFound
 from reports.settings import ReportSettings
 from reports.view import Note
 from reports.web.calc import calc_json
@@ -112,14 +114,21 @@ async def report_post(request: Request) -> Response:
         files = form.uploads("files")
         reports = _reports(request)
         client = client_of(request)
-        if files:
-            kept = await run_in_threadpool(reports.upload, files, options, client=client)
-        elif fields["source"]:
-            ref = reports.fetcher.ref(fields["source"])
-            kept = await run_in_threadpool(reports.link, ref, options, client=client)
-        else:
+        if not files and not fields["source"]:
             raise Problem("give a chess-results link or tournament number, or the "
                           "tournament's files")
+
+        def build(settings: ReportSettings) -> Kept:
+            if files:
+                return reports.upload(files, settings, client=client)
+            return reports.link(reports.fetcher.ref(fields["source"]), settings, client=client)
+
+        try:
+            kept = await run_in_threadpool(build, options)
+        except PlayerNotFound:  # the whole report, its index searched for the name
+            kept = await run_in_threadpool(build, replace(options, player=None))
+            return RedirectResponse(f"/report/{kept.key}/?{urlencode({'q': options.player})}",
+                                    status_code=303)
         return _landing(kept)
     except Exception as exc:
         status, line = problem(exc)
@@ -157,12 +166,22 @@ async def report_file(request: Request) -> Response:
     report to rebuild, a page to render, the zip) is made in a thread.
     """
     name = request.path_params.get("name") or "index.html"
+    if name == "index.html" and request.query_params.get("q", "").strip():
+        return await run_in_threadpool(_search, request)
     kept = _reports(request).kept.get(request.path_params["key"])
     if kept is not None:
         text = kept.made(name)
         if text is not None:
             return _report_answer(request, kept, name, text)
     return await run_in_threadpool(_report_file, request, name)
+
+
+def _search(request: Request) -> Response:
+    """The index with the players the find-me box's words find (the server's player search:
+    any word order, accents and case aside; the closest names as links when none)."""
+    kept = _kept(request)
+    return Response(kept.search(request.query_params["q"][:200]), media_type="text/html",
+                    headers=_report_cache(kept))
 
 
 def _report_file(request: Request, name: str) -> Response:
