@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from rating import registry
 from reports import fmt
 from reports.html import environment
-from reports.report import PlayerNotFound
+from reports.report import PlayerNotFound, resolve_player
 from reports.settings import ReportSettings
 from reports.view import Note
 from reports.web.calc import calc_json
@@ -117,17 +117,20 @@ async def report_post(request: Request) -> Response:
         if not files and not fields["source"]:
             raise Problem("give a chess-results link or tournament number, or the "
                           "tournament's files")
-
-        def build(settings: ReportSettings) -> Kept:
-            if files:
-                return reports.upload(files, settings, client=client)
-            return reports.link(reports.fetcher.ref(fields["source"]), settings, client=client)
-
+        if files:
+            kept = await run_in_threadpool(reports.upload, files, options, client=client)
+            return _landing(kept)
+        ref = reports.fetcher.ref(fields["source"])
         try:
-            kept = await run_in_threadpool(build, options)
-        except PlayerNotFound:  # the whole report, its index searched for the name
-            kept = await run_in_threadpool(build, replace(options, player=None))
-            return RedirectResponse(f"/report/{kept.key}/?{urlencode({'q': options.player})}",
+            kept = await run_in_threadpool(reports.link, ref, options, client=client)
+        except Problem as exc:  # no one player of that name: the index, searched for it
+            if options.player is None or exc.status >= 500:
+                raise
+            whole = await run_in_threadpool(reports.link, ref, replace(options, player=None),
+                                            client=client)
+            if not await run_in_threadpool(_nobody, whole, options.player):
+                raise
+            return RedirectResponse(f"/report/{whole.key}/?{urlencode({'q': options.player})}",
                                     status_code=303)
         return _landing(kept)
     except Exception as exc:
@@ -140,6 +143,15 @@ async def report_post(request: Request) -> Response:
     finally:
         if form is not None:
             form.close()
+
+
+def _nobody(kept: Kept, player: str) -> bool:
+    """Whether no one player of the report answers to *player* (none, or several)."""
+    try:
+        resolve_player(kept.report.tournament, player)
+    except PlayerNotFound:
+        return True
+    return False
 
 
 async def report_redirect(request: Request) -> Response:
