@@ -35,7 +35,16 @@ from importer.chessresults import Page, PageKind, build_tournament
 from importer.errors import InputError
 from importer.model import DateSource, RoundResult, SourceWarning, Status, Tournament, TournamentInfo
 from importer.names import name_key
-from importer.sources import Progress, SavedPage, load, read_file
+from importer.sources import (
+    FidePage,
+    Progress,
+    SavedPage,
+    load,
+    load_fide_url,
+    read_file,
+    something_read,
+)
+from importer.urls import parse_fide_calc_url
 
 if TYPE_CHECKING:
     import requests
@@ -194,6 +203,8 @@ class Events:
 
     events: tuple[Event, ...]
     notes: tuple[SourceWarning, ...] = ()
+    fide_pages: tuple[FidePage, ...] = ()
+    """FIDE's calculations pages given; their events are among ``events`` (last)."""
 
     def __len__(self) -> int:
         return len(self.events)
@@ -349,12 +360,14 @@ def _newest_pages(group: Sequence[SavedPage], notes: list[SourceWarning]) -> lis
 
 
 def _read(source: str, session: requests.Session | None, base_url: str | None,
-          progress: Progress | None) -> SavedPage | Tournament:
+          progress: Progress | None) -> SavedPage | Tournament | FidePage:
     path = Path(source)
     if path.is_file():
         if progress is not None:
             progress(source)
         return read_file(path, pages=True)
+    if parse_fide_calc_url(source) is not None:
+        return load_fide_url(source, session=session, progress=progress)
     return load(source, session=session, base_url=base_url, progress=progress)
 
 
@@ -372,9 +385,12 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
     read: list[tuple[int, Event]] = []
     notes: list[SourceWarning] = []
     order: dict[int, int] = {}
+    fide: list[FidePage] = []
     for i, source in enumerate(os.fspath(s) for s in sources):
         got = _read(source, session, base_url, progress)
-        if isinstance(got, Tournament):
+        if isinstance(got, FidePage):
+            fide.append(got)
+        elif isinstance(got, Tournament):
             read.append((i, Event.of(got, [source])))
         else:
             order[id(got)] = i
@@ -383,11 +399,14 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
         pages = _newest_pages(group, notes)
         label = ", ".join(s.source for s in pages)
         t = build_tournament([s.page for s in pages], source=label)
-        t = replace(t, provenance=tuple(s.provenance for s in pages))
+        t = something_read(replace(t, provenance=tuple(s.provenance for s in pages)),
+                           [s.page for s in pages], source=label)
         read.append((order[id(group[0])], Event.of(t, [s.source for s in group])))
     read.sort(key=lambda pair: pair[0])
     found = distinct_events([ev for _, ev in read])
-    return Events(found.events, (*notes, *found.notes))
+    # FIDE's events stay apart: the tournaments they show are rated from their own files
+    shown = tuple(Event.of(t, [page.source]) for page in fide for t in page.tournaments)
+    return Events(found.events + shown, (*notes, *found.notes), tuple(fide))
 
 
 def load_many(sources: Sequence[str | os.PathLike[str]], *,

@@ -1,4 +1,7 @@
-"""chess-results ``.xlsx`` exports (``chessResultsList.xlsx``) → :class:`Tournament`.
+"""chess-results Excel exports (``chessResultsList.xlsx``, and the older ``.xls``) → :class:`Tournament`.
+
+Only the workbook → rows step differs between the two: openpyxl reads ``.xlsx``, xlrd the
+BIFF8 ``.xls`` (an OLE2 "Composite Document"); everything after it is one code path.
 
 Starting-rank lists, starting-rank crosstables (``No.`` first: cells hold starting numbers)
 and ranking crosstables (``Rk.`` first).  A ranking crosstable has no starting numbers: its
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -42,8 +46,11 @@ from importer.numbers import checked_rating, whole_number
 from importer.pairings import games_from_results
 from importer.trf import classify_time_control
 
-__all__ = ["MAX_UNPACKED_BYTES", "looks_like_xlsx", "parse_xlsx"]
+__all__ = ["MAX_UNPACKED_BYTES", "OLE2_SIGNATURE", "looks_like_xls", "looks_like_xlsx", "parse_xls",
+           "parse_xlsx"]
 
+OLE2_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+"""The first eight bytes of an OLE2 compound document: an ``.xls`` workbook (BIFF8)."""
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024
 """A workbook whose members declare more than this, unpacked, is refused (zip bombs)."""
 _MAX_MEMBERS = 10_000
@@ -66,6 +73,11 @@ def looks_like_xlsx(data: bytes) -> bool:
             return "xl/workbook.xml" in z.namelist()
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
         return False
+
+
+def looks_like_xls(data: bytes) -> bool:
+    """True when the bytes start as an OLE2 compound document (an old ``.xls`` workbook)."""
+    return data.startswith(OLE2_SIGNATURE)
 
 
 def _check_archive(data: bytes, source: str) -> None:
@@ -116,7 +128,12 @@ def _damaged_workbook_errors() -> tuple[type[Exception], ...]:
             TypeError, ValueError)
 
 
-def _rows(data: bytes, source: str) -> list[list[str]]:
+def _unreadable(exc: Exception, source: str) -> InputError:
+    detail = " ".join(str(exc).split())[:200]
+    return InputError(f"unreadable Excel workbook ({type(exc).__name__}: {detail})", source=source)
+
+
+def _xlsx_cells(data: bytes, source: str) -> list[tuple[object, ...]]:
     _check_archive(data, source)
     import openpyxl  # lazy, as above: only when a workbook is read
 
@@ -137,10 +154,62 @@ def _rows(data: bytes, source: str) -> list[list[str]]:
     except InputError:
         raise
     except _damaged_workbook_errors() as exc:
-        detail = " ".join(str(exc).split())[:200]
-        raise InputError(f"unreadable Excel workbook ({type(exc).__name__}: {detail})",
-                         source=source) from None
-    return [[_raw(v) for v in row] for row in cells]
+        raise _unreadable(exc, source) from None
+    return cells
+
+
+_DAMAGED_XLS = (ArithmeticError, AssertionError, EOFError, LookupError, MemoryError, TypeError,
+                ValueError, struct.error)
+"""What xlrd raises on a truncated, bit-flipped or garbage OLE2 file besides its own
+``XLRDError`` and ``CompDocError``: it unpacks records with :mod:`struct`, indexes into them
+and asserts their sizes, so a short or wrong record ends in ``struct.error``, ``IndexError``,
+``KeyError``, ``AssertionError`` or ``UnicodeDecodeError`` (all seen by cutting and flipping
+bytes of a real ``.xls``), or in the arithmetic, type and memory errors of the same
+record arithmetic."""
+
+
+def _xls_cells(data: bytes, source: str) -> list[tuple[object, ...]]:
+    """The first sheet of an ``.xls`` as openpyxl would give it: numbers as floats, text,
+    dates as datetimes, booleans, error cells as their ``#`` text and empty cells as None."""
+    # Lazy, as openpyxl above: only when an .xls is read.
+    import xlrd
+    from xlrd.compdoc import CompDocError
+
+    # Only xlrd (and the cell kinds it gives) runs inside the try: its errors mean a damaged
+    # file.  Its warnings go to a throwaway log, not to stdout; ragged rows, so that a damaged
+    # size record cannot make it pad every row to thousands of empty cells.
+    try:
+        book = xlrd.open_workbook(file_contents=data, logfile=io.StringIO(), on_demand=True,
+                                  ragged_rows=True)
+        try:
+            if book.nsheets == 0:
+                raise InputError("the workbook has no worksheet", source=source)
+            sheet = book.sheet_by_index(0)
+            if sheet.nrows > _MAX_ROWS:
+                raise InputError(f"refused: more than {_MAX_ROWS} rows", source=source)
+            error_text = xlrd.error_text_from_code
+            cells: list[tuple[object, ...]] = []
+            for i in range(sheet.nrows):
+                row: list[object] = []
+                for c in sheet.row(i):
+                    kind, value = c.ctype, c.value
+                    if kind in (xlrd.XL_CELL_EMPTY, xlrd.XL_CELL_BLANK):
+                        value = None
+                    elif kind == xlrd.XL_CELL_DATE:
+                        value = xlrd.xldate.xldate_as_datetime(value, book.datemode)
+                    elif kind == xlrd.XL_CELL_BOOLEAN:
+                        value = bool(value)
+                    elif kind == xlrd.XL_CELL_ERROR:
+                        value = error_text.get(value, "#ERR")
+                    row.append(value)
+                cells.append(tuple(row))
+        finally:
+            book.release_resources()
+    except InputError:
+        raise
+    except (xlrd.XLRDError, CompDocError, *_DAMAGED_XLS) as exc:
+        raise _unreadable(exc, source) from None
+    return cells
 
 
 def _raw(value: object) -> str:
@@ -195,8 +264,18 @@ def _cell_error(exc: InputError, source: str, row: int) -> InputError:
 
 
 def parse_xlsx(data: bytes, *, source: str = "") -> Tournament:
-    """Parse a chess-results Excel export (starting rank list or crosstable)."""
-    rows = _rows(data, source)
+    """Parse a chess-results ``.xlsx`` export (starting rank list or crosstable)."""
+    return _tournament(_xlsx_cells(data, source), source)
+
+
+def parse_xls(data: bytes, *, source: str = "") -> Tournament:
+    """Parse an old chess-results ``.xls`` export (BIFF8), read as :func:`parse_xlsx` reads."""
+    return _tournament(_xls_cells(data, source), source)
+
+
+def _tournament(sheet: list[tuple[object, ...]], source: str) -> Tournament:
+    """The first sheet's cells (as openpyxl gives them) → the tournament."""
+    rows = [[_raw(v) for v in row] for row in sheet]
     h = _find_header(rows)
     if h is None:
         raise InputError("no chess-results header row (No./Rk. … Name …) in the first sheet",

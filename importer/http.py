@@ -533,6 +533,7 @@ def get_text(
     data: Mapping[str, str] | None = None,
     expire_after: int | None = None,
     base_url: str | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> FetchedPage:
     """Fetch ``url`` and return the decoded page.
 
@@ -545,7 +546,8 @@ def get_text(
     :class:`NoSuchTournament`; other errors, timeouts, resets, bodies shorter than their
     Content-Length, too large (:data:`MAX_PAGE_BYTES`) or too slow (:data:`PAGE_DEADLINE`,
     over all the hops) raise :class:`FetchError`, never a partial page.  ``expire_after``
-    (seconds) overrides the session's cache lifetime for this page.
+    (seconds) overrides the session's cache lifetime for this page; ``headers`` are sent
+    with this request only.
     """
     base = base_url if base_url is not None else getattr(session, "fiderate_base_url", None)
     current = _checked(url, base)
@@ -557,7 +559,7 @@ def get_text(
     token = _BUDGET.set(_Budget())
     try:
         for _hop in range(MAX_REDIRECTS + 1):
-            resp = _send(session, url, verb, current, body, expire_after)
+            resp = _send(session, url, verb, current, body, expire_after, headers)
             from_cache = from_cache and bool(getattr(resp, "from_cache", False))
             key = getattr(resp, "cache_key", None)
             if key:
@@ -621,13 +623,17 @@ def keep_cached(session: requests.Session, page: FetchedPage, expire_after: int)
 
 
 def _send(session: requests.Session, url: str, verb: str, current: str,
-          body: Mapping[str, str] | None, expire_after: int | None) -> requests.Response:
+          body: Mapping[str, str] | None, expire_after: int | None,
+          headers: Mapping[str, str] | None = None) -> requests.Response:
     kwargs: dict[str, Any] = {"allow_redirects": False}
+    extra: dict[str, str | bytes] = dict(headers or {})
     if expire_after is not None and hasattr(session, "cache"):
         kwargs["expire_after"] = expire_after
         refresh = session.headers.get("Cache-Control")
         if refresh:  # a per-request header would replace the session's no-cache: keep it
-            kwargs["headers"] = {"Cache-Control": refresh}
+            extra["Cache-Control"] = refresh
+    if extra:
+        kwargs["headers"] = extra
     try:
         resp = session.request(verb, current, data=body, **kwargs)  # reads the whole body
     except requests.RequestException as exc:

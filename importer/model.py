@@ -14,7 +14,9 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
+
+from importer.text import printable
 
 __all__ = [
     "FULL_POINT",
@@ -24,6 +26,7 @@ __all__ = [
     "DateSource",
     "Game",
     "GameResult",
+    "ListSource",
     "Player",
     "Provenance",
     "RatingList",
@@ -68,6 +71,21 @@ class RatingList(StrEnum):
     BLITZ = "blitz"
 
 
+class ListSource(StrEnum):
+    """Where ``TournamentInfo.rating_list`` was read from (or that nothing said)."""
+
+    TIME_CONTROL = "time control"
+    TRF_222 = "TRF 222"
+    TRF_122 = "TRF 122"
+    TOURNAMENT_TYPE = "tournament type"
+    EVENT_NAME = "event name"
+    """A guess from the event's name ('… Blitz …'), with a note."""
+    DEFAULT = "default"
+    """Nothing says: rated as standard."""
+    NONE = ""
+    """Not recorded (a source that keeps no such record)."""
+
+
 class Colour(StrEnum):
     """The colour a player had in a round ('' when there was no game)."""
 
@@ -86,7 +104,7 @@ class Status(StrEnum):
     UNPLAYED = "unplayed"
     """A game that lasted less than one move (TRF W/D/L): scored, never rated."""
     BYE = "bye"
-    """A pairing-allocated bye (or a requested full-point bye)."""
+    """A full-point bye: allocated by the pairing, or requested (``RoundResult.requested``)."""
     HALF_BYE = "half_bye"
     ABSENT = "absent"
     """Not paired, zero-point bye, withdrawn or not fielded."""
@@ -154,8 +172,10 @@ def quick_init(cls: type[_T]) -> type[_T]:
     Same keyword-only signature and defaults as the generated one, and instances stay frozen;
     it skips ``object.__setattr__`` per field, which makes building the thousands of records of
     a large import (or of a federation's month) about 2.5× cheaper.  A field named ``points``
-    is made exact (:func:`as_points`); a field with a ``default_factory`` is not supported.
+    is made exact (:func:`as_points`), the fields the class names in ``TEXT_FIELDS`` printable
+    (:func:`importer.text.printable`); a field with a ``default_factory`` is not supported.
     """
+    text_fields = getattr(cls, "TEXT_FIELDS", ())
     ns: dict[str, Any] = {}
     params, body = [], []
     for f in fields(cls):  # type: ignore[arg-type]
@@ -167,9 +187,11 @@ def quick_init(cls: type[_T]) -> type[_T]:
             params.append(f"{f.name}=_default_{f.name}")
         else:
             params.append(f.name)
-        value = f"_as_points({f.name})" if f.name == "points" else f.name  # exact, always
+        value = (f"_as_points({f.name})" if f.name == "points"  # exact, always
+                 else f"_printable({f.name})" if f.name in text_fields else f.name)
         body.append(f"    _set_{f.name}(self, {value})")
     ns["_as_points"] = as_points
+    ns["_printable"] = printable
     exec(f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body), ns)
     init = ns["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -202,6 +224,9 @@ class TournamentInfo:
     system: System = System.SWISS
     rating_list: RatingList | None = None
     """None when the source does not say (rated as standard, with a note)."""
+    list_source: ListSource = field(default=ListSource.NONE, compare=False)
+    """Where ``rating_list`` comes from (provenance: two readings of one tournament that
+    found its list in different places are still equal)."""
     federation: str = ""
     time_control: str = ""
     rating_calculation: str = ""
@@ -218,12 +243,27 @@ class TournamentInfo:
     """When the source was last updated ('Last update 07.08.2026 21:04:32'), naive local time
     as printed; None when the source does not show it.  Tells two snapshots apart."""
 
+    def __post_init__(self) -> None:
+        """The header's text printable (:func:`importer.text.printable`)."""
+        for name in ("id", "name", "federation", "time_control", "rating_calculation",
+                     "fide_event_id", "city", "chief_arbiter"):
+            value = getattr(self, name)
+            if not value.isprintable():
+                object.__setattr__(self, name, printable(value))
+        if not all(map(str.isprintable, self.deputy_arbiters)):
+            object.__setattr__(self, "deputy_arbiters",
+                               tuple(map(printable, self.deputy_arbiters)))
+
 
 @quick_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Player:
-    """A player of the tournament, as the source prints them."""
+    """A player of the tournament, as the source prints them (its text printable: no control
+    characters or escape sequences)."""
 
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = (
+        "name", "title", "federation", "fide_id", "national_id", "sex", "club", "team",
+        "category")
     start_no: int
     name: str
     title: str = ""
@@ -275,6 +315,9 @@ class RoundResult:
     """The K the source published for this game (player card)."""
     rating_change: Decimal | None = None
     """The source's published change for this game (player card 'rtg+/-')."""
+    requested: bool = False
+    """A full-point bye the player asked for (TRF ``F``); False for one the pairing allocated
+    (TRF ``U``) and where the source does not tell the two apart."""
 
 
 @quick_init
@@ -299,6 +342,11 @@ class SourceWarning:
     message: str
     players: tuple[int, ...] = ()
     round: int | None = None
+
+    def __post_init__(self) -> None:
+        """The message printable: a source's text quoted in it carries no escape sequence."""
+        if not self.message.isprintable():
+            object.__setattr__(self, "message", printable(self.message))
 
     def __str__(self) -> str:
         return self.message

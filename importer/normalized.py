@@ -26,6 +26,7 @@ from importer.model import (
     DateSource,
     Game,
     GameResult,
+    ListSource,
     Player,
     Provenance,
     RatingList,
@@ -54,9 +55,9 @@ __all__ = [
 ]
 
 TOURNAMENT_COLUMNS = ("id", "name", "source", "start_date", "end_date", "rounds", "system",
-                      "rating_list", "federation", "time_control", "rating_calculation",
-                      "fide_event_id", "focus", "date_source", "city", "chief_arbiter",
-                      "deputy_arbiters", "round_dates", "last_update")
+                      "rating_list", "list_source", "federation", "time_control",
+                      "rating_calculation", "fide_event_id", "focus", "date_source", "city",
+                      "chief_arbiter", "deputy_arbiters", "round_dates", "last_update")
 PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating",
                   "national_rating", "birth_year", "sex", "club", "points", "rank",
                   "national_id", "team", "k", "rating_change", "category", "rating_known",
@@ -73,7 +74,7 @@ _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_yea
           "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
           "result", "date_source", "rating_known", "published_performance", "published_games",
           "published_score", "published_expected", "birth_date", "round_dates",
-          "last_update", "players"}
+          "last_update", "players", "list_source"}
 
 
 def format_points(points: Decimal | None) -> str:
@@ -98,6 +99,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "deputy_arbiters": "; ".join(i.deputy_arbiters),
         "round_dates": " ".join(_iso(d) or "-" for d in i.round_dates),
         "last_update": format_timestamp(i.last_update) if i.last_update else "",
+        "list_source": i.list_source.value,
     }
     players = ({
         "start_no": p.start_no, "name": p.name, "title": p.title, "federation": p.federation,
@@ -263,6 +265,8 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         deputy_arbiters=tuple(d for d in r.text("deputy_arbiters").split("; ") if d),
         round_dates=r.opt("round_dates", _round_dates, "dates YYYY-MM-DD separated by spaces") or (),
         last_update=r.opt("last_update", parse_timestamp, "a date and time YYYY-MM-DDTHH:MM:SS"),
+        list_source=r.enum("list_source", ListSource, "time control, TRF 222, TRF 122, "
+                           "tournament type, event name, default or empty"),
     )
     focus = r.opt("focus", int, "a start number")
     players = tuple(_player(p) for p in _read(folder / "players.csv", PLAYER_COLUMNS))

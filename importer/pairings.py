@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from importer.model import Colour, Game, GameResult, RoundResult, SourceWarning, Status
 
-__all__ = ["game_result", "games_from_results"]
+__all__ = ["COLOUR_WORDS", "game_result", "games_from_results", "told"]
 
 _PLAYED: dict[Decimal, GameResult] = {Decimal(1): GameResult.WHITE_WIN, Decimal("0.5"): GameResult.DRAW,
                                      Decimal(0): GameResult.BLACK_WIN}
@@ -81,10 +81,11 @@ def games_from_results(results: Iterable[RoundResult], *,
             if colour is Colour.BLACK or (colour is Colour.NONE and no > opp):
                 continue  # the game is made from White's side
             if warn is not None and not _agree(r, o):
+                same = (f"; both claim {COLOUR_WORDS[r.colour]}"
+                        if r.colour is o.colour is not Colour.NONE else "")
                 warn(SourceWarning(
                     "asymmetric-pairing", f"round {rd}: asymmetric pairing: player {no} "
-                    f"({r.status.value} {r.colour.value} {r.points}) vs {opp} "
-                    f"({o.status.value} {o.colour.value} {o.points})", (no, opp), rd))
+                    f"({told(r)}) vs player {opp} ({told(o)}){same}", (no, opp), rd))
             white, black, result = no, opp, game_result(r, o)
         elif r.colour is Colour.BLACK:  # a one-sided page (a player card) shows Black's side
             white, black, result = opp, no, _black_view(r)
@@ -97,6 +98,20 @@ def games_from_results(results: Iterable[RoundResult], *,
 
 
 _OTHER = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE: Colour.NONE}
+COLOUR_WORDS = {Colour.WHITE: "White", Colour.BLACK: "Black", Colour.NONE: "no colour shown"}
+_STATUS_WORDS = {Status.FORFEIT_WIN: "won by forfeit", Status.FORFEIT_LOSS: "lost by forfeit",
+                 Status.PENDING: "result pending"}
+
+
+def told(r: RoundResult) -> str:
+    """One side of a pairing in words: 'White, scored ½'."""
+    if r.points is None or r.status in _STATUS_WORDS:
+        what = _STATUS_WORDS.get(r.status, "no result shown")
+    else:
+        what = "scored " + ("½" if r.points == Decimal("0.5") else str(r.points))
+        if r.status is Status.UNPLAYED:
+            what += " without playing"
+    return f"{COLOUR_WORDS[r.colour]}, {what}"
 
 
 def _order(g: Game) -> tuple[int, int, int]:

@@ -1,14 +1,15 @@
 """One entry point: a path, URL or tournament number → :class:`Tournament`, detected by content.
 
-File names never decide the format: the bytes do (a zip that is a workbook, TRF
-record lines, a chess-results page, the Swiss-Manager CSV export, or our own
-normalized CSV folder).
+File names never decide the format: the bytes do (a zip that is a workbook, an OLE2
+``.xls`` workbook, TRF record lines, a chess-results page (also inside an MHTML file), the
+Swiss-Manager CSV export, or our own normalized CSV folder).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,22 +17,25 @@ from typing import TYPE_CHECKING, Literal, overload
 
 import importer.chessresults as chessresults
 import importer.excel as excel
+import importer.fidecalc as fidecalc
 import importer.jsonfile as jsonfile
+import importer.mhtml as mhtml
 import importer.smcsv as smcsv
 import importer.trf as trf
-from importer.chessresults import Page
+from importer.chessresults import Page, PageKind
 from importer.decoding import decode_page
 from importer.errors import InputError, UnknownFormat
 from importer.model import Provenance, Tournament
 from importer.normalized import is_normalized_folder, read_folder
-from importer.urls import parse_ref
+from importer.urls import FideCalcRef, parse_fide_calc_url, parse_ref
 
 if TYPE_CHECKING:
     import requests
 
     from importer.fetch import TournamentPage
 
-__all__ = ["Progress", "SavedPage", "from_pages", "load", "load_url", "read_file"]
+__all__ = ["FidePage", "Progress", "SavedPage", "from_pages", "load", "load_fide_url", "load_url",
+           "read_file", "something_read"]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Larger inputs are refused: no tournament file comes near this."""
@@ -52,8 +56,7 @@ def _provenance(path: Path, data: bytes, kind: str) -> Provenance:
     return Provenance(location=str(path), kind=kind, sha256=hashlib.sha256(data).hexdigest())
 
 
-def _chess_results_page(path: Path, data: bytes) -> Page | None:
-    text = decode_page(data)
+def _chess_results_page(path: Path, text: str) -> Page | None:
     return (chessresults.parse_page(text, source=str(path))
             if chessresults.looks_like_chess_results(text) else None)
 
@@ -67,43 +70,117 @@ class SavedPage:
     provenance: Provenance
 
 
+@dataclass(frozen=True, slots=True)
+class FidePage:
+    """FIDE's calculations page of one player's period: its figures and its events as
+    tournaments (``fiderate period`` checks the period against it)."""
+
+    source: str
+    calculation: fidecalc.FideCalculation
+    tournaments: tuple[Tournament, ...]
+
+    def only_event(self) -> Tournament:
+        """The page's one event; InputError when it shows several (a period, not a
+        tournament)."""
+        if len(self.tournaments) == 1:
+            return self.tournaments[0]
+        raise InputError(f"FIDE's calculations page shows {len(self.tournaments)} events "
+                         f"({fidecalc.event_names(self.calculation.events)}), not one "
+                         "tournament: rate it as a period", source=self.source)
+
+
+def _fide_page(text: str, source: str, provenance: Provenance,
+               ref: FideCalcRef | None = None) -> FidePage:
+    calc = fidecalc.parse_fide_calculation(text, source=source)
+    if ref is not None:  # what the page leaves out, its address says
+        calc = replace(calc, fide_id=calc.fide_id or ref.fide_id, period=calc.period or ref.period,
+                       rating_list=calc.rating_list or ref.rating_list)
+    return FidePage(source, calc, fidecalc.to_tournaments(calc, provenance=provenance))
+
+
 @overload
 def read_file(path: Path, *, pages: Literal[False] = False) -> Tournament: ...
 @overload
-def read_file(path: Path, *, pages: bool) -> Tournament | SavedPage: ...
+def read_file(path: Path, *, pages: bool) -> Tournament | SavedPage | FidePage: ...
 
 
-def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage:
-    """One file, detected by content; with *pages*, a chess-results page comes back unmerged."""
+def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | FidePage:
+    """One file, detected by content; with *pages*, a chess-results page comes back unmerged
+    and FIDE's calculations page as a :class:`FidePage`."""
     data = _read_bytes(path)
     source = str(path)
     if not data.strip():
         raise InputError("the file is empty", source=source)
+    if mhtml.looks_like_mhtml(data):  # a page saved as one MIME file: read the page inside
+        data = mhtml.page_bytes(data, source=source)
     if data.startswith(b"PK"):
         if excel.looks_like_xlsx(data):
             t = excel.parse_xlsx(data, source=source)
-            return replace(t, provenance=(_provenance(path, data, "xlsx"),))
+            return something_read(replace(t, provenance=(_provenance(path, data, "xlsx"),)),
+                                  source=source)
         raise UnknownFormat("a zip archive that is not an Excel workbook", source=source)
+    if excel.looks_like_xls(data):  # an OLE2 compound document: binary, but a workbook
+        t = excel.parse_xls(data, source=source)
+        return something_read(replace(t, provenance=(_provenance(path, data, "xls"),)),
+                              source=source)
     if b"\x00" in data[:4096]:
         raise UnknownFormat("binary data, not a chess-results page, Excel export or TRF file",
                             source=source)
-    page = _chess_results_page(path, data)
+    text = decode_page(data)
+    if fidecalc.looks_like_fide_calculation(text):
+        fide = _fide_page(text, source, _provenance(path, data, fidecalc.PROVENANCE_KIND))
+        return fide if pages else fide.only_event()
+    page = _chess_results_page(path, text)
     if page is not None:
         prov = _provenance(path, data, f"chess-results:{page.kind}")
         if pages:
             return SavedPage(source, page, prov)
-        return replace(chessresults.build_tournament([page], source=source), provenance=(prov,))
+        t = chessresults.build_tournament([page], source=source)
+        return something_read(replace(t, provenance=(prov,)), [page], source=source)
     text = trf.decode_trf(data)
     if trf.looks_like_trf(text):
         t = trf.parse_trf(text, source=source)
-        return replace(t, provenance=(_provenance(path, data, "trf"),))
+        return something_read(replace(t, provenance=(_provenance(path, data, "trf"),)),
+                              source=source)
     if jsonfile.looks_like_json(text):
-        return jsonfile.from_json(text, source=source)
+        return something_read(jsonfile.from_json(text, source=source), source=source)
     if smcsv.looks_like_smcsv(text):
         t = smcsv.parse_smcsv(text, source=source)
-        return replace(t, provenance=(_provenance(path, data, "swiss-manager-csv"),))
+        return something_read(replace(t, provenance=(_provenance(path, data, "swiss-manager-csv"),)),
+                              source=source)
+    if _HTML.match(text):
+        raise UnknownFormat("an HTML page that is not a chess-results page (none of its tables, "
+                            "links or footer): save the page from chess-results.com",
+                            source=source)
     raise UnknownFormat("not a chess-results page, Excel export, TRF file, Swiss-Manager CSV "
                         "or normalized folder", source=source)
+
+
+_HTML = re.compile(r"\s*(?:<!doctype html|<html|<head|<body|<table|<div|<p\b|<!--)", re.IGNORECASE)
+"""The start of an HTML document or fragment."""
+
+
+def something_read(t: Tournament, pages: Sequence[Page] = (), *, source: str) -> Tournament:
+    """*t*, or InputError when no player and no game could be read from it (never an empty
+    import): the message says what the source is and what to add."""
+    if t.players or t.games:
+        return t
+    raise InputError(_nothing_read({p.kind for p in pages}), source=source)
+
+
+def _nothing_read(kinds: set[PageKind]) -> str:
+    if kinds == {PageKind.TEAM_PAIRINGS}:
+        return ("a chess-results pairings page of a team event with no boards: save the board "
+                "pairings (art=3) or the all-details page (art=20)")
+    if kinds == {PageKind.NO_DATA}:
+        return ("a chess-results page with no players or games yet (not started, or the round "
+                "not paired yet): save the starting rank (art=0), or this page once the round "
+                "is paired")
+    if kinds:
+        return ("no players or games on these chess-results pages: add the starting rank "
+                "(art=0), a crosstable (art=4 or 5), a round's pairings (art=2), or for a team "
+                "event the board pairings (art=3)")
+    return "no players or games in it: expected a tournament's players and results"
 
 
 Progress = Callable[[str], None]
@@ -121,6 +198,8 @@ def load_url(text: str, *, session: requests.Session | None = None, base_url: st
     from importer.fetch import fetch_tournament
     from importer.http import make_session
 
+    if parse_fide_calc_url(text) is not None:
+        return load_fide_url(text, session=session, progress=progress).only_event()
     ref = parse_ref(text, base_url=base_url)
     if ref is None:
         raise InputError("no such file or folder, and not a chess-results URL or tournament "
@@ -128,6 +207,29 @@ def load_url(text: str, *, session: requests.Session | None = None, base_url: st
     session = session or make_session(base_url=base_url)
     fetched = fetch_tournament(ref, session, base_url=base_url, progress=progress)
     return from_pages(fetched, source=text, focus=ref.snr)
+
+
+def load_fide_url(text: str, *, session: requests.Session | None = None,
+                  progress: Progress | None = None) -> FidePage:
+    """FIDE's calculations page by its ratings.fide.com address (the page or its data
+    endpoint), fetched from the data endpoint with the polite session; InputError when *text*
+    is no such address."""
+    # Lazy, as in load_url: the HTTP layer only for the network.
+    from importer.http import get_text, make_session
+
+    ref = parse_fide_calc_url(text)
+    if ref is None:
+        raise InputError("not an address of FIDE's calculations page", source=text)
+    session = session or make_session()
+    url = ref.data_url()
+    if progress is not None:
+        progress(url)
+    # FIDE's page loads these data itself and its server answers only such a request
+    fetched = get_text(session, url, headers={"X-Requested-With": "XMLHttpRequest",
+                                              "Referer": ref.page_url()})
+    prov = Provenance(location=url, kind=fidecalc.PROVENANCE_KIND, final_url=fetched.final_url,
+                      fetched_at=fetched.fetched_at, from_cache=fetched.from_cache)
+    return _fide_page(fetched.text, text, prov, ref)
 
 
 def from_pages(fetched: Sequence[TournamentPage], *, source: str,
@@ -138,7 +240,7 @@ def from_pages(fetched: Sequence[TournamentPage], *, source: str,
     t = chessresults.build_tournament(pages, source=source, focus=focus)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
                             fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)
-    return replace(t, provenance=prov)
+    return something_read(replace(t, provenance=prov), pages, source=source)
 
 
 def load(source: str | os.PathLike[str], *, session: requests.Session | None = None,
@@ -152,7 +254,7 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
     path = Path(os.fspath(source))
     if path.is_dir():
         if is_normalized_folder(path):
-            return read_folder(path)
+            return something_read(read_folder(path), source=str(path))
         for name in ("tournament.json", "tournament.trf"):  # fiderate import's other outputs
             if (path / name).is_file():
                 return read_file(path / name)

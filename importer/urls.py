@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-__all__ = ["CHESS_RESULTS_HOST", "Ref", "is_allowed_host", "is_downgrade", "page_url", "parse_ref",
-           "read_origin"]
+from importer.model import RatingList
+
+__all__ = ["CHESS_RESULTS_HOST", "FIDE_RATINGS_HOST", "FideCalcRef", "Ref", "is_allowed_host",
+           "is_downgrade", "page_url", "parse_fide_calc_url", "parse_ref", "read_origin"]
 
 CHESS_RESULTS_HOST = "chess-results.com"
 """The bare domain; it redirects to a numbered node."""
@@ -40,6 +43,74 @@ class Ref:
     art: int | None = None
     rd: int | None = None
     host: str = CHESS_RESULTS_HOST
+
+
+FIDE_RATINGS_HOST = "ratings.fide.com"
+"""FIDE's rating site: fetched only for a player's calculations page."""
+_FIDE_CALC_DATA = "/a_indv_calculation.php"
+_FIDE_CALC_PATHS = frozenset({_FIDE_CALC_DATA, "/a_indv_calculations.php", "/calculations.phtml",
+                              "/individual_calculations.phtml"})
+"""The calculations page, its data endpoint (also spelt in the plural) and its older name."""
+_FIDE_LISTS = (RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ)
+"""FIDE's ``t``/``rating`` codes 0, 1, 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class FideCalcRef:
+    """One player's calculations on ratings.fide.com: FIDE id, list month and list."""
+
+    fide_id: str
+    period: date
+    rating_list: RatingList = RatingList.STANDARD
+
+    def _query(self, period: str, list_code: str) -> str:
+        month = f"{self.period:%Y-%m-01}"
+        code = _FIDE_LISTS.index(self.rating_list)
+        return urlencode([("id_number", self.fide_id), (period, month), (list_code, code)])
+
+    def data_url(self) -> str:
+        """The data endpoint the page loads (what is fetched).
+
+        >>> FideCalcRef("99200007", date(2025, 12, 1)).data_url()
+        'https://ratings.fide.com/a_indv_calculation.php?id_number=99200007&rating_period=2025-12-01&t=0'
+        """
+        return f"https://{FIDE_RATINGS_HOST}{_FIDE_CALC_DATA}?{self._query('rating_period', 't')}"
+
+    def page_url(self) -> str:
+        """The page a player opens (sent as the referrer)."""
+        return f"https://{FIDE_RATINGS_HOST}/calculations.phtml?{self._query('period', 'rating')}"
+
+
+def _is_fide_calc(origin: tuple[str, str, int], url: str) -> bool:
+    return (origin == ("https", FIDE_RATINGS_HOST, 443)
+            and urlsplit(url).path.lower() in _FIDE_CALC_PATHS)
+
+
+def parse_fide_calc_url(text: str) -> FideCalcRef | None:
+    """The player, month and list of a ratings.fide.com calculations address, else None.
+
+    >>> parse_fide_calc_url("https://ratings.fide.com/a_indv_calculation.php?id_number=2016192"
+    ...                     "&rating_period=2025-12-01&t=1")
+    FideCalcRef(fide_id='2016192', period=datetime.date(2025, 12, 1), rating_list=<RatingList.RAPID: 'rapid'>)
+    >>> parse_fide_calc_url("https://ratings.fide.com/profile/2016192") is None
+    True
+    """
+    url = text.strip()
+    url = url if "://" in url else f"https://{url}"
+    origin = read_origin(url)
+    if origin is None or not _is_fide_calc(origin, url):
+        return None
+    query = {k.lower(): v.strip() for k, v in parse_qsl(urlsplit(url).query)}
+    fide_id = query.get("id_number", query.get("idnumber", ""))
+    month = re.fullmatch(r"(\d{4})-(\d{2})(?:-01)?", query.get("rating_period",
+                                                              query.get("period", "")))
+    code = query.get("t", query.get("rating", "0"))
+    if not fide_id.isdigit() or month is None or code not in ("0", "1", "2"):
+        return None
+    year, mon = int(month.group(1)), int(month.group(2))
+    if not 1 <= mon <= 12 or year < 1970:
+        return None
+    return FideCalcRef(str(int(fide_id)), date(year, mon, 1), _FIDE_LISTS[int(code)])
 
 
 def _int(value: str | None) -> int | None:
@@ -192,6 +263,8 @@ def is_allowed_host(url: str, base_url: str | None) -> bool:
     if origin is None:
         return False
     if _is_chess_results(origin[1]) and origin[2] == _DEFAULT_PORTS[origin[0]]:
+        return True
+    if _is_fide_calc(origin, url):
         return True
     return base_url is not None and origin == read_origin(base_url)
 

@@ -5,6 +5,9 @@ from the tournament's **start date** (the deciding date for every switch).  Ever
 a rule uses — thresholds, caps, floors, the hypothetical opponents of a first rating,
 the one-time adjustment of March 2024 — is held here, once, and read from here
 (``tests/test_rule_values.py`` checks that no other module spells 2400, 3600 or 700).
+
+The FIDE Title Regulations' norm thresholds are versioned the same way: one frozen
+:class:`NormRules` per version, picked by :func:`norm_rules_for` (read by :mod:`rating.norms`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from importer.model import RatingList
@@ -21,8 +25,9 @@ from rating.numbers import round_half_away, round_half_away_array
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = ["CapRule", "FideRules", "InitialRule", "ListAdjustment", "all_rules", "list_adjustment",
-           "previous_rules", "rules_for"]
+__all__ = ["CapRule", "FideRules", "InitialRule", "ListAdjustment", "NormRules", "NormTitle",
+           "TitleNorm", "all_rules", "list_adjustment", "norm_rules_for", "previous_rules",
+           "rules_for"]
 
 
 class CapRule(StrEnum):
@@ -239,3 +244,118 @@ def previous_rules(rules: FideRules) -> FideRules | None:
     versions = _VERSIONS[rules.rating_list]
     earlier = [r for r in versions if r.valid_from < rules.valid_from]
     return earlier[-1] if earlier else None
+
+
+# --- FIDE Title Regulations: the norm thresholds ----------------------------------------------
+
+class NormTitle(StrEnum):
+    """A title a norm is made for."""
+
+    GM = "GM"
+    IM = "IM"
+    WGM = "WGM"
+    WIM = "WIM"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TitleNorm:
+    """The thresholds of one title's norm."""
+
+    title: NormTitle
+    floor: int
+    """1.4.7: the lowest opponent may be raised to this rating."""
+    min_ra: int
+    """0.5, 1.4.8: the opponents' average rating needed."""
+    min_rp: int
+    """0.5, 1.4.8: the performance rating needed."""
+    or_higher: frozenset[str]
+    """1.4.5: the titles that count as the title sought or higher."""
+    women_only: bool = False
+    barred: frozenset[str] = frozenset()
+    """Titles whose holders do not seek this norm (a woman IM may seek WGM; a woman FM, WIM)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NormRules:
+    """One version of the Title Regulations' norm conditions (articles cited per field)."""
+
+    name: str
+    valid_from: date
+    norms: tuple[TitleNorm, ...]
+    min_games: int = 9
+    """1.4.1: games a norm needs."""
+    team_min_games: int = 7
+    """1.4.1: in World and Continental team and club championships."""
+    short_event_rounds: int = 9
+    """1.4.1: in an event of this many rounds, one game fewer suffices when the missing one is a
+    forfeit win or a pairing-allocated bye."""
+    most_games: int = 13
+    """1.4.1: an event of more rounds counts as this many games."""
+    unrated: int = 1400
+    """1.4.6: the rating an unrated opponent counts as."""
+    min_score: Fraction = Fraction(35, 100)
+    """1.4.8: the least share of the points of the games counted (unrounded)."""
+    titled_share: Fraction = Fraction(1, 2)
+    """1.4.5: the least share of opponents holding a title (rounded up)."""
+    titled: frozenset[str] = frozenset({"GM", "IM", "WGM", "WIM", "FM", "WFM"})
+    """1.4.5: the titles that count (not CM, WCM)."""
+    title_share: Fraction = Fraction(1, 3)
+    """1.4.5: the least share of opponents of the title sought or higher (rounded up) …"""
+    title_min: int = 3
+    """… and never fewer than this many."""
+    other_federations: int = 2
+    """1.4.3: federations other than the player's, at least."""
+    own_share: Fraction = Fraction(3, 5)
+    """1.4.3: the most opponents from the player's federation (rounded down)."""
+    one_share: Fraction = Fraction(2, 3)
+    """1.4.3: the most opponents from any one federation (rounded down)."""
+    no_federation: str = "FID"
+    """1.4.3: the FIDE flag: counts for games and Ra, never as a federation."""
+    swiss_foreigners: int = 20
+    """1.4.3d: a Swiss is exempt with, in every round, this many rated players not of the
+    host federation …"""
+    swiss_federations: int = 3
+    """… from this many federations …"""
+    swiss_titled: int = 10
+    """… this many of them GM, IM, WGM or WIM …"""
+    swiss_titles: frozenset[str] = frozenset({"GM", "IM", "WGM", "WIM"})
+    swiss_missed: int = 1
+    """… counting only players who missed at most this many rounds."""
+    most_rounds_a_day: int = 2
+    """1.1: rounds played in one day, at most."""
+    long_event_days: int = 30
+    """1.1.4: an event longer than this counts the ratings in force when each game was played."""
+    women_titles: frozenset[str] = frozenset({"WGM", "WIM", "WFM", "WCM"})
+    """Titles only women hold: a holder may seek the women's norms."""
+
+    def norm(self, title: NormTitle) -> TitleNorm:
+        """The thresholds of *title*'s norm."""
+        return next(n for n in self.norms if n.title == title)
+
+
+_GM, _IM, _WGM, _WIM = NormTitle.GM, NormTitle.IM, NormTitle.WGM, NormTitle.WIM
+_NORM_VERSIONS = (
+    # Title Regulations effective 1 January 2024 (0.5, 1.4.1–1.4.9).
+    NormRules(name="FIDE Title Regulations 2024", valid_from=_D(2024, 1, 1), norms=(
+        TitleNorm(title=_GM, floor=2200, min_ra=2380, min_rp=2600, or_higher=frozenset({"GM"}),
+                  barred=frozenset({"GM"})),
+        TitleNorm(title=_IM, floor=2050, min_ra=2230, min_rp=2450,
+                  or_higher=frozenset({"GM", "IM"}), barred=frozenset({"GM", "IM"})),
+        TitleNorm(title=_WGM, floor=2000, min_ra=2180, min_rp=2400,
+                  or_higher=frozenset({"GM", "IM", "WGM"}), women_only=True,
+                  barred=frozenset({"GM", "WGM"})),
+        TitleNorm(title=_WIM, floor=1850, min_ra=2030, min_rp=2250,
+                  or_higher=frozenset({"GM", "IM", "WGM", "WIM"}), women_only=True,
+                  barred=frozenset({"GM", "IM", "WGM", "WIM"})),
+    )),
+)
+
+
+def norm_rules_for(start: date) -> NormRules:
+    """The Title Regulations for a tournament starting on *start* (the first version for
+    earlier events)."""
+    chosen = _NORM_VERSIONS[0]
+    for r in _NORM_VERSIONS:
+        if r.valid_from <= start:
+            chosen = r
+    return chosen

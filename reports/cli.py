@@ -14,6 +14,7 @@ import sys
 
 import click
 
+from importer.text import printable
 from reports.cmd_calc import calc
 from reports.cmd_import import import_
 from reports.cmd_list import list_
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     except user_facing_errors() as exc:
         if debug:
             raise
-        click.echo(f"fiderate: error: {exc}", err=True)
+        click.echo(f"fiderate: error: {printable(str(exc))}", err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)

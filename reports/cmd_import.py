@@ -15,9 +15,10 @@ __all__ = ["import_"]
 @click.command("import", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("sources", nargs=-1, required=True)
 @out_options("Write this folder (csv: tournament/players/results/games.csv; json: "
-             "tournament.json; trf: tournament.trf). Without it, print to stdout.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json", "trf"]), default="csv",
-              show_default=True, help="Output format.")
+             "tournament.json; trf, trf16: tournament.trf). Without it, print to stdout.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json", "trf", "trf16"]), default="csv",
+              show_default=True,
+              help="Output format: trf is TRF-2026 (CR line ends), trf16 the older TRF16 (LF).")
 @click.option("--table", type=click.Choice(["tournament", "players", "results", "games"]),
               default="players", show_default=True,
               help="With --format csv and no --out: which table to print.")
@@ -27,7 +28,8 @@ def import_(sources: tuple[str, ...], out: str | None, fmt: str, table: str, **o
 
     SOURCE is a chess-results URL or tournament number (any page of it, or a player card),
     one or several saved chess-results pages of one tournament, a chess-results Excel export
-    (.xlsx), a Swiss-Manager CSV export, a TRF file, or a folder this command wrote.
+    (.xlsx or the older .xls), a page saved as MHTML (.mht, .mhtml), a Swiss-Manager CSV
+    export, a TRF file, or a folder this command wrote.
     The format is detected from the content, not the file name.
 
     \b

@@ -120,6 +120,8 @@ def period(**opts: Any) -> None:
     \b
     Each player's change is summed over every tournament of the month with the
     period's K (K × n ≤ 700), exact to the hundredth, and rounded once.
+    A player's FIDE calculations page among the SOURCES (saved, or its
+    ratings.fide.com address) is a check: each differing figure is listed.
     \b
       fiderate period a.trf b.trf --period 2026-11 --ratings-list players_list_foa.txt \\
           --store ratings.sqlite --out out/
@@ -166,7 +168,8 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
         result, fide_list = rated.result, rated.fide_list
         commit_period(reg, result, out, force=force, replace=replace,
                       write=lambda folder: write_period_files(
-                          result, folder, html_summary=not no_html, ratings_list=fide_list))
+                          result, folder, html_summary=not no_html, ratings_list=fide_list,
+                          fide_checks=rated.fide_checks))
     _summary(result, Path(out), quiet=load.quiet)
 
 

@@ -298,6 +298,7 @@ TOURNAMENT: tuple[Column[TournamentRow], ...] = (
     Column("rules_date", lambda r: r.rating.on.isoformat()),
     Column("date_source", lambda r: r.rating.date_source),
     Column("rating_list", lambda r: r.rating.rating_list.value),
+    Column("list_source", lambda r: r.tournament.info.list_source.value),
     Column("rounds", lambda r: r.tournament.info.rounds or r.tournament.rounds_seen or None),
     Column("rounds_with_results", lambda r: rounds_with_results(r.tournament)),
     Column("live", lambda r: live_round(r.tournament) is not None),

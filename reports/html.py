@@ -323,6 +323,15 @@ def _header(report: Report) -> dict[str, Any]:
             "state": state(report)}
 
 
+def _has_page(report: Report, pr: PlayerRating) -> bool:
+    """A player gets a page of their own when they have a game, or when the source publishes
+    figures for them (a rating change, performance, games, score): else the index says all."""
+    p = report.player(pr.start_no)
+    return any(ln.opponent_no is not None for ln in pr.rounds) or any(
+        v is not None for v in (pr.published_change, p.rating_change, p.published_performance,
+                                p.published_games, p.published_score, p.published_expected))
+
+
 def _neighbours(shown: list[PlayerRating], index: int) -> tuple[int | None, int | None]:
     """The players before and after one in the report's order, for the page's navigation."""
     before = shown[index - 1].start_no if index > 0 else None
@@ -330,16 +339,19 @@ def _neighbours(shown: list[PlayerRating], index: int) -> tuple[int | None, int 
     return before, after
 
 
-def _close(report: Report, query: str) -> list[SimpleNamespace]:
-    """The players whose names come closest to what was typed, as links to their pages."""
+def _close(report: Report, query: str, paged: Container[int]) -> list[SimpleNamespace]:
+    """The players whose names come closest to what was typed, linked to their pages (those
+    who have one)."""
     keys = {name_key(report.player(pr.start_no).name): pr.start_no for pr in report.shown}
-    return [SimpleNamespace(name=report.player(keys[k]).name, href=_page(keys[k]))
+    return [SimpleNamespace(name=report.player(keys[k]).name,
+                            href=_page(keys[k]) if keys[k] in paged else "")
             for k in difflib.get_close_matches(name_key(query), list(keys), n=5, cutoff=0.5)]
 
 
 def render_pages(report: Report, *, only: Container[str] | None = None,
                  site: Mapping[str, Any] | None = None, find: str = "") -> dict[str, str]:
-    """index.html and one page per shown player, keyed by file name.
+    """index.html and a page per shown player with a game or published figures, keyed by
+    file name.
 
     *only* limits the pages rendered to these file names; *site* is what ``fiderate serve``
     adds around the pages (links to its other pages, downloads, the refresh button), none in
@@ -347,19 +359,21 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
     it finds (or the closest names, as links).
     """
     header = _header(report)
-    shown = report.shown
     live = live_round(report.tournament)
-    has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
+    paged = {pr.start_no for pr in report.shown if _has_page(report, pr)}
     place, published_rank = ranks(report)
-    players = [_player_row(report, pr, linked=True, live=live, rank=place[pr.start_no])
-               for pr in shown]
+    players = [_player_row(report, pr, linked=pr.start_no in paged, live=live,
+                           rank=place[pr.start_no]) for pr in report.shown]
+    shown = [pr for pr in report.shown if pr.start_no in paged]
+    rows = {row.start_no: row for row in players}
+    has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
     files: dict[str, str] = {}
     if only is None or "index.html" in only:
         listed = [p for p in players if finds(p.find, find)] if find.strip() else players
         files["index.html"] = _template("index.html").render(
             header=header, notes=report.notes, focus=report.focus, live=live,
             players=listed, find=SimpleNamespace(
-                query=find.strip(), close=_close(report, find) if find.strip() and not listed
+                query=find.strip(), close=_close(report, find, paged) if find.strip() and not listed
                 else []),
             published_rank=published_rank,
             shows_published=any(p.published_change and p.computed for p in players),
@@ -383,7 +397,7 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
         rounds = _round_rows(report, pr)
         before, after = _neighbours(shown, index)
         files[_page(pr.start_no)] = page.render(
-            header=header, player=players[index], fide_id=p.fide_id,
+            header=header, player=rows[pr.start_no], fide_id=p.fide_id,
             rounds=rounds, chart=chart(pr.rounds),
             scenarios=[_scenario(report, pr, s) for s in pr.scenarios],
             initial=pr.initial,

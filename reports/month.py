@@ -1,6 +1,12 @@
 """A rating officer's month from its events: the one path ``fiderate period`` and the web
 server's period page share (the FIDE list read for the events' players, the month rated with
-the register, the notes of sources and list first)."""
+the register, the notes of sources and list first).
+
+FIDE's calculations pages given beside the tournaments are a check, not events: each event
+of a page that a given tournament holds (the same FIDE event id, else the player in it with
+its name, start date or most of its opponents) is rated from that tournament and FIDE's
+figures are compared with ours (:func:`rating.fide_check.check_fide_page`); an event no
+tournament holds is rated from the page itself, with a note."""
 
 from __future__ import annotations
 
@@ -12,6 +18,10 @@ from typing import Any
 
 from importer.events import Event, Events
 from importer.fidelist import FideList, read_fide_list
+from importer.model import Tournament
+from importer.names import name_key
+from importer.sources import FidePage
+from rating.fide_check import FideCheck, check_fide_page
 from rating.identity import wanted_on_list
 from rating.notes import Note
 from rating.period_records import PeriodResult
@@ -25,10 +35,67 @@ __all__ = ["Month", "rate_month"]
 
 @dataclass(frozen=True, slots=True)
 class Month:
-    """A rated month and the FIDE list it was rated with (None: the register's)."""
+    """A rated month, the FIDE list it was rated with (None: the register's) and the checks
+    against FIDE's calculations pages given."""
 
     result: PeriodResult
     fide_list: FideList | None
+    fide_checks: tuple[FideCheck, ...] = ()
+
+
+def _holds(t: Tournament, page: FidePage, shown: Tournament) -> bool:
+    """Whether tournament *t* is the event FIDE's page shows as *shown*."""
+    if t.info.fide_event_id and t.info.fide_event_id == shown.info.fide_event_id:
+        return True
+    calc = page.calculation
+    me = next((p for p in t.players if (calc.fide_id and p.fide_id == calc.fide_id)
+               or (calc.name and name_key(p.name) == name_key(calc.name))), None)
+    if me is None:
+        return False
+    if name_key(t.info.name) == name_key(shown.info.name) or (
+            shown.info.start_date is not None and t.info.start_date == shown.info.start_date):
+        return True
+    names = {name_key(p.name) for p in t.players}
+    opponents = [name_key(p.name) for p in shown.players[1:]]
+    return bool(opponents) and 2 * sum(n in names for n in opponents) > len(opponents)
+
+
+def _split(found: Events) -> tuple[list[Event], list[tuple[FidePage, list[Event]]], list[Note]]:
+    """The events to rate, each FIDE page with the event holding each of its events, and
+    the notes about events rated from a page."""
+    from_pages = {id(t) for page in found.fide_pages for t in page.tournaments}
+    given = [e for e in found.events if id(e.tournament) not in from_pages]
+    rated: list[Event] = list(given)
+    checks: list[tuple[FidePage, list[Event]]] = []
+    notes: list[Note] = []
+    for page in found.fide_pages:
+        holders: list[Event] = []
+        for shown in page.tournaments:
+            holder = next((e for e in given if _holds(e.tournament, page, shown)), None)
+            if holder is None:
+                holder = Event.of(shown, [page.source])
+                rated.append(holder)
+                notes.append(Note(
+                    f"{page.source}: no tournament given holds {shown.info.name}: it is rated "
+                    f"from FIDE's page, which shows only {shown.players[0].name}'s games: the "
+                    "opponents' ratings are those FIDE used (a capped one is the player's ± "
+                    "400) and their own changes count this one game each"))
+            holders.append(holder)
+        checks.append((page, holders))
+    return rated, checks, notes
+
+
+def _checks(result: PeriodResult, pages: list[tuple[FidePage, list[Event]]]
+            ) -> tuple[FideCheck, ...]:
+    out = []
+    for page, holders in pages:
+        keys = {id(spec.tournament): spec.key for spec in result.tournaments}
+        events = {i: keys[id(e.tournament)] for i, e in enumerate(holders)
+                  if id(e.tournament) in keys}
+        own = {i for i, e in enumerate(holders)
+               if any(e.tournament is t for t in page.tournaments)}
+        out.append(check_fide_page(page.calculation, result, events, from_page=own))
+    return tuple(out)
 
 
 def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[str] | None,
@@ -44,11 +111,22 @@ def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[s
         ids, federations = wanted_on_list(e.tournament for e in found.events)
         fide_list = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
         notes += map(Note, list_warnings(fide_list.warnings))
+    events, pages, page_notes = _split(found)
     offered = [PeriodSource(tournament=e.tournament, source=e.label,
-                            month=month_of(e) if month_of else None) for e in found.events]
+                            month=month_of(e) if month_of else None) for e in events]
     result = run_period(offered, period=period, ratings_list=fide_list, register=register,
                         **options)
     if not result.players:
         raise ReportError(f"nothing to rate in {period:%Y-%m}: no tournament of the month has "
                           "a game (nothing written, the register is unchanged)")
-    return Month(replace(result, notes=(*notes, *result.notes)), fide_list)
+    checks = _checks(result, pages)
+    page_notes += [Note(f"{page.source} is FIDE's calculation of {page.calculation.period:%Y-%m}, "
+                        f"not of {period:%Y-%m}: its figures may not be this month's")
+                   for page, _ in pages if page.calculation.period not in (None, period)]
+    for check in checks:
+        about = [check.key] if check.key else []
+        page_notes += [Note(text, about) for text in (check.summary, *check.notes)]
+        page_notes += [Note(f"{check.name}: {d.tournament or 'the period'}"
+                            f"{', ' + d.game if d.game else ''}: {d.figure} {d.fide} on FIDE's "
+                            f"page, {d.ours} here", about) for d in check.differences]
+    return Month(replace(result, notes=(*notes, *page_notes, *result.notes)), fide_list, checks)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from importer.csvio import render_columns, render_csv
 from importer.model import RatingList
 from rating.fide import average_rating, pooled_initial_rating
+from rating.fide_check import FideCheck
 from rating.numbers import to_decimal
 from rating.period_records import (
     PeriodGame,
@@ -58,6 +59,8 @@ __all__ = [
 PLAYER_COLUMNS = ("fide_id", "name", "list", "old_rating", "k", "games", "change",
                   "rounded_change", "new_rating", "status", "score", "federation", "matched_by",
                   "rating_from")
+FIDE_CHECK_COLUMNS = ("fide_id", "name", "tournament", "game", "figure", "fide", "ours")
+"""``period_fide_check.csv``: each figure where FIDE's calculations page and ours differ."""
 GAME_COLUMNS = ("tournament", "round", "fide_id", "name", "list", "opponent", "opponent_name",
                 "own_rating", "opponent_rating", "capped", "score", "expected", "change", "k")
 _NUMERIC = ("old_rating", "k", "games", "change", "rounded_change", "new_rating", "score", "round",
@@ -536,13 +539,15 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
 
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True,
-                       ratings_list: RatingsList | None = None) -> list[Path]:
+                       ratings_list: RatingsList | None = None,
+                       fide_checks: Sequence[FideCheck] = ()) -> list[Path]:
     """Write :func:`render_period_files` into *folder* — the folder being prepared, which the
     caller swaps in whole (:class:`importer.atomic.StagedDir`); the paths, in a stable order."""
     folder = Path(folder)
     paths = []
-    for name, text in render_period_files(result, ratings_list=ratings_list,
-                                          pages=html_summary).items():
+    files = render_period_files(result, ratings_list=ratings_list, pages=html_summary,
+                                fide_checks=fide_checks)
+    for name, text in files.items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="")
@@ -551,15 +556,19 @@ def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary
 
 
 def render_period_files(result: PeriodResult, *, ratings_list: RatingsList | None = None,
-                        site: Mapping[str, Any] | None = None, pages: bool = True
-                        ) -> dict[str, str]:
+                        site: Mapping[str, Any] | None = None, pages: bool = True,
+                        fide_checks: Sequence[FideCheck] = ()) -> dict[str, str]:
     """Every file of the period by relative path (nothing written): period_players.csv,
     period_games.csv, each tournament's report in ``<tournament key>/`` and, with *pages*,
     period.html and each player's page (see :func:`period_pages`; *site* is what ``fiderate
-    serve`` adds around them)."""
+    serve`` adds around them); with *fide_checks*, period_fide_check.csv."""
     files = {"period_players.csv": render_csv(PLAYER_COLUMNS, player_rows(result),
                                               numeric=_NUMERIC),
              "period_games.csv": render_columns(game_columns(result), numeric=_NUMERIC)}
+    if fide_checks:  # FIDE's calculations pages were given: what differs from them
+        files["period_fide_check.csv"] = render_csv(FIDE_CHECK_COLUMNS, (
+            {"name": c.name, **{f: getattr(d, f) for f in FIDE_CHECK_COLUMNS if f != "name"}}
+            for c in fide_checks for d in c.differences))
     for spec in result.tournaments:
         report = build_report(spec.tournament, ratings_list=ratings_list, on=spec.start)
         files.update({f"{spec.key}/{name}": text for name, text in render_report(report).items()})

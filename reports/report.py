@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from importer.atomic import write_folder_atomic
+from importer.fidecalc import PROVENANCE_KIND as FIDE_PAGE
 from importer.model import DateSource, Player, Tournament
 from importer.names import name_key
 from rating import registry
@@ -210,7 +211,9 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     about += [PlayerNote(start_no=n, text=k_note) for n in rating.default_k_players]
     if focus_no is not None:
         about = [n for n in about if n.start_no == focus_no]
-    published = compare_published(t, rating, only=None if focus_no is None else {focus_no})
+    fide = any(p.kind == FIDE_PAGE for p in t.provenance)  # the figures are FIDE's own
+    published = compare_published(t, rating, source="FIDE" if fide else "chess-results",
+                                  only=None if focus_no is None else {focus_no})
     return Report(tournament=t, rating=rating, beside=beside, focus=focus_no,
                   notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
                   player_notes=tuple(about), k_note=k_note,

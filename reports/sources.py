@@ -112,9 +112,10 @@ def progress(label: str, *, quiet: bool) -> Iterator[Progress]:
 
 
 def _needs_network(source: str, base_url: str | None) -> bool:
-    from importer.urls import parse_ref  # the importer package: not at fiderate --help
+    from importer.urls import parse_fide_calc_url, parse_ref  # not at fiderate --help
 
-    return not os.path.exists(source) and parse_ref(source, base_url=base_url) is not None
+    return not os.path.exists(source) and (parse_ref(source, base_url=base_url) is not None
+                                           or parse_fide_calc_url(source) is not None)
 
 
 def make_session(opts: LoadOptions) -> requests.Session:

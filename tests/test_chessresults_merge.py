@@ -96,9 +96,12 @@ def test_final_crosstable_with_live_pairings_and_not_paired(realdata: Path) -> N
     # art=40 (captured later) shows player 54 lost round 9 by forfeit: the opponent gets it
     assert (res(t, 54, 9).status, res(t, 54, 9).opponent_no) == (Status.FORFEIT_LOSS, 86)
     assert (res(t, 86, 9).status, res(t, 86, 9).points) == (Status.FORFEIT_WIN, 1.0)
-    (points,) = [w for w in t.warnings if "printed points 4" in w.message]
-    assert (points.code, points.players, points.round) == ("points-differ", (86,), None)
-    assert points.message.startswith("player 86 ")
+    # the crosstable printed 86's 4 points while his round-9 game was still open: the newer
+    # forfeit win is no contradiction (no "printed points 4, the rounds sum to 5" note)
+    assert not [w for w in t.warnings if w.code == "points-differ"]
+    p86 = t.player(86)
+    assert p86 is not None and p86.points == 4
+    assert sum(r.points or 0 for r in t.results_of(86)) == 5
     assert_complete_and_symmetric(t)
 
 
@@ -220,7 +223,8 @@ def test_one_sided_pairing_and_points_mismatch_warn(fixtures_dir: Path) -> None:
             for r in bent]
     t = build_tournament([dataclasses.replace(page, results=tuple(bent))])
     about = {w.code: (w.players, w.round) for w in t.warnings}
-    assert any("both have colour w" in w.message for w in t.warnings)
+    assert any("both have White" in w.message for w in t.warnings)
+    assert not any("None" in w.message for w in t.warnings)
     assert any("disagree on the result" in w.message for w in t.warnings)
     assert any("player 4" in w.message and "printed points 2.5" in w.message for w in t.warnings)
     assert about["points-differ"] == ((4,), None)

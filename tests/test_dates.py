@@ -184,7 +184,7 @@ REAL_PAGES = {
     "frome2026_open_r1.html": (D(2026, 5, 15), D(2026, 5, 15), ROUNDS, None),
     "frome2026_standard_crosstable.html": (D(2026, 5, 18), None, UPDATE, 5),
     "frome2026_standard_r1.html": (D(2026, 5, 15), D(2026, 5, 15), ROUNDS, None),
-    "ru_player_details_art9_2020.html": (D(2020, 1, 8), None, UPDATE, None),
+    "ru_player_details_art9_2020.html": (D(2020, 1, 8), None, UPDATE, 8),  # menu 'Тур8/8'
     "ussa2026_roundrobin_startingrank.html": (D(2026, 8, 8), D(2026, 8, 10), TITLE, None),
     # the details block says one round (sic): details come first
     "warsaw2026_notstarted_r1.html": (D(2026, 8, 27), D(2026, 8, 31), DETAILS, 1),
@@ -316,9 +316,8 @@ def test_rounds_take_the_most_any_page_gives(realdata: Path) -> None:
 
 def test_player_card_alone(realdata: Path) -> None:
     t = build_tournament(real(realdata, "ru_player_details_art9_2020.html"))
-    assert (t.info.start_date, t.info.date_source, t.info.rounds) == (D(2020, 1, 8), UPDATE,
-                                                                      None)
-    assert t.rounds_seen == 8  # the card's rounds; it does not say how many there will be
+    assert (t.info.start_date, t.info.date_source, t.info.rounds) == (D(2020, 1, 8), UPDATE, 8)
+    assert t.rounds_seen == 8  # the card's rounds; the Russian menu 'Тур8/8' says how many
 
 
 def test_xlsx_last_update_and_details(realdata: Path, fixtures_dir: Path) -> None:

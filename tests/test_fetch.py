@@ -267,7 +267,8 @@ def test_page_facts_on_real_pages(pages: Path) -> None:
     row = "<table><tr><td>Date</td><td>2026/13/45 to 31.12.2026</td></tr></table>"
     assert page_facts(row) == PageFacts()  # no chess-results page: the reader states nothing
     odd = ("<html><body><!-- https://chess-results.com/tnr1.aspx?lan=1&art=0 -->"
-           f'<div class="defaultDialog"><h2>Odd Open</h2>{row}</div></body></html>')
+           f'<div class="defaultDialog"><h2>Odd Open</h2>{row}</div>'
+           '<p class="CRsmall">Chess-Results</p></body></html>')
     assert str(page_facts(odd).end_date) == "2026-12-31"  # 2026/13/45 is no date
     german = facts("de_team_roundrobin_all_details_art20_tmm2026.html")  # 'Datum' read too
     assert german.end_date is not None and german.finished(german.end_date.replace(year=9999))

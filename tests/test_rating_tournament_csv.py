@@ -42,8 +42,8 @@ def test_british_round_pages_one_with_details(realdata: Path, tmp_path: Path) ->
     assert row(t, tmp_path) == {
         "id": "1452107", "name": "2026 British Chess Championships: Championship",
         "system": "fide", "rules": "FIDE 2025-10", "rules_date": "2026-08-01",
-        "date_source": "details", "rating_list": "standard", "rounds": "9",
-        "rounds_with_results": "6", "live": "true"}
+        "date_source": "details", "rating_list": "standard", "list_source": "time control",
+        "rounds": "9", "rounds_with_results": "6", "live": "true"}
 
 
 def test_british_round_dates_only_live_round(realdata: Path, tmp_path: Path) -> None:
@@ -66,7 +66,8 @@ def test_round_robin_all_rounds_page(realdata: Path, tmp_path: Path) -> None:
     assert row(t, tmp_path) == {
         "id": "1471902", "name": "20260808-10 - USSA Closed 2026 Open", "system": "fide",
         "rules": "FIDE 2025-10", "rules_date": "2026-08-08", "date_source": "round dates",
-        "rating_list": "standard", "rounds": "9", "rounds_with_results": "9", "live": "false"}
+        "rating_list": "standard", "list_source": "default", "rounds": "9",
+        "rounds_with_results": "9", "live": "false"}  # nothing says: rated as standard
 
 
 def test_round_robin_crosstable_dated_by_its_name(realdata: Path, tmp_path: Path) -> None:

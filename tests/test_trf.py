@@ -17,6 +17,7 @@ from importer.model import (
     DateSource,
     Game,
     GameResult,
+    ListSource,
     Player,
     RatingList,
     RoundResult,
@@ -254,7 +255,13 @@ def test_lichess_small_files(realdata: Path) -> None:
     pab = load(realdata, "lichess_swiss_2020_06b_9p_pab.trf")
     byes = Counter(r.round for r in pab.results if r.status is Status.BYE)
     assert byes == Counter(range(1, 10))
-    assert pab.warnings == ()
+    # no 122/222: the list is guessed from the event name, with one note
+    assert (pab.info.rating_list, pab.info.list_source) == (RatingList.BLITZ,
+                                                            ListSource.EVENT_NAME)
+    assert [(w.code, w.message) for w in pab.warnings] == [(
+        "list-guessed", "lichess_swiss_2020_06b_9p_pab.trf: no time control shown: rated as "
+        "blitz, guessed from the word 'blitzschach' in the event name 'Juni Blitzschach 5 Plus "
+        "0'")]
 
 
 def test_greek_excerpt_is_refused_as_truncated(realdata: Path) -> None:

@@ -63,7 +63,8 @@ def classify(ctx: Ctx, doc: Document, tables: list[El]) -> Route:
     columns, found by structure in an unknown language), by rank when it is ``art=4`` or its
     first column is the rank.
 
-    Raises InputError for a page with data tables that none of these readers reads.
+    Raises InputError for a list of teams (no players) and for a page with data tables that
+    none of these readers reads.
     """
     if not tables:
         if doc.name or doc.tnr:
@@ -108,10 +109,15 @@ def classify(ctx: Ctx, doc: Document, tables: list[El]) -> Route:
     if not any(k.startswith("rd:") for k in keys) and ("name" in keys and "no" in keys):
         return Route(PageKind.PLAYER_LIST if "team" in keys else PageKind.STARTING_RANK, t)
     if not any(k.startswith("rd:") for k in keys):
+        if "team" in keys and "name" not in keys:
+            raise ctx.error("a list of teams (a team starting rank or ranking), no players on "
+                            "it: save the team event's board pairings (art=3) or its "
+                            "all-details page (art=20)")
         guess_crosstable(ctx, t)
         if not any(k.startswith("rd:") for k in t.keys):
             raise ctx.error("no table fiderate reads: expected a crosstable, pairings, starting "
-                            "rank, not-paired, player-card or team page")
+                            "rank, not-paired list or player card, or a team event's board "
+                            "pairings or all-details page")
     by_rank = doc.art == "4" or t.keys[:1] == ["rank"]
     return Route(PageKind.CROSSTABLE_RANK if by_rank else PageKind.CROSSTABLE_START, t)
 

@@ -23,6 +23,7 @@ from importer.chessresults.table import (
     link_snr,
     player_from_row,
     player_index,
+    tied_ranks,
 )
 from importer.errors import InputError
 from importer.model import Colour, Player, RoundResult, Status
@@ -89,6 +90,7 @@ def read_crosstable(ctx: Ctx, doc: Document, t: Table, *, by_rank_cells: bool,
                             f"{opp} is not in the table: broken or truncated page")
         if known is rank_to_no:  # art=4: the cell numbers the opponent's rank
             results[k] = replace(r, opponent_no=known[opp])
+    players = tied_ranks(players)  # after rank_to_no: a tied row is numbered by its row
     if use_tb1:
         rounds = max((rd for rd, _ in round_cols), default=0)
         if any(p.points is not None and p.points > rounds for p in players):

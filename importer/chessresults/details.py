@@ -268,13 +268,14 @@ def round_caption(text: str) -> tuple[int, date] | None:
 
 _AFTER_ROUNDS = re.compile(
     r"(?:after|nach|после|tras|después de|despues de|após|apos|après|apres|dopo|po|na)\s+"
-    r"(\d{1,3})\s*(?:\.\s*)?(?:rounds?|runden?|тура|туров|турах|rondas|rodadas|rondes|turni|"
-    r"rundach|rundzie|ronden|rondes)(?!\w)", re.IGNORECASE)
+    r"(?:(?:the|der|den|la|le|a|o|il|el|de)\s+)?(\d{1,3})\s*(?:\.|ª|º|°|-?го|-?м|th|st|nd|rd)?"
+    r"\s*(?:rounds?|runden?|тура|туров|турах|rondas?|rodadas?|rondes?|turni|turno|rundach|"
+    r"rundzie|ronden)(?!\w)", re.IGNORECASE)
 
 
 def rounds_in_heading(text: str) -> int | None:
     """N of a heading 'Final Ranking after 9 Rounds', 'Endstand nach 9 Runden', 'после 9
-    тура' (the rounds played when the page was made), or None."""
+    тура', 'após a 9ª ronda' (the rounds played when the page was made), or None."""
     m = _AFTER_ROUNDS.search(" ".join(text.split()))
     return int(m[1]) if m and int(m[1]) > 0 else None
 

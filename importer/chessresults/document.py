@@ -3,7 +3,7 @@
 Which tournament (``tnr…``) and view (``art=``, ``rd=``, ``snr=``) it is, from the form action,
 or on a page saved as a fragment from a comment, ``<link rel=canonical>``, ``<base href>``,
 ``<meta property=og:url>`` or the links back to the same view; its name; the details block that
-``turdet=YES`` adds (dates, rounds, type, time control); the menu ('Rd.7/9'); the old-tournament
+``turdet=YES`` adds (dates, rounds, type, time control); the menu ('Rd.7/9', 'Тур7/9'); the old-tournament
 gate (the ``cb_alleDetails`` "Show tournament details" button); a cut list (the 'Show complete
 list' link, ``zeilen=99999``); the round dates of its captions and headings; and the 'Last
 update' line.  The page readers and the fetcher (:mod:`importer.fetch`) both read these facts
@@ -47,27 +47,39 @@ __all__ = ["Document", "event_dates", "load_document", "looks_like_chess_results
            "record_not_found", "round_of"]
 
 _TNR = re.compile(r"tnr(\d+)\.aspx", re.IGNORECASE)
-_MENU_ROUNDS = re.compile(r"Rd\.\s*(\d{1,3})\s*/\s*(\d{1,3})(?!\d)")
+_MENU_ROUNDS = re.compile(r"(?<![\w/])[^\W\d_]+\.?\s*(\d{1,3})\s*/\s*(\d{1,3})(?![\d/])")
+"""A menu link 'Rd.7/9' in any UI language ('Тур5/7', 'Runde 5/7'): a word, then published/total
+rounds (read by structure, not by the word)."""
 _TB1_IS_POINTS = re.compile(r"(?:tie\s*break|wertung|доп)\S*\s*1\s*:\s*(?:points|punkte|очки)",
                             re.IGNORECASE)
 
 
 def looks_like_chess_results(text: str) -> bool:
-    """Cheap content sniff: an HTML page served by chess-results.com, or a fragment of one
-    saved by a browser (its only tables are CRs1 tables, or a comment holds its URL)."""
-    head = text[:30_000]
-    if any(m in head for m in ("chess-results", "Chess-Results", "Chess-results",
-                               "CHESS-RESULTS")) and (
-            "defaultDialog" in text or "CRs1" in text or "crs1" in text or "defaultdialog" in text):
-        return True
-    return _comment_url(head) is not None or _only_crs1_tables(text)
+    """Cheap structural sniff: a page served by chess-results.com (its ``defaultDialog``
+    blocks with its ``CR…`` classed tables and cells), a fragment of one saved by a browser
+    (its first table a CRs1/CRs2 table, the others bare), or a page a browser saved from a
+    chess-results URL ('saved from url=').  Words alone (a page that only mentions
+    chess-results, or a URL in a comment) are not enough."""
+    classes = {c.casefold() for attrs in _CLASS_ATTR.findall(text)
+               for c in attrs.split()}
+    page = "defaultdialog" in classes and any(c.startswith("cr") for c in classes)
+    return page or _only_crs1_tables(text) or _saved_from(text[:30_000])
+
+
+_CLASS_ATTR = re.compile(r"""\bclass\s*=\s*["']?([^"'>]*)""", re.IGNORECASE)
+_SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\S*chess-results\.com/", re.IGNORECASE)
+
+
+def _saved_from(head: str) -> bool:
+    """A browser's 'saved from url=' comment naming a chess-results page."""
+    return _SAVED_FROM.search(head) is not None
 
 
 _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _CR_URL = re.compile(r"(?:https?://[^\s\"'<>]*chess-results\.com/)?tnr\d+\.aspx[^\s\"'<>]*",
                      re.IGNORECASE)
 _TABLE_TAG = re.compile(r"<table\b([^>]*)>", re.IGNORECASE)
-_CRS1_CLASS = re.compile(r"""\bclass\s*=\s*["']?crs1\b""", re.IGNORECASE)
+_CRS1_CLASS = re.compile(r"""\bclass\s*=\s*["']?crs[12]\b""", re.IGNORECASE)
 
 
 def _comment_url(text: str) -> str | None:
@@ -207,7 +219,7 @@ def load_document(text: str, *, source: str = "") -> Document:
         raise error("no HTML markup: expected a chess-results.com HTML page")
     text = text[start:]  # a saved page may start with the HTTP response headers
     if not looks_like_chess_results(text):
-        raise error("not a chess-results.com page (no 'chess-results' marker, no CRs1 table)")
+        raise error("not a chess-results page (none of its tables, links or footer)")
     try:  # plain etree elements: no per-element Python class lookup (the speed target)
         root = lxml.etree.fromstring(text, lxml.etree.HTMLParser())
     except (lxml.etree.LxmlError, ValueError) as e:
@@ -253,7 +265,7 @@ def load_document(text: str, *, source: str = "") -> Document:
             else:
                 detail_rows.append((label, value))
     menu_text = "\n".join(menu)
-    mr = _MENU_ROUNDS.search(menu_text)
+    mr = next((m for m in _MENU_ROUNDS.finditer(menu_text) if 0 < int(m[1]) <= int(m[2])), None)
     paragraphs = " ".join(content(p) for p in root.iter("p"))  # the page's legends
     cut = any("zeilen=99999" in (a.get("href") or "") for a in root.iter("a")
               if a.get("class") == "fett")  # the 'Show complete list' link

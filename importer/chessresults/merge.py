@@ -17,6 +17,7 @@ from operator import attrgetter, itemgetter
 from importer.chessresults.page import Page, PageKind
 from importer.chessresults.records import mirror, mirrored_status
 from importer.errors import InputError
+from importer.list_hints import with_list_hint
 from importer.model import (
     Colour,
     DateSource,
@@ -28,7 +29,8 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.pairings import games_from_results
+from importer.names import name_key
+from importer.pairings import COLOUR_WORDS, games_from_results, told
 
 __all__ = ["build_tournament"]
 
@@ -58,15 +60,16 @@ def _empty(value: object) -> bool:
 
 def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, int]]:
     """Players field by field from the most authoritative page that fills the field, and the
-    last round the printed points cover (the last round of the page that printed them)."""
+    last round the printed points cover (:func:`_points_cover` of the page that printed them)."""
     rows: dict[int, list[Player]] = {}
     through: dict[int, int] = {}
     for page in sorted(pages, key=lambda p: _PLAYER_PRIORITY.get(p.kind, 6)):
-        last = max(map(_ROUND, page.results), default=page.round or 0)  # a ranking: its round
+        covers = _points_cover(page)
         for p in page.players:
             rows.setdefault(p.start_no, []).append(p)
-            if p.points is not None and p.start_no not in through and last:
-                through[p.start_no] = last
+            upto = covers.get(p.start_no)
+            if p.points is not None and p.start_no not in through and upto is not None:
+                through[p.start_no] = upto
     players = {}
     for no in sorted(rows):
         found = rows[no]
@@ -81,6 +84,50 @@ def _merge_players(pages: Sequence[Page]) -> tuple[dict[int, Player], dict[int, 
                     fields[name] = value
         players[no] = Player(start_no=no, **fields)  # type: ignore[arg-type]
     return players, through
+
+
+def _check_rows(pages: Sequence[Page], warnings: list[SourceWarning]) -> None:
+    """A starting number on two rows of one page: the same name is read once, with a warning;
+    another name is an InputError naming both (as a TRF file with a number twice is)."""
+    for page in pages:
+        seen: dict[int, Player] = {}
+        for p in page.players:
+            first = seen.setdefault(p.start_no, p)
+            if first is p:
+                continue
+            if not (first.name == p.name or name_key(first.name) == name_key(p.name) != ""):
+                raise InputError(f"starting number {p.start_no} appears twice, as "
+                                 f"{first.name!r} and {p.name!r} (broken page): expected one "
+                                 "row per player", source=page.source)
+            warnings.append(SourceWarning(
+                "row-twice", f"starting number {p.start_no} ({p.name}) appears on two rows; "
+                "read once", (p.start_no,)).at(page.source))
+
+
+def _check_unlinked(pages: Sequence[Page], source: str) -> None:
+    """Board pairings without player links number players as they appear: such numbers are
+    no starting numbers, so the page is read alone (InputError beside other players' pages)."""
+    unlinked = [p for p in pages if any(w.code == "numbered-by-appearance" for w in p.warnings)]
+    if unlinked and len([p for p in pages if p.players]) > 1:
+        raise InputError("board pairings without player links (players numbered as they "
+                         "appear, not by starting number) cannot be merged with other pages: "
+                         "import that page alone", source=unlinked[0].source or source)
+
+
+def _points_cover(page: Page) -> dict[int, int]:
+    """Per player, the last round a page's printed points cover: the page's last round (a
+    ranking: its round), but the round before one the page shows undecided for the player (a
+    game being played: a pairings page prints the points before it, a crosstable has no
+    result for it yet)."""
+    last = max(map(_ROUND, page.results), default=page.round or 0)
+    if not last:
+        return {}
+    open_: dict[int, int] = {}
+    for r in page.results:
+        if r.points is None:
+            open_[r.start_no] = min(r.round, open_.get(r.start_no, r.round))
+    return {p.start_no: open_[p.start_no] - 1 if p.start_no in open_ else last
+            for p in page.players}
 
 
 def _map_ranks(page: Page, starts: dict[int, Player], warnings: list[SourceWarning]) -> Page:
@@ -267,11 +314,11 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
         if other.opponent_no != no:
             warnings.append(SourceWarning(
                 "asymmetric-pairing", f"round {rd}: player {no} has opponent {opp}, whose "
-                f"opponent is {other.opponent_no}", (no, opp), rd))
+                f"opponent is {other.opponent_no or 'nobody'}", (no, opp), rd))
         elif r.colour is not Colour.NONE and other.colour is r.colour:
             warnings.append(SourceWarning(
-                "same-colour", f"round {rd}: players {no} and {opp} both have colour "
-                f"{r.colour.value}", (no, opp), rd))
+                "same-colour", f"round {rd}: players {no} and {opp} both have "
+                f"{COLOUR_WORDS[r.colour]}", (no, opp), rd))
         elif (r.points is not None and other.points is not None and r.status is Status.PLAYED
               and r.points + other.points != 1) or (
                 Status.PENDING not in (r.status, other.status)
@@ -279,7 +326,7 @@ def _check_pairs(results: dict[tuple[int, int], RoundResult], numbers: set[int],
                 and not _double_forfeit(r, other)):
             warnings.append(SourceWarning(
                 "results-differ", f"round {rd}: players {no} and {opp} disagree on the result"
-                f" ({r.status.value} {r.points} vs {other.status.value} {other.points})",
+                f" ({no}: {told(r)}; {opp}: {told(other)})",
                 (no, opp), rd))
     return one_sided
 
@@ -390,12 +437,13 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
             page = _map_ranks(page, starts, warnings)
         fixed.append(page)
     pages = fixed
+    _check_rows(pages, warnings)
+    _check_unlinked(pages, source)
     players, through = _merge_players(pages)
     if not players:
-        kinds = ", ".join(sorted({p.kind for p in pages}))
         warnings.append(SourceWarning(
-            "no-players", f"no players on these pages ({kinds}): add the starting rank, a "
-            "crosstable, or for a team event the all-details page (art=20)"))
+            "no-players", "no players on these pages: add the starting rank, a crosstable, or "
+            "for a team event the board pairings (art=3) or the all-details page (art=20)"))
     results = _choose_results(pages, warnings)
     _apply_card(pages, results, warnings)
     numbers = set(players)
@@ -441,7 +489,8 @@ def build_tournament(pages: Sequence[Page], *, source: str = "",
     _mark_unknown_ratings(pages, players, warnings)
     boards = {(rd, w, b): x for p in pages for rd, w, b, x in p.boards}
     ordered = tuple(sorted(results.values(), key=attrgetter("start_no", "round")))
-    info = _merge_info(pages, source, warnings)
+    info, notes = with_list_hint(_merge_info(pages, source, warnings))
+    warnings.extend(notes)
     if info.rounds is not None and info.rounds < last:
         warnings.append(SourceWarning("rounds", f"the pages say {info.rounds} rounds but show "
                                       f"{last}"))

@@ -2,12 +2,15 @@
 round robin, each after its caption row ('Round 3 on 2026/08/03').
 
 A row is White, the result, Black; a 'bye' or 'not paired' word on the black side is a
-pairing-allocated bye or an absence.
+pairing-allocated bye or an absence.  The Pts. printed beside each player are the points before
+the round: a player's points are those plus the round's result where it is shown (the points
+before the round while the game is being played).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from importer.chessresults.cells import parse_points
 from importer.chessresults.lang import BYE_WORDS, NOT_PAIRED_WORDS, norm
@@ -41,6 +44,8 @@ class _Side:
     rating: int | None
     fed: str
     word: str
+    points: Decimal | None
+    """The points printed beside the player: before the round."""
 
 
 def _pairing_side(ctx: Ctx, keys: list[str], cells: list[El],
@@ -58,11 +63,23 @@ def _pairing_side(ctx: Ctx, keys: list[str], cells: list[El],
     fed = (cells[name_i].get("class") or "").strip()
     intl = find_column(keys, "rating_intl", lo, hi)
     name = player_name(text)
+    try:
+        points = parse_points(cell_at(cells, find_column(keys, "points", lo, hi)))
+    except InputError as e:
+        raise ctx.error(f"pairings row {row} ({name}): {e}") from None
     return _Side(no=no, name=name, title=cell_at(cells, find_column(keys, "title", lo, hi)),
                  rating=read_rating(ctx, cell_at(cells, intl if intl is not None
                                                  else find_column(keys, "rating", lo, hi)),
                                     f"pairings row {row}", no, name),
-                 fed=fed if FED.fullmatch(fed) else "", word=word)
+                 fed=fed if FED.fullmatch(fed) else "", word=word, points=points)
+
+
+def _printed_points(players: dict[int, Player], side: _Side, result: Decimal | None) -> None:
+    """The side's printed points before the round, plus the round's result when it is shown."""
+    if side.no is None or side.points is None:
+        return
+    points = side.points if result is None else side.points + result
+    players[side.no] = replace(players[side.no], points=points)
 
 
 def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
@@ -116,6 +133,7 @@ def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
                 status = {FULL_POINT: Status.BYE, HALF_POINT: Status.HALF_BYE}.get(
                     pts or NO_POINT, Status.ABSENT)
             results.append(RoundResult(start_no=white.no, round=rd, status=status, points=pts))
+            _printed_points(players, white, pts)
             continue
         try:
             gr = parse_game_result(text)
@@ -127,6 +145,8 @@ def read_pairings(ctx: Ctx, t: Table, default_round: int | None,
                                    colour=Colour.WHITE, points=wp))
         results.append(RoundResult(start_no=black.no, round=rd, status=bs, opponent_no=white.no,
                                    colour=Colour.BLACK, points=bp))
+        _printed_points(players, white, wp)
+        _printed_points(players, black, bp)
         if board is not None:
             boards.append((rd, white.no, black.no, board))
     return list(players.values()), results, boards, game_rows

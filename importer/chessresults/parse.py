@@ -21,7 +21,7 @@ from importer.chessresults.ranking import read_ranking
 from importer.chessresults.starting_rank import read_starting_rank
 from importer.chessresults.table import Ctx, El, Table, data_tables, dedupe, first_pending
 from importer.chessresults.team import read_all_details, read_board_pairings
-from importer.model import System, TournamentInfo
+from importer.model import ListSource, System, TournamentInfo
 
 __all__ = ["parse_document", "parse_page"]
 
@@ -63,7 +63,9 @@ def _page(ctx: Ctx, doc: Document, reading: Reading) -> Page:
         id=doc.tnr, name=doc.name, source=ctx.source, start_date=start, end_date=end,
         rounds=rounds if rounds is not None else shown,
         system=reading.system or d.system or (System.TEAM if doc.team else System.SWISS),
-        rating_list=d.rating_list, federation=d.federation, time_control=d.time_control,
+        rating_list=d.rating_list,
+        list_source=ListSource.TIME_CONTROL if d.rating_list else ListSource.NONE,
+        federation=d.federation, time_control=d.time_control,
         rating_calculation=d.rating_calculation, fide_event_id=d.fide_event_id,
         date_source=date_source, last_update=doc.last_update)
     return Page(

@@ -26,6 +26,7 @@ from importer.chessresults.table import (
     link_snr,
     player_from_row,
     player_index,
+    tied_ranks,
 )
 from importer.errors import InputError
 from importer.model import Player
@@ -100,9 +101,10 @@ def ranking_columns(t: Table, rounds: int | None, *, cut: bool = False,
     unknown, from the values; None when the table is not a ranking list.
 
     By the values: the rank is the first column of whole numbers that starts at 1 and rises
-    down the rows, a blank for a tied or unranked row; the starting numbers are a column
-    holding 1 … N once each on the N rows (a cut list: distinct numbers), unless player links
-    carry them; the name is the text column with the most commas; the points are the first
+    down the rows, a blank continuing a tie (however many rows tie: the header alone cannot
+    tell the rank from the starting number, a Russian page heads both 'Ст.ном'); the starting
+    numbers are a column holding 1 … N once each on the N rows (a cut list: distinct numbers),
+    unless player links carry them; the name is the text column with the most commas; the points are the first
     column of halves right of the name that never rises down the rows and stays within the
     rounds; in the published block w − we equals the w-we column, n ≥ w and we, K is one of
     10, 15, 20, 25, 30, 40 (blank when unrated), rtg+/- is K × (w − we) and Rp is the
@@ -145,9 +147,7 @@ def ranking_columns(t: Table, rounds: int | None, *, cut: bool = False,
             if not _whole(v) or v is None or v[0] != 1:
                 continue
             ranks = [(r, x) for r, x in enumerate(v, start=1) if x is not None]
-            if len(ranks) * 2 < n:
-                continue
-            if all(x <= r for r, x in ranks) and all(
+            if (len(ranks) > 1 or n == 1) and all(x <= r for r, x in ranks) and all(
                     a[1] < b[1] for a, b in pairwise(ranks)):
                 take("rank", i)
                 break
@@ -347,6 +347,7 @@ def read_ranking(ctx: Ctx, t: Table, cols: RankingColumns) -> list[Player]:
         players.append(replace(p, k=k, rating_change=change, published_performance=performance,
                                published_games=games, published_score=score,
                                published_expected=expected))
+    players = tied_ranks(players)
     if cols.by_structure and ctx.unknown:
         read = ", ".join(dict.fromkeys(cols.by_structure))
         ctx.warn("unknown-language", f"unknown language: columns "

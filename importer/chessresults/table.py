@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 import lxml.etree
@@ -56,6 +56,7 @@ __all__ = [
     "sex_of",
     "split_table",
     "table_rows",
+    "tied_ranks",
 ]
 
 El = lxml.etree._Element
@@ -325,6 +326,19 @@ _PLAYER_KEY_SET = frozenset(_PLAYER_KEYS)
 def player_index(keys: list[str]) -> dict[str, int]:
     """The columns of the player fields (first occurrences)."""
     return {k: i for k, i in column_index(keys).items() if k in _PLAYER_KEY_SET}
+
+
+def tied_ranks(players: Sequence[Player]) -> list[Player]:
+    """Ranks with blank ties: a row without a rank whose points equal the row above's (or are
+    not printed) shares that row's rank; another blank stays unranked (None)."""
+    out: list[Player] = []
+    for p in players:
+        above = out[-1] if out else None
+        if p.rank is None and above is not None and above.rank is not None and (
+                p.points is None or above.points is None or p.points == above.points):
+            p = replace(p, rank=above.rank)
+        out.append(p)
+    return out
 
 
 def dedupe(players: Sequence[Player]) -> list[Player]:

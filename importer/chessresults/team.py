@@ -40,15 +40,22 @@ __all__ = ["read_all_details", "read_board_pairings"]
 
 def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
                     ) -> tuple[list[Player], list[RoundResult], list[tuple[int, int, int, int]]]:
-    """Team board pairings (art=3, art=20 'Spielerpaarungen'): squares give colours."""
+    """Team board pairings (art=3, art=20 'Spielerpaarungen'): squares give colours.
+
+    The players are the cells with an ``snr=`` link or a colour square, else the columns the
+    match header heads with the team names.  Without any player link (an old tournament's
+    gated page) players are numbered in the order they appear, with a warning."""
     players: dict[int, Player] = {}
     results: list[RoundResult] = []
     boards: list[tuple[int, int, int, int]] = []
     rd = default_round
     teams: list[str] = []
+    team_cols: list[int] = []
+    rows = [(tr, row_cells(tr)) for tr in table_rows(table)]
+    linked = any(link_snr(c) is not None for _, cells in rows for c in cells)
+    unlinked: dict[tuple[str, str], int] = {}
     boards_seen: dict[int | None, int] = {}
-    for tr in table_rows(table):
-        cells = row_cells(tr)
+    for tr, cells in rows:
         if len(cells) == 1:
             m = FIRST_INT.search(cell_text(cells[0]))
             rd = whole_number(m[0]) if m else rd
@@ -56,37 +63,47 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
         if not cells:
             continue
         if is_header(tr, cells):
-            texts = [cell_text(c) for c in cells]
-            teams = [x for x in texts[1:] if x and not x.replace(" ", "").replace(":", "")
-                     .replace("½", "").replace(",", "").isdigit() and header_key(x) is None
-                     and x != "-"]
+            named = [(i, x) for i, c in enumerate(cells) if i and (x := cell_text(c))
+                     and not x.replace(" ", "").replace(":", "").replace("½", "")
+                     .replace(",", "").isdigit() and header_key(x) is None and x != "-"]
+            team_cols, teams = [i for i, _ in named], [x for _, x in named]
             continue
         m = BOARD.fullmatch(cell_text(cells[0]))
         if m is None:
             continue
+        if rd is None:
+            raise ctx.error(f"board {m[0]}: board pairings without a round number (no "
+                            "'Round N' caption row and no rd= in the page's URL): save the "
+                            "whole table with its caption row, or add the page's URL in a "
+                            "comment, e.g. <!-- https://chess-results.com/"
+                            "tnr123456.aspx?lan=1&art=3&rd=1 -->")
         board_no = boards_seen[rd] = boards_seen.get(rd, 0) + 1  # 1.1, 1.2, 2.1 … → 1, 2, 3 …
         side_cells = [i for i, c in enumerate(cells) if link_snr(c) is not None
                       or any((d.get("class") or "").startswith("Farbe") for d in c.iter("div"))]
-        if len(side_cells) not in (1, 2) or rd is None:
+        if not linked and len(team_cols) == 2:
+            side_cells = [i for i in team_cols if i < len(cells)]
+        if len(side_cells) not in (1, 2):
             continue
         check_round(ctx, rd, f"board {m[0]}")
         sides_: list[tuple[int, Colour, bool]] = []
         for i in side_cells:
+            home = i < len(cells) // 2  # home player left of the '-' cell
+            team = teams[0 if home else 1] if len(teams) == 2 else ""
+            name = player_name(cell_text(cells[i]))
             snr = link_snr(cells[i])
+            if snr is None and not linked and name:
+                snr = unlinked.setdefault((name, team), len(unlinked) + 1)
             if snr is None:
                 continue
-            home = i < len(cells) // 2  # home player left of the '-' cell
             square = next((d.get("class") for d in cells[i].iter("div")
                            if (d.get("class") or "").startswith("Farbe")), "")
-            colour = Colour.WHITE if square == "FarbewT" else Colour.BLACK
-            name = player_name(cell_text(cells[i]))
+            colour = _SQUARES.get(square or "", Colour.NONE)
             rating = read_rating(ctx, cell_at(cells, i + 1), f"board {m[0]} round {rd}", snr,
                                  name)
             if snr not in players:
                 players[snr] = Player(start_no=snr, name=name,
                                       title=cell_text(cells[i - 1]) if i else "",
-                                      rating=rating,
-                                      team=teams[0 if home else 1] if len(teams) == 2 else "")
+                                      rating=rating, team=team)
             sides_.append((snr, colour, home))
         text = _board_result(cells, max(side_cells))
         try:
@@ -104,16 +121,25 @@ def read_board_pairings(ctx: Ctx, table: El, default_round: int | None,
                          "one player; skipped", (snr,), rd)
         if len(sides_) != 2:
             continue
-        (a, ca, _), (b, _, _) = sides_
+        (a, ca, _), (b, cb, _) = sides_
         white, black = a, b
-        if ca is not Colour.WHITE:
+        known = ca is not Colour.NONE or cb is not Colour.NONE  # else White is the lower number
+        if ca is Colour.BLACK or (ca is Colour.NONE and cb is Colour.WHITE) or (
+                not known and a > b):
             white, black, (ws, wp), (bs, bp) = b, a, (bs, bp), (ws, wp)
         results.append(RoundResult(start_no=white, round=rd, status=ws, opponent_no=black,
-                                   colour=Colour.WHITE, points=wp))
+                                   colour=Colour.WHITE if known else Colour.NONE, points=wp))
         results.append(RoundResult(start_no=black, round=rd, status=bs, opponent_no=white,
-                                   colour=Colour.BLACK, points=bp))
+                                   colour=Colour.BLACK if known else Colour.NONE, points=bp))
         boards.append((rd, white, black, board_no))
+    if unlinked:
+        ctx.warn("numbered-by-appearance", "no player links on the board pairings: players "
+                 "are numbered in the order they appear, not by their starting numbers")
     return list(players.values()), results, boards
+
+
+_SQUARES = {"FarbewT": Colour.WHITE, "FarbesT": Colour.BLACK}
+"""The colour squares of a board row: white, black ('schwarz')."""
 
 
 def _board_result(cells: list[El], last_side: int) -> str:

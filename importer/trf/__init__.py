@@ -1,5 +1,5 @@
-"""FIDE Tournament Report Files: the reader (TRF16, TRF26, TRF(x)), the writer (TRF16), and
-the dates and time controls they write."""
+"""FIDE Tournament Report Files: the reader (TRF16, TRF26, TRF(x)), the writer (TRF-2026 or
+TRF16), and the dates and time controls they write."""
 
 from __future__ import annotations
 

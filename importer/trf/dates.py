@@ -69,8 +69,10 @@ RATE_WORDS = (("blitz", RatingList.BLITZ), ("rapid", RatingList.RAPID),
 
 
 def _classify_minutes(total: float) -> RatingList | None:
-    """FIDE rate of play from minutes for 60 moves (time + 60 × increment)."""
-    if total <= 0:
+    """FIDE rate of play (RB24 §1) from minutes for 60 moves (time + 60 × increment): rapid
+    more than 10 and less than 60, blitz more than 3 and at most 10; None for 3 or less (no
+    FIDE list rates it)."""
+    if total <= 3:
         return None
     if total >= 60:
         return RatingList.STANDARD

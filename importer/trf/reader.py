@@ -15,6 +15,8 @@ Choices worth knowing:
 * Sex is normalised to ``m``/``w`` (``M``; ``W``/``F``/``f`` → ``w``); anything else → ''.
 * A full point with nobody opposite (``0000 - +``, as older files and team events write it)
   is a bye (``Status.BYE``, 1 point), not a forfeit win: there is no opponent to forfeit.
+* A requested full-point bye (``F``) is told apart from a pairing-allocated one (``U``) by
+  ``RoundResult.requested`` (the title norms' 8-game case, 1.4.1, needs the difference).
 * Some pairing programs write the bye as a placeholder "player" ("spielfrei", "BYE",
   "Freilos", …).  Such a line is recognised by its structure (see :func:`_find_placeholders`):
   no rating, no id, never at a board.  It is left out, and its opponents' rounds against it
@@ -29,12 +31,14 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from importer.errors import InputError
+from importer.list_hints import with_list_hint
 from importer.model import FULL_POINT as _ONE
 from importer.model import HALF_POINT as _HALF
 from importer.model import NO_POINT as _ZERO
 from importer.model import (
     Colour,
     DateSource,
+    ListSource,
     Player,
     RatingList,
     RoundResult,
@@ -367,7 +371,8 @@ def _classify(st: _State, row: _Row, r: int, rnd: _Round, last_round: int) -> Ro
         st.warn("result-code", f"round {r}: player {no} has result {rnd.code!r} without an "
                 "opponent (read as a bye or absence)", row.line, players=(no,), round=r)
     points, status = _NO_GAME[rnd.code]
-    return RoundResult(start_no=no, round=r, status=status, points=points)
+    return RoundResult(start_no=no, round=r, status=status, points=points,
+                       requested=rnd.code == "F")
 
 
 def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundResult]:
@@ -378,8 +383,7 @@ def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundR
     blanks = [i for i, (res, rnd) in enumerate(zip(results, _padded(row, len(results)),
                                                    strict=True))
               if res.status is Status.ABSENT and rnd.code == " "]
-    total = sum(_event_points(st.points, rnd, res.status)
-                for res, rnd in zip(results, _padded(row, len(results)), strict=True))
+    total = _event_total(st, row, results)
     diff = round(printed - total, 3)
     if abs(diff) < 1e-6:
         return results
@@ -405,6 +409,12 @@ def _reconcile(st: _State, row: _Row, results: list[RoundResult]) -> list[RoundR
     st.warn("points-blank", f"player {no}: blank result read from the points column "
             f"({printed:g}): {', '.join(changed)}", row.line, players=(no,))
     return out
+
+
+def _event_total(st: _State, row: _Row, results: list[RoundResult]) -> float:
+    """A player's points from their results, in the file's own point system (XXS)."""
+    return sum(_event_points(st.points, rnd, res.status)
+               for res, rnd in zip(results, _padded(row, len(results)), strict=True))
 
 
 def _padded(row: _Row, n: int) -> list[_Round]:
@@ -516,17 +526,23 @@ def _system(st: _State) -> System:
     return System.SWISS
 
 
-def _rating_list(st: _State) -> RatingList | None:
-    if st.header.get("222"):
-        rl = encoded_time_control(st.header["222"])
+def _rating_list(st: _State) -> tuple[RatingList | None, ListSource]:
+    """The list from ``222`` (TRF26's encoded time control), the ``092`` tournament type's
+    words, then ``122`` (the time control as text); (None, NONE) when none of them says."""
+    encoded = st.header.get("222", "").strip()
+    if encoded:
+        rl = encoded_time_control(encoded)
         if rl is not None:
-            return rl
-    for code in ("092", "122"):
-        low = st.header.get(code, "").lower()
-        for word, found in RATE_WORDS:
-            if word in low:
-                return found
-    return classify_time_control(st.header.get("122", ""))
+            return rl, ListSource.TRF_222
+        st.warn("time-control", f"222: time control {encoded!r} gives no FIDE list (rapid: "
+                "more than 10 and less than 60 minutes for 60 moves, blitz: more than 3 and at "
+                "most 10)")
+    kind = st.header.get("092", "").lower()
+    found = next((rl for word, rl in RATE_WORDS if word in kind), None)
+    if found is not None:
+        return found, ListSource.TOURNAMENT_TYPE
+    found = classify_time_control(st.header.get("122", ""))
+    return found, ListSource.TRF_122 if found is not None else ListSource.NONE
 
 
 def _dates(st: _State) -> tuple[date | None, date | None, tuple[date | None, ...]]:
@@ -599,11 +615,18 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
     if planned is not None and planned < last:
         st.warn("rounds", f"XXR/142 says {planned} rounds but results go up to round {last}")
         planned = last
-    results: dict[int, list[RoundResult]] = {}
-    for no, row in sorted(st.rows.items()):
-        res = [_classify(st, row, r, rnd, last_pairing)
-               for r, rnd in enumerate(_padded(row, last), 1)]
-        results[no] = _reconcile(st, row, res)
+    results = {no: [_classify(st, row, r, rnd, last_pairing)
+                    for r, rnd in enumerate(_padded(row, last), 1)]
+               for no, row in sorted(st.rows.items())}
+    # some programs write 0.0 in every points field: the results say the points, one note
+    zeroed = {no: _event_total(st, st.rows[no], res) for no, res in results.items()} if all(
+        row.player.points == 0 for row in st.rows.values()) else {}
+    if any(zeroed.values()):
+        st.warn("points-zero", "every player's points (columns 81-84) are 0 although games "
+                "were played: the points are taken from the results")
+    else:
+        zeroed = {}
+        results = {no: _reconcile(st, st.rows[no], res) for no, res in results.items()}
     games = games_from_results((r for rs in results.values() for r in rs),
                                warn=st.add)
     team_of = _team_membership(st)
@@ -611,6 +634,8 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
     players = []
     for no, row in sorted(st.rows.items()):
         p = row.player
+        if zeroed:
+            p = replace(p, points=as_points(round(zeroed[no], 3)))
         rating, nid = nrs.get(no, (None, ""))
         if no in nrs or no in team_of:
             p = replace(p, national_rating=rating, national_id=nid or p.national_id,
@@ -621,6 +646,7 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
             st.warn("unknown-player", f"national rating record for unknown player {no} ignored")
     start, end, round_dates = _dates(st)
     h = st.header
+    rating_list, list_source = _rating_list(st)
     info = TournamentInfo(
         name=h.get("012", ""), source=source, start_date=start, end_date=end,
         city=h.get("022", ""), chief_arbiter=h.get("102", ""),
@@ -628,8 +654,11 @@ def parse_trf(text: str, *, source: str = "") -> Tournament:
         date_source=(DateSource.DETAILS if parse_date(h.get("042", "")) is not None
                      else DateSource.ROUND_DATES if start is not None else DateSource.NONE),
         rounds=planned if planned is not None else (last or None), system=_system(st),
-        rating_list=_rating_list(st), federation=h.get("032", ""),
+        rating_list=rating_list, list_source=list_source, federation=h.get("032", ""),
         time_control=h.get("122", "") or h.get("222", ""))
+    info, notes = with_list_hint(info)
+    for note in notes:
+        st.add(note)
     return Tournament(info=info, players=tuple(players),
                       results=tuple(r for no in sorted(results) for r in results[no]),
                       games=tuple(games), warnings=tuple(st.warnings))

@@ -1,16 +1,19 @@
-"""A :class:`Tournament` → TRF16 text (FIDE's Tournament Report File)."""
+"""A :class:`Tournament` → TRF text (FIDE's Tournament Report File): TRF-2026 or TRF16."""
 
 from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Literal
 
 from importer.errors import OutputError
 from importer.model import Colour, Player, RoundResult, Status, System, Tournament
-from importer.trf.dates import classify_time_control
+from importer.trf.dates import classify_time_control, encoded_time_control
 from importer.trf.reader import MIN_FIDE_ID_DIGITS, NOT_NRS
 
-__all__ = ["write_trf"]
+__all__ = ["TrfVersion", "encode_time_control", "write_trf"]
+
+TrfVersion = Literal["TRF26", "TRF16"]
 
 _MAX_START_NO = 9999
 """TRF's start numbers fill columns 5-8 (a larger one, a label elsewhere, cannot be written)."""
@@ -33,7 +36,7 @@ def _block(r: RoundResult | None) -> str:
         code = _CODE.get((r.status, float(r.points or 0)), "0")
     else:
         code = {Status.FORFEIT_WIN: "+", Status.FORFEIT_LOSS: "-", Status.HALF_BYE: "H",
-                Status.BYE: "U", Status.ABSENT: "Z"}[r.status]
+                Status.BYE: "F" if r.requested else "U", Status.ABSENT: "Z"}[r.status]
     if not r.status.is_game:
         opp, colour = "0000", "-"
     return f"  {opp} {colour} {code}"
@@ -52,6 +55,41 @@ def _fmt_date(d: date | None) -> str:
     return d.strftime("%Y/%m/%d") if d else ""
 
 
+_PERIOD = r"(?:\d+/)?\d+(?:\+\d+)?"
+_ENCODED = re.compile(rf"{_PERIOD}(?::{_PERIOD})*|W{_PERIOD}(?::{_PERIOD})*-B{_PERIOD}(?::{_PERIOD})*")
+"""TRF26 ``222``: periods ``[moves/]seconds[+increment]`` joined by ``:``; ``W…-B…`` when the
+colours differ."""
+_MINUTES_PLUS_SECONDS = re.compile(
+    r"(?P<min>\d+)\s*(?P<unit>minutes?|mins?|mn|m|'|’)?\s*"
+    r"(?:\+\s*(?P<inc>\d+)\s*(?:seconds?|secs?|s|\"|'')?\s*"
+    r"(?:(?:per|a|/)\s*move|from move 1|(?:per|/)\s*zug|pro zug)?)?", re.IGNORECASE)
+
+
+def encode_time_control(text: str) -> str | None:
+    """A time control as TRF26 ``222`` writes it, when the text says it plainly: one period of
+    minutes, with or without an increment in seconds (or the text is already encoded).
+
+    >>> encode_time_control("90 min + 30 sec from move 1"), encode_time_control("3+2")
+    ('5400+30', '180+2')
+    >>> encode_time_control("40/6000+30:900+30"), encode_time_control("10+0 7+3")
+    ('40/6000+30:900+30', None)
+    """
+    t = " ".join(text.split())
+    seconds = re.match(r"[WB]?(\d+)", t)
+    if _ENCODED.fullmatch(t) and seconds and (re.search(r"[/:-]", t) or int(seconds[1]) >= 1000):
+        return t  # already encoded (a bare '90+30' is minutes, as chess-results prints it)
+    m = _MINUTES_PLUS_SECONDS.fullmatch(t)
+    if m is None or (m["unit"] is None and m["inc"] is None) or int(m["min"]) == 0:
+        return None
+    return f"{int(m['min']) * 60}" + (f"+{int(m['inc'])}" if m["inc"] is not None else "")
+
+
+def _legend(rounds: int) -> str:
+    """The ``###`` line naming each column of the 001 records, as the TRF26 sample shows."""
+    return ("### SSSS sTTT " + "N" * 33 + " RRRR FFF " + "I" * 11 + " BBBB/BB/BB PPPP RRRR"
+            + "".join(f"  {d * 4} {d} {d}" for d in (str(r % 10) for r in range(1, rounds + 1))))
+
+
 def _player_line(code: str, p: Player, fide_col: str, rating: int | None) -> str:
     """Columns 1-89 of a 001 (or NRS) line; values too wide for their columns are left out."""
     title = p.title if len(p.title) <= 3 else ""
@@ -65,13 +103,20 @@ def _player_line(code: str, p: Player, fide_col: str, rating: int | None) -> str
             f"{rank if len(rank) <= 4 else '':>4}")
 
 
-def write_trf(t: Tournament) -> str:
-    """The tournament as a TRF16 text (``XXR`` and ``013`` teams included; LF line ends).
+def write_trf(t: Tournament, *, version: TrfVersion = "TRF26") -> str:
+    """The tournament as TRF text, ``XXR``/``142`` and ``013`` teams included.
 
-    National ratings, and national ids that cannot share the FIDE-id column, are written as
-    TRF26 NRS lines (``NAT …``), which TRF16 readers skip as unknown records.  OutputError
-    for a start number TRF's four columns cannot hold (above 9999).
+    TRF26 (FIDE's TRF-2026, C.02.03 Annexure A): "Each line shall have a 'CR' (carriage
+    return) as last character" (its Remark 1; spec/trf-and-fide-list.md §A2), so every line
+    ends with CR; the records FIDE's rating server requires (012, 022, 032, 042, 052, 102,
+    132, 001) are always written, blank where the tournament does not say; ``142`` gives the
+    rounds, ``222`` the time control when :func:`encode_time_control` can encode it, and a
+    ``###`` comment names the 001 columns.  TRF16 ends lines with LF and gives the rounds as
+    ``XXR``.  Both write national ratings, and national ids that cannot share the FIDE-id
+    column, as TRF26 NRS lines (``NAT …``), which TRF16 readers skip as unknown records.
+    OutputError for a start number TRF's four columns cannot hold (above 9999).
     """
+    trf26 = version == "TRF26"
     wide = next((p for p in t.players if not 0 < p.start_no <= _MAX_START_NO), None)
     if wide is not None:
         raise OutputError(f"TRF holds start numbers 1 to {_MAX_START_NO} (columns 5-8): player "
@@ -88,28 +133,38 @@ def write_trf(t: Tournament) -> str:
              f"102 {_one_line(i.chief_arbiter)}".rstrip(),
              *(f"112 {_one_line(d)}" for d in i.deputy_arbiters),
              f"122 {_one_line(i.time_control)}"]
+    encoded = encode_time_control(i.time_control) if trf26 else None
+    if encoded is not None and encoded_time_control(encoded) == i.rating_list:
+        lines.append(f"222 {encoded}")  # only when it reads back as the same list
     if any(i.round_dates):
         lines.append("132" + " " * 86 + "".join(
             f"  {d:%y/%m/%d}" if d else " " * 10 for d in i.round_dates).rstrip())
+    elif trf26:
+        lines.append("132")
     rounds = max(i.rounds or 0, t.rounds_seen)
     if rounds:
-        lines.append(f"XXR {rounds}")
+        lines.append(f"{'142' if trf26 else 'XXR'} {rounds}")
     by_player: dict[int, dict[int, RoundResult]] = {}
     for r in t.results:
         by_player.setdefault(r.start_no, {})[r.round] = r
-    nrs_lines = []
+    player_lines, nrs_lines = [], []
+    nrs_code = i.federation if re.fullmatch(r"[A-Z]{3}", i.federation) else "NAT"
+    if nrs_code.startswith(("XX", "BB")) or nrs_code in NOT_NRS:
+        nrs_code = "NAT"
     for p in sorted(t.players, key=lambda p: p.start_no):
         short = _short_national(p) and p.national_rating is None
         fide_col = p.fide_id or (p.national_id if short else "")
         line = _player_line("001", p, fide_col, p.rating)
         mine = by_player.get(p.start_no, {})
         line += "".join(_block(mine.get(r)) for r in range(1, t.rounds_seen + 1))
-        lines.append(line.rstrip())
+        player_lines.append(line.rstrip())
         if p.national_rating is not None or (p.national_id and not short):
-            code = i.federation if re.fullmatch(r"[A-Z]{3}", i.federation) else "NAT"
-            if code.startswith(("XX", "BB")) or code in NOT_NRS:
-                code = "NAT"
-            nrs_lines.append(_player_line(code, p, p.national_id, p.national_rating).rstrip())
+            nrs_lines.append(_player_line(nrs_code, p, p.national_id, p.national_rating).rstrip())
+    if trf26 and nrs_lines:  # 172 is mandatory with NRS records; the ranking method is unknown
+        lines.append(f"172 {nrs_code}")
+    if trf26:
+        lines.append(_legend(t.rounds_seen))
+    lines += player_lines
     lines += nrs_lines
     teams: dict[str, list[int]] = {}
     for p in t.players:
@@ -117,4 +172,6 @@ def write_trf(t: Tournament) -> str:
             teams.setdefault(p.team, []).append(p.start_no)
     lines += [f"013 {_one_line(name)[:32]:<32}" + "".join(f"{no:4d} " for no in sorted(members)).rstrip()
               for name, members in teams.items()]
+    if trf26:
+        return "".join(line.rstrip() + "\r" for line in lines)
     return "\n".join(lines) + "\n"

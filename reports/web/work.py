@@ -163,5 +163,6 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
         result, fide_list = rated.result, rated.fide_list
         if reg is not None and request.write:
             reg.write_period(result)
-    return PeriodFiles(render_period_files(result, ratings_list=fide_list, site=site),
+    return PeriodFiles(render_period_files(result, ratings_list=fide_list, site=site,
+                                           fide_checks=rated.fide_checks),
                        result.notes, tuple(player_rows(result)))

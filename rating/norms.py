@@ -1,0 +1,493 @@
+"""Title norms: which GM, IM, WGM or WIM norms a player's results make, condition by condition.
+
+Pure: a :class:`~importer.model.Tournament` in, frozen records out, every threshold read from
+:class:`rating.rules.NormRules` (FIDE Title Regulations in force from 1 January 2024, articles
+cited by number).  A condition the source cannot show either way — the time control's length,
+the registration, the chief arbiter's title, an event class not given — is listed as "not
+checked"; a norm that turns on opponents' titles or federations the source does not show is
+"not decidable", never "missed".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from math import ceil, floor
+
+from importer.model import Player, RatingList, RoundResult, Status, System, Tournament
+from rating.fide import percent_h
+from rating.numbers import round_half_up
+from rating.rules import NormRules, NormTitle, TitleNorm, norm_rules_for
+from rating.tables import dp_for
+
+__all__ = ["Condition", "EventClass", "NormCheck", "NormResult", "check_norms", "is_woman",
+           "norms_sought", "swiss_exemption"]
+
+
+class EventClass(StrEnum):
+    """What kind of event it is, as the user says (no source shows it)."""
+
+    NATIONAL_FINAL = "national-final"
+    NATIONAL_TEAM = "national-team"
+    ZONAL = "zonal"
+    TEAM_CHAMPIONSHIP = "team-championship"
+    """A World or Continental team or club championship (1.4.1: 7 games suffice)."""
+
+
+_EXEMPT_CLASSES = {EventClass.NATIONAL_FINAL: "a national championship final",
+                   EventClass.NATIONAL_TEAM: "a national team championship",
+                   EventClass.ZONAL: "a zonal tournament"}
+"""1.4.3: the event classes exempt from the federation conditions."""
+
+
+class NormResult(StrEnum):
+    """What the check finds for one norm."""
+
+    ACHIEVED = "achieved"
+    POSSIBLE = "possible"
+    """A live event: not made yet, still within reach."""
+    MISSED = "missed"
+    NOT_DECIDABLE = "not decidable"
+    """It turns on facts the source does not show."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Condition:
+    """One condition of a norm: met (True), not met (False) or not known (None), in words."""
+
+    name: str
+    article: str
+    ok: bool | None
+    words: str
+    have: str = ""
+    need: str = ""
+    checked: bool = True
+    """False for what no source shows (time control, registration, …): never decides."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NormCheck:
+    """One player's check of one title norm: the columns of ``norms.csv`` and each condition."""
+
+    start_no: int
+    name: str
+    norm: NormTitle
+    result: NormResult
+    rounds: str
+    """The rounds counted: '1-9' (in a Swiss, later rounds may be left out once it is made)."""
+    games: int
+    application_games: int
+    """1.4.1: the games this norm counts for in a title application (0 unless achieved)."""
+    score: Decimal
+    ra: int | None
+    ra_floor_raised: bool
+    performance: int | None
+    titled_opponents: int
+    title_opponents: int
+    """Opponents of the title sought or higher."""
+    federations: int
+    """Federations among the opponents other than the player's own (FID is none)."""
+    own_federation: int
+    """Opponents from the player's own federation."""
+    exemption: str
+    """Why the federation conditions are waived, when the norm needs it ('' otherwise)."""
+    reasons: tuple[str, ...]
+    """What is missing or unknown, in words."""
+    conditions: tuple[Condition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    opponent: Player
+    points: Decimal
+
+
+def is_woman(player: Player, rules: NormRules) -> bool | None:
+    """True for a women's title or the source's sex field saying so; None when not shown."""
+    if player.title.upper() in rules.women_titles or player.sex.lower() in ("w", "f"):
+        return True
+    return False if player.sex.lower() == "m" else None
+
+
+def norms_sought(player: Player, rules: NormRules) -> tuple[NormTitle, ...]:
+    """The norms *player* can seek (a player of unknown sex: only GM and IM)."""
+    title, woman = player.title.upper(), is_woman(player, rules)
+    return tuple(n.title for n in rules.norms
+                 if title not in n.barred and (woman is True or not n.women_only))
+
+
+def swiss_exemption(t: Tournament, rules: NormRules) -> tuple[bool | None, str]:
+    """1.4.3d: whether every round had enough rated foreign players, titled ones among them
+    (counting players who missed at most one round), and why, in words."""
+    if t.info.system is not System.SWISS:
+        return False, "not a Swiss event"
+    host = t.info.federation
+    if not host:
+        return None, "the source does not show the host federation"
+    rounds = t.rounds_seen  # the rounds the source shows so far
+    present: dict[int, set[int]] = {}
+    for r in t.results:
+        if _present(r):
+            present.setdefault(r.round, set()).add(r.start_no)
+    counted = [p for p in t.players if p.rating is not None and p.federation
+               not in ("", host, rules.no_federation)
+               and rounds - sum(p.start_no in present.get(rd, ()) for rd in range(1, rounds + 1))
+               <= rules.swiss_missed]
+    for rd in range(1, rounds + 1):
+        here = [p for p in counted if p.start_no in present.get(rd, ())]
+        feds = len({p.federation for p in here})
+        titled = sum(p.title.upper() in rules.swiss_titles for p in here)
+        if (len(here) < rules.swiss_foreigners or feds < rules.swiss_federations
+                or titled < rules.swiss_titled):
+            return False, (f"round {rd} had {len(here)} rated players from outside {host} "
+                           f"({feds} federations, {titled} GM/IM/WGM/WIM); the exemption needs "
+                           f"{rules.swiss_foreigners} from {rules.swiss_federations} federations, "
+                           f"{rules.swiss_titled} of them GM/IM/WGM/WIM, in every round")
+    return True, (f"a Swiss with at least {rules.swiss_foreigners} rated players from "
+                  f"{rules.swiss_federations} or more federations other than {host} in every "
+                  f"round, {rules.swiss_titled} of them GM/IM/WGM/WIM (1.4.3d)")
+
+
+def _present(r: RoundResult) -> bool:
+    """At the board or given a pairing-allocated bye (a requested bye is a round missed)."""
+    return (r.status in (Status.PLAYED, Status.PENDING, Status.FORFEIT_WIN, Status.UNPLAYED)
+            or (r.status is Status.BYE and not r.requested))
+
+
+def check_norms(t: Tournament, start_no: int, *, event_class: EventClass | None = None,
+                on: date | None = None) -> tuple[NormCheck, ...]:
+    """The check of every norm the player with *start_no* can seek (1.4.1–1.4.9)."""
+    day = on or t.info.start_date
+    rules = norm_rules_for(day or date.max)
+    player = t.player(start_no)
+    if player is None:
+        raise KeyError(f"no player with start number {start_no}")
+    event = _Event.of(t, rules, event_class, day)
+    sought = norms_sought(player, rules)
+    extra = () if is_woman(player, rules) is not None or not sought else (Condition(
+        name="women's norms", article="1.4", ok=None, checked=False,
+        words="not checked: WGM and WIM norms (the source does not show whether the player "
+              "is a woman)"),)
+    return tuple(_best(event, player, rules.norm(title), extra) for title in sought)
+
+
+@dataclass(frozen=True, slots=True)
+class _Event:
+    """What every check of one tournament shares."""
+
+    t: Tournament
+    rules: NormRules
+    event_class: EventClass | None
+    planned: int
+    excluded: frozenset[int]
+    """1.4.2: in a round robin, unrated players who scored 0 against rated opponents."""
+    titles_shown: bool
+    exempt: tuple[bool | None, str]
+    admin: tuple[Condition, ...]
+
+    @classmethod
+    def of(cls, t: Tournament, rules: NormRules, event_class: EventClass | None,
+           day: date | None) -> _Event:
+        if event_class in _EXEMPT_CLASSES:
+            exempt: tuple[bool | None, str] = (True, f"{_EXEMPT_CLASSES[event_class]} (1.4.3)")
+        else:
+            exempt = swiss_exemption(t, rules)
+        return cls(t, rules, event_class, t.info.rounds or t.rounds_seen,
+                   _zero_unrated(t) if t.info.system is System.ROUND_ROBIN else frozenset(),
+                   any(p.title for p in t.players), exempt, _administrative(t, rules, day,
+                                                                            event_class))
+
+
+def _zero_unrated(t: Tournament) -> frozenset[int]:
+    """Unrated players whose games against rated opponents scored nothing (1.4.2)."""
+    by_no = t.players_by_no()
+    scored: dict[int, Decimal] = {}
+    for r in t.results:
+        opp = by_no.get(r.opponent_no) if r.opponent_no is not None else None
+        me = by_no.get(r.start_no)
+        if (r.status is Status.PLAYED and me is not None and me.rating is None
+                and opp is not None and opp.rating is not None):
+            scored[r.start_no] = scored.get(r.start_no, Decimal(0)) + (r.points or 0)
+    return frozenset(no for no, s in scored.items() if s == 0)
+
+
+def _administrative(t: Tournament, rules: NormRules, day: date | None,
+                    event_class: EventClass | None) -> tuple[Condition, ...]:
+    """1.1 and the event class: what the pages show of them, and what they do not."""
+    out = []
+    if t.info.rating_list in (RatingList.RAPID, RatingList.BLITZ):
+        out.append(Condition(name="time control", article="1.1", ok=False,
+                             words=f"a {t.info.rating_list.value} event: norms come only from "
+                                   "standard games"))
+    else:
+        shown = f" (the source shows {t.info.time_control})" if t.info.time_control else ""
+        out.append(Condition(name="time control", article="1.1", ok=None, checked=False,
+                             words=f"not checked: at least 2 hours for 60 moves{shown}"))
+    dates = t.info.round_dates
+    if dates and len(dates) >= t.rounds_seen and all(dates):
+        busiest = max(Counter(dates).values())
+        most = rules.most_rounds_a_day
+        out.append(Condition(name="rounds a day", article="1.1", ok=busiest <= most,
+                             words=f"at most {busiest} rounds a day ({most} allowed)"))
+    else:
+        out.append(Condition(name="rounds a day", article="1.1", ok=None, checked=False,
+                             words=f"not checked: at most {rules.most_rounds_a_day} rounds a "
+                                   "day (the round dates are not all shown)"))
+    out.append(Condition(name="registration", article="1.1", ok=None, checked=False,
+                         words="not checked: the event registered with FIDE 30 days ahead"))
+    out.append(Condition(name="chief arbiter", article="1.1", ok=None, checked=False,
+                         words="not checked: the chief arbiter is an IA or FA and does not "
+                               "play"))
+    if event_class is None:
+        out.append(Condition(name="event class", article="1.4.1, 1.4.3", ok=None, checked=False,
+                             words="not checked: the event class (a national championship "
+                                   "final, national team championship or zonal is exempt from "
+                                   "the federation conditions; a World or Continental team "
+                                   f"championship needs {rules.team_min_games} games)"))
+    start, end = t.info.start_date, t.info.end_date
+    if start and end and (end - start).days > rules.long_event_days:
+        out.append(Condition(name="ratings when played", article="1.1.4", ok=None, checked=False,
+                             words=f"not checked: an event of more than {rules.long_event_days} "
+                                   "days counts the ratings in force when each game was played"))
+    if day is not None and day < rules.valid_from:
+        out.append(Condition(name="regulations", article="", ok=None, checked=False,
+                             words=f"not checked: the event began before the {rules.name}, "
+                                   "which this check applies"))
+    return tuple(out)
+
+
+def _best(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition, ...]
+          ) -> NormCheck:
+    """The check over all rounds played, or in a Swiss the best achieved prefix of them."""
+    results = event.t.results_of(player.start_no)
+    done = 0
+    for r in results:
+        if r.round != done + 1 or r.status in (Status.PENDING, Status.UNKNOWN):
+            break
+        done = r.round
+    remaining = max(event.planned - done, 0)
+    full = _check(event, player, norm, results, done, remaining, extra)
+    if full.result is NormResult.ACHIEVED or event.t.info.system is System.ROUND_ROBIN:
+        return full
+    made = [c for c in (_check(event, player, norm, results, k, remaining, extra)
+                        for k in range(1, done)) if c.result is NormResult.ACHIEVED]
+    return max(made, key=lambda c: (c.application_games, c.games), default=full)
+
+
+def _check(event: _Event, player: Player, norm: TitleNorm, results: Sequence[RoundResult],
+           last: int, remaining: int, extra: tuple[Condition, ...]) -> NormCheck:
+    rules, by_no = event.rules, event.t.players_by_no()
+    window = [r for r in results if r.round <= last]
+    games = [_Game(by_no[r.opponent_no], r.points or Decimal(0)) for r in window
+             if r.status is Status.PLAYED and r.opponent_no in by_no
+             and r.opponent_no not in event.excluded]
+    n = len(games)
+    score = sum((g.points for g in games), Decimal(0))
+    conditions = [_games(event, norm, window, n, last)]
+    ra, raised = _ra(games, norm, rules)
+    rp = None if ra is None or not n else ra + dp_for(percent_h(int(score * 100), n))
+    conditions += _rating(norm, rules, n, score, ra, raised, rp)
+    titled = sum(g.opponent.title.upper() in rules.titled for g in games)
+    title = sum(g.opponent.title.upper() in norm.or_higher for g in games)
+    conditions += _titles(event, norm, n, titled, title)
+    feds, own, fed_conditions, exemption = _federations(event, player, games)
+    conditions += fed_conditions
+    conditions += [*event.admin, *extra]
+    decided = [c.ok for c in conditions if c.checked]
+    achieved = all(decided) and (remaining == 0 or event.t.info.system is not System.ROUND_ROBIN)
+    application = 0
+    if achieved:
+        needed = _required_score(ra or 0, n, norm, rules)
+        over = floor(score - needed) if needed is not None else 0
+        application = min(rules.most_games, n + max(over, 0))  # 1.4.1d: a full point a game
+        result = NormResult.ACHIEVED
+    elif remaining and _reachable(n, score, ra, remaining, norm, _least(event)):
+        result = NormResult.POSSIBLE
+    elif False in decided:
+        result = NormResult.MISSED
+    elif remaining:
+        result = NormResult.POSSIBLE
+    else:
+        result = NormResult.NOT_DECIDABLE
+    reasons = tuple(c.words for c in conditions if c.ok is not True and c.checked)
+    if remaining and result is not NormResult.ACHIEVED:
+        reasons += (f"{remaining} round{'s' if remaining > 1 else ''} still to play",)
+    return NormCheck(
+        start_no=player.start_no, name=player.name, norm=norm.title, result=result,
+        rounds=f"1-{last}" if last else "", games=n, application_games=application,
+        score=score, ra=ra, ra_floor_raised=raised, performance=rp, titled_opponents=titled,
+        title_opponents=title, federations=feds, own_federation=own,
+        exemption=exemption if achieved else "", reasons=reasons, conditions=tuple(conditions))
+
+
+def _games(event: _Event, norm: TitleNorm, window: Sequence[RoundResult], n: int, last: int
+           ) -> Condition:
+    """1.4.1–1.4.2: the games counted."""
+    rules, least = event.rules, _least(event)
+    left_out = [r for r in window if r.status is not Status.PLAYED
+                or r.opponent_no in event.excluded]
+    dropped = [f"round {r.round}: {_left_out_words(r, event)}" for r in left_out
+               if r.status not in (Status.ABSENT, Status.UNKNOWN)]
+    note = f"; not counted: {', '.join(dropped)}" if dropped else ""
+    over = (f"; an event of more than {rules.most_games} rounds counts as {rules.most_games} "
+            "games" if n > rules.most_games else "")
+    have, need = f"{n} games", f"at least {least}"
+    if n >= least:
+        return Condition(name="games", article="1.4.1", ok=True, have=have, need=need,
+                         words=f"games counted: {n} (at least {least}){note}{over}")
+    short = (event.planned == rules.short_event_rounds == last and n == least - 1
+             and len(left_out) == 1 and (left_out[0].status is Status.FORFEIT_WIN or (
+                 left_out[0].status is Status.BYE and not left_out[0].requested)))
+    if short:
+        return Condition(name="games", article="1.4.1", ok=True, have=have, need=need,
+                         words=f"{n} games in a {last}-round event: the missing game is a "
+                               f"{_left_out_words(left_out[0], event)}, so {n} suffice "
+                               "(usable once per title application)")
+    return Condition(name="games", article="1.4.1", ok=False, have=have, need=need,
+                     words=f"games counted: {n} (at least {least} needed){note}")
+
+
+def _least(event: _Event) -> int:
+    """1.4.1: the games a norm needs (fewer in a World or Continental team championship)."""
+    if event.event_class is EventClass.TEAM_CHAMPIONSHIP:
+        return event.rules.team_min_games
+    return event.rules.min_games
+
+
+def _left_out_words(r: RoundResult, event: _Event) -> str:
+    if r.status is Status.BYE:
+        return "requested bye" if r.requested else "pairing-allocated bye"
+    if r.status is Status.PLAYED:
+        return "an unrated opponent who scored 0 against rated players (1.4.2)"
+    return {Status.FORFEIT_WIN: "forfeit win", Status.FORFEIT_LOSS: "forfeit loss",
+            Status.UNPLAYED: "game of less than one move", Status.HALF_BYE: "half-point bye",
+            Status.PENDING: "result not yet known"}.get(r.status, "no game")
+
+
+def _ra(games: Sequence[_Game], norm: TitleNorm, rules: NormRules) -> tuple[int | None, bool]:
+    """1.4.6–1.4.7: the opponents' average, unrated as 1400, the lowest one alone raised to the
+    floor, rounded (.5 up); None when a rating is unknown or there are no games."""
+    if not games or not all(g.opponent.rating_known for g in games):
+        return None, False
+    ratings = sorted(g.opponent.rating if g.opponent.rating is not None else rules.unrated
+                     for g in games)
+    raised = ratings[0] < norm.floor
+    if raised:
+        ratings[0] = norm.floor
+    return round_half_up(Fraction(sum(ratings), len(ratings))), raised
+
+
+def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int | None,
+            raised: bool, rp: int | None) -> list[Condition]:
+    """1.4.8–1.4.9: Ra, Rp and the 35 % score."""
+    if ra is None or rp is None:
+        why = "no games counted" if not n else "the source does not show every opponent's rating"
+        ok = False if not n else None
+        return [Condition(name="Ra", article="1.4.6", ok=ok, words=f"no average rating: {why}"),
+                Condition(name="performance", article="1.4.8", ok=ok,
+                          words=f"no performance: {why}")]
+    floor_words = f", the lowest opponent raised to {norm.floor} (1.4.7)" if raised else ""
+    share = Fraction(score) / n
+    return [
+        Condition(name="Ra", article="1.4.8", ok=ra >= norm.min_ra, have=str(ra),
+                  need=str(norm.min_ra), words=f"average rating of the opponents {ra} "
+                  f"(at least {norm.min_ra}){floor_words}"),
+        Condition(name="performance", article="1.4.8", ok=rp >= norm.min_rp, have=str(rp),
+                  need=str(norm.min_rp), words=f"performance {rp} (at least {norm.min_rp}): "
+                  f"Ra {ra} + {dp_for(percent_h(int(score * 100), n))} for "
+                  f"{percent_h(int(score * 100), n)} % (1.4.9)"),
+        Condition(name="score", article="1.4.8", ok=share >= rules.min_score,
+                  have=f"{score}/{n}", need=f"{rules.min_score * 100} %",
+                  words=f"score: {score} from {n} games (at least {rules.min_score * 100} %)"),
+    ]
+
+
+def _titles(event: _Event, norm: TitleNorm, n: int, titled: int, title: int
+            ) -> list[Condition]:
+    """1.4.5: titleholders, and holders of the title sought or higher."""
+    rules = event.rules
+    need_titled = ceil(rules.titled_share * n)
+    need_title = max(rules.title_min, ceil(rules.title_share * n))
+    sought = "/".join(sorted(norm.or_higher, key=["GM", "IM", "WGM", "WIM"].index))
+    if not event.titles_shown:
+        why = "not decidable: the source shows no player's title"
+        return [Condition(name="titled opponents", article="1.4.5", ok=None, words=why),
+                Condition(name="title opponents", article="1.4.5", ok=None, words=why)]
+    return [
+        Condition(name="titled opponents", article="1.4.5", ok=titled >= need_titled,
+                  have=str(titled), need=str(need_titled),
+                  words=f"titled opponents: {titled} (at least {need_titled}; GM, IM, WGM, "
+                        "WIM, FM or WFM)"),
+        Condition(name="title opponents", article="1.4.5", ok=title >= need_title,
+                  have=str(title), need=str(need_title),
+                  words=f"opponents holding {sought}: {title} (at least {need_title})"),
+    ]
+
+
+def _federations(event: _Event, player: Player, games: Sequence[_Game]
+                 ) -> tuple[int, int, list[Condition], str]:
+    """1.4.3–1.4.4: federations, and the exemptions; the FIDE flag is no federation."""
+    rules, n = event.rules, len(games)
+    own = player.federation
+    feds = [g.opponent.federation for g in games]
+    real = [f for f in feds if f != rules.no_federation]
+    counts = Counter(real)
+    others = len({f for f in real if f != own})
+    own_count = counts[own] if own != rules.no_federation else 0
+    most_own, most_one = floor(rules.own_share * n), floor(rules.one_share * n)
+    if not own or "" in feds:
+        who = "the player's" if not own else "every opponent's"
+        words = f"not decidable: the source does not show {who} federation"
+        return others, own_count, [Condition(name="federations", article="1.4.3", ok=None,
+                                             words=words)], ""
+    top = counts.most_common(1)[0] if counts else ("", 0)
+    found = [
+        Condition(name="federations", article="1.4.3", ok=others >= rules.other_federations,
+                  have=str(others), need=str(rules.other_federations),
+                  words=f"federations other than {own}: {others} "
+                        f"(at least {rules.other_federations})"),
+        Condition(name="own federation", article="1.4.3", ok=own_count <= most_own,
+                  have=str(own_count), need=str(most_own),
+                  words=f"opponents from {own}: {own_count} (at most {most_own})"),
+        Condition(name="one federation", article="1.4.3", ok=top[1] <= most_one,
+                  have=str(top[1]), need=str(most_one),
+                  words=f"opponents from {top[0] or 'one federation'}: {top[1]} "
+                        f"(at most {most_one} from any one)"),
+    ]
+    if all(c.ok for c in found):
+        return others, own_count, found, ""
+    exempt, why = event.exempt
+    if exempt is False:
+        return others, own_count, found, ""
+    out = [c if c.ok else Condition(
+        name=c.name, article=c.article, ok=exempt, have=c.have, need=c.need,
+        words=(f"{c.words} — exempt: {why}; one norm of a title application must meet it "
+               "(1.4.3e)" if exempt else f"{c.words} — not decidable whether exempt: {why}"))
+        for c in found]
+    return others, own_count, out, why if exempt else ""
+
+
+def _required_score(ra: int, n: int, norm: TitleNorm, rules: NormRules) -> Decimal | None:
+    """The least score (in half points) that makes the performance and the 35 % over *n*
+    games against *ra* (1.4.8); None when no score does."""
+    for halves in range(2 * n + 1):
+        score = Decimal(halves) / 2
+        if (ra + dp_for(percent_h(halves * 50, n)) >= norm.min_rp
+                and Fraction(score) >= rules.min_score * n):
+            return score
+    return None
+
+
+def _reachable(n: int, score: Decimal, ra: int | None, remaining: int, norm: TitleNorm,
+               least: int) -> bool:
+    """Whether winning every round still to play, against opponents of the current Ra, would
+    make the games and the performance (an estimate)."""
+    games = n + remaining
+    if games < least:
+        return False
+    return ra is None or ra + dp_for(percent_h(int((score + remaining) * 100), games)) >= norm.min_rp
