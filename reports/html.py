@@ -11,6 +11,7 @@ are untrusted text: they only ever reach the page escaped.
 from __future__ import annotations
 
 import base64
+import difflib
 import hashlib
 from collections.abc import Container, Mapping
 from decimal import Decimal
@@ -21,6 +22,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 
 from importer.model import DateSource, Status
+from importer.names import name_key
 from rating.fide import InitialRating
 from rating.results import PlayerRating, RoundLine, Scenario
 from reports import fmt
@@ -28,13 +30,18 @@ from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_
 from reports.summary import live_round
 from reports.view import (
     Report,
+    computed,
+    find_key,
+    finds,
     initial_workings,
     page_cells,
     page_headers,
     player_page_name,
     provisional,
     published_view,
+    ranks,
     rated_with,
+    state,
 )
 
 __all__ = ["SORT_SCRIPT", "chart", "environment", "render_pages"]
@@ -138,24 +145,26 @@ def _stake(report: Report, pr: PlayerRating, live: int | None) -> list[SimpleNam
     if live is None:
         return []
     s = next((s for s in pr.scenarios if s.round == live), None)
-    blank = SimpleNamespace(text="", sort="", title="", cls="")
+    blank = SimpleNamespace(text="", sort="", title="", cls="", then="")
     if pr.rating is None:
         return [SimpleNamespace(text="", sort="", title="a player without a rating: no change",
-                                cls=""), blank, blank]
+                                cls="", then=""), blank, blank]
     if s is None:
         line = next((ln for ln in pr.rounds if ln.round == live), None)
         words = ("no game" if line is None else "result in" if line.status is Status.PLAYED
                  else "not paired" if line.status is Status.ABSENT else line.reason)
-        return [SimpleNamespace(text=words, sort="", title="", cls="muted"), blank, blank]
+        return [SimpleNamespace(text=words, sort="", title="", cls="muted", then=""), blank,
+                blank]
     if not s.rated:
-        return [SimpleNamespace(text="not rated", sort="", title=s.reason, cls="muted"),
-                blank, blank]
+        return [SimpleNamespace(text="not rated", sort="", title=s.reason, cls="muted",
+                                then=""), blank, blank]
     out = []
     for word, change, new in (("win", s.win, s.new_if_win), ("draw", s.draw, s.new_if_draw),
                               ("loss", s.loss, s.new_if_loss)):
         text = fmt.signed(change)
         out.append(SimpleNamespace(text=text, sort=str(change), cls=_signed_class(text),
-                                   title=f"a {word}: {_new_words(new)}"))
+                                   title=f"a {word}: {_new_words(new)}",
+                                   then=str(new) if new is not None else "no rating"))
     return out
 
 
@@ -184,27 +193,34 @@ def _text(columns: dict[str, Any], name: str, row: object) -> str:
 
 
 def _player_row(report: Report, pr: PlayerRating, linked: bool,
-                live: int | None = None) -> SimpleNamespace:
+                live: int | None = None, rank: str = "") -> SimpleNamespace:
     """One player's figures for the templates (attributes: Jinja reads them fastest), with
-    the columns of the systems rated beside the main one."""
+    the columns of the systems rated beside the main one.  A change we did not compute (the
+    source shows none of the player's games) is blank, with the source's figure beside it."""
     p = report.player(pr.start_no)
     row = PlayerRow(pr, p)
     initial = pr.initial
+    ours = computed(pr)
     return SimpleNamespace(**{
         "start_no": pr.start_no, "name": p.name, "title": p.title, "federation": p.federation,
+        "rank": rank, "find": find_key(p), "computed": ours,
+        "published_change": fmt.signed(p.rating_change) if p.rating_change is not None else "",
+        "published_change_sort": _sort_key(p.rating_change),
+        "published_performance": p.published_performance,
         "href": _page(pr.start_no) if linked else "",
         "rating": pr.rating, "k": pr.k, "k_source": pr.k_source.value,
         "k_words": _k_words(pr, report.rating.k_cap) if pr.k is not None else "",
         "points": _text(_PLAYERS, "points", row), "points_sort": str(pr.points),
-        "rated_games": pr.rated_games, "score": _text(_PLAYERS, "score", row),
+        "rated_games": pr.rated_games if ours else "",
+        "score": _text(_PLAYERS, "score", row) if ours else "",
         "score_sort": str(pr.score),
         "expected": _text(_PLAYERS, "expected", row) if pr.rated_games else "",
         "expected_sort": str(pr.expected),
-        "change": _text(_PLAYERS, "change", row),
-        "change_sort": _sort_key(_PLAYERS["change"].value(row)),
+        "change": _text(_PLAYERS, "change", row) if ours else "",
+        "change_sort": _sort_key(_PLAYERS["change"].value(row)) if ours else "",
         "change_cls": _signed_class(fmt.signed(pr.change)),
         "rounded": _text(_PLAYERS, "rounded_change", row),
-        "new_rating": pr.new_rating, "performance": pr.performance,
+        "new_rating": pr.new_rating if ours else None, "performance": pr.performance,
         "initial": initial.value if initial is not None and initial.published else None,
         "progress": _progress(initial) if initial is not None and not initial.published else "",
         "stake": _stake(report, pr, live),
@@ -303,7 +319,8 @@ def _header(report: Report) -> dict[str, Any]:
             "list": r.rating_list.value,
             "on": r.on.isoformat(), "time_control": i.time_control,
             "rating_calculation": i.rating_calculation, "source": i.source,
-            "rated": rated_with(report), "provisional": provisional(report)}
+            "rated": rated_with(report), "provisional": provisional(report),
+            "state": state(report)}
 
 
 def _has_page(report: Report, pr: PlayerRating) -> bool:
@@ -322,32 +339,52 @@ def _neighbours(shown: list[PlayerRating], index: int) -> tuple[int | None, int 
     return before, after
 
 
+def _close(report: Report, query: str, paged: Container[int]) -> list[SimpleNamespace]:
+    """The players whose names come closest to what was typed, linked to their pages (those
+    who have one)."""
+    keys = {name_key(report.player(pr.start_no).name): pr.start_no for pr in report.shown}
+    return [SimpleNamespace(name=report.player(keys[k]).name,
+                            href=_page(keys[k]) if keys[k] in paged else "")
+            for k in difflib.get_close_matches(name_key(query), list(keys), n=5, cutoff=0.5)]
+
+
 def render_pages(report: Report, *, only: Container[str] | None = None,
-                 site: Mapping[str, Any] | None = None) -> dict[str, str]:
+                 site: Mapping[str, Any] | None = None, find: str = "") -> dict[str, str]:
     """index.html and a page per shown player with a game or published figures, keyed by
     file name.
 
     *only* limits the pages rendered to these file names; *site* is what ``fiderate serve``
-    adds around the pages (links to its other pages, downloads, a polite reload), none in files.
+    adds around the pages (links to its other pages, downloads, the refresh button), none in
+    files; *find* is what the server's player search was asked: the index lists the players
+    it finds (or the closest names, as links).
     """
     header = _header(report)
     live = live_round(report.tournament)
     paged = {pr.start_no for pr in report.shown if _has_page(report, pr)}
-    players = [_player_row(report, pr, linked=pr.start_no in paged, live=live)
-               for pr in report.shown]
+    place, published_rank = ranks(report)
+    players = [_player_row(report, pr, linked=pr.start_no in paged, live=live,
+                           rank=place[pr.start_no]) for pr in report.shown]
     shown = [pr for pr in report.shown if pr.start_no in paged]
     rows = {row.start_no: row for row in players}
     has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
     files: dict[str, str] = {}
     if only is None or "index.html" in only:
+        listed = [p for p in players if finds(p.find, find)] if find.strip() else players
         files["index.html"] = _template("index.html").render(
             header=header, notes=report.notes, focus=report.focus, live=live,
-            players=players, extra_headers=_headers(report, rounds=False),
+            players=listed, find=SimpleNamespace(
+                query=find.strip(), close=_close(report, find, paged) if find.strip() and not listed
+                else []),
+            published_rank=published_rank,
+            shows_published=any(p.published_change and p.computed for p in players),
+            unknown=any(not p.computed for p in players),
+            extra_headers=_headers(report, rounds=False),
             published=published_view(report),
             beside_legend=[SimpleNamespace(label=b.rating.label,
                                            headers=[t for t, _ in page_headers(b.system.player_columns)])
                            for b in report.beside if page_headers(b.system.player_columns)],
             marks={"assumed": any(p.k is not None and p.k_source == "default" for p in players),
+                   "stakes_then": any(c.then for p in players for c in p.stake),
                    "first": any(p.initial is not None for p in players),
                    "progress": any(p.progress for p in players)},
             site=site)
@@ -367,6 +404,7 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
             workings=initial_workings(pr.initial) if pr.initial is not None else [],
             published_total=fmt.signed(pr.published_change),
             has_published=has_published, beside=_beside(report, pr.start_no),
+            published_rank=published_rank,
             extra_headers=round_headers,
             before=None if before is None else SimpleNamespace(
                 href=_page(before), name=report.player(before).name, no=before),

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from importer.atomic import write_folder_atomic
 from importer.model import FIDE_CALCULATIONS as FIDE_PAGE
 from importer.model import DateSource, Player, Tournament
+from importer.names import name_key
 from rating import registry
 from rating.base import RatingSystem
 from rating.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
@@ -35,7 +36,7 @@ from rating.tournament import rate_tournament
 from reports import csv_files, fmt, html
 from reports.errors import ReportError
 from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
-from reports.view import BesideRating, Note, Report
+from reports.view import BesideRating, Note, Report, find_key, finds
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS",
+    "PlayerNotFound",
     "build_report",
     "list_warnings",
     "render_report",
@@ -59,8 +61,13 @@ FORMATS = ("csv", "html")
 
 # ------------------------------------------------------------------------------ inputs
 
+class PlayerNotFound(ReportError):
+    """No one player answers to the name asked for (none, or several)."""
+
+
 def resolve_player(t: Tournament, text: str | int) -> int:
-    """--player N|NAME|FIDEID → a start number; ReportError with close matches otherwise."""
+    """--player N|NAME|FIDEID → a start number (a name's words in any order, accents and case
+    aside); PlayerNotFound with close matches otherwise."""
     query = str(text).strip()
     if not query:
         raise ReportError("--player is empty: give a start number, a name or a FIDE id")
@@ -74,21 +81,21 @@ def resolve_player(t: Tournament, text: str | int) -> int:
             return number
         raise ReportError(f"--player {query}: no player has this start number "
                           f"(1–{max(by_no, default=0)}) or FIDE id")
-    folded = query.casefold()
-    exact = [p.start_no for p in t.players if p.name.casefold() == folded]
+    key, folded = name_key(query), query.casefold()
+    exact = [p.start_no for p in t.players if name_key(p.name) == key]
     if len(exact) == 1:
         return exact[0]
-    partial = [p for p in t.players if folded in p.name.casefold()]
+    partial = [p for p in t.players if folded in p.name.casefold() or finds(find_key(p), query)]
     if len(partial) == 1 and not exact:
         return partial[0].start_no
     if len(exact) > 1 or len(partial) > 1:
         many = [by_no[n] for n in exact] if len(exact) > 1 else partial
         listed = "; ".join(f"{p.start_no} {p.name}" for p in many[:8])
-        raise ReportError(f"--player {query!r} matches several players: {listed} "
-                          "(give the start number)")
+        raise PlayerNotFound(f"--player {query!r} matches several players: {listed} "
+                             "(give the start number)")
     close = difflib.get_close_matches(query, [p.name for p in t.players], n=5, cutoff=0.5)
     hint = f"; close matches: {', '.join(close)}" if close else ""
-    raise ReportError(f"--player {query!r}: no such player{hint}")
+    raise PlayerNotFound(f"--player {query!r}: no such player{hint}")
 
 
 def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str,

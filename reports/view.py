@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from importer.model import Player, Tournament
+from importer.model import Player, Status, Tournament
+from importer.names import name_key
 from rating.base import Cell, Column, Form, RatingSystem
 from rating.fide import InitialRating
 from rating.published import Comparison, PublishedCheck
@@ -47,7 +49,11 @@ __all__ = [
     "PublishedFigure",
     "PublishedView",
     "Report",
+    "State",
     "Table",
+    "computed",
+    "find_key",
+    "finds",
     "initial_workings",
     "page_cells",
     "page_headers",
@@ -55,9 +61,11 @@ __all__ = [
     "player_table",
     "provisional",
     "published_view",
+    "ranks",
     "rated_with",
     "round_table",
     "scenario_table",
+    "state",
     "tournament_table",
 ]
 
@@ -366,3 +374,81 @@ def initial_workings(initial: InitialRating) -> list[tuple[str, str]]:
             value += " (the most a first rating can be)"
         lines.append(("Ra + dp", value))
     return lines
+
+
+# ------------------------------------------------------------------------------ finding a player
+
+def find_key(player: Player) -> str:
+    """What the find-me box searches: the name's words without accents or case, the start
+    number and the FIDE id."""
+    return " ".join(w for w in (name_key(player.name), str(player.start_no), player.fide_id) if w)
+
+
+def finds(key: str, query: str) -> bool:
+    """Whether a :func:`find_key` matches what was typed: each word typed begins one of its
+    words, in any order ("Michael Adams", "adams", "108").  The pages' script applies the same
+    rule to the same key."""
+    words = key.split()
+    return all(any(w.startswith(typed) for w in words) for typed in name_key(query).split())
+
+
+# ------------------------------------------------------------------------------ what is shown
+
+_NOT_KNOWN = frozenset({Status.UNKNOWN})
+
+
+def computed(pr: PlayerRating) -> bool:
+    """Whether we computed the player's change: the source shows at least one of their
+    rounds (a ranking page alone shows none: the change is unknown, never 0)."""
+    return any(ln.status not in _NOT_KNOWN for ln in pr.rounds)
+
+
+def ranks(report: Report) -> tuple[dict[int, str], bool]:
+    """Each shown player's place, and whether it is the source's: the published rank where
+    the source gives one, else by points, players on equal points sharing the place ("3=")."""
+    players = report.shown
+    published = {pr.start_no: report.player(pr.start_no).rank for pr in players}
+    if any(r is not None for r in published.values()):
+        return {no: "" if r is None else str(r) for no, r in published.items()}, True
+    points = [pr.points or Decimal(0) for pr in players]
+    out: dict[int, str] = {}
+    for pr, own in zip(players, points, strict=True):
+        place = 1 + sum(1 for p in points if p > own)
+        out[pr.start_no] = f"{place}=" if points.count(own) > 1 else str(place)
+    return out, False
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The one line every page opens with: how far the event has got, as of when, and that
+    the figures are unofficial."""
+
+    stage: str
+    """'Final: 9 rounds', 'After round 7 of 9', 'Provisional — round 9 in progress'."""
+    as_of: str
+    """'as of 2024-02-23 02:43 (the source's last update)' ('' when not known)."""
+    live: bool
+
+
+def state(report: Report) -> State:
+    """The state line of the report's pages."""
+    t = report.tournament
+    live, done = live_round(t), rounds_with_results(t)
+    rounds = t.info.rounds or t.rounds_seen
+    if live is not None:
+        stage = provisional(report)
+    elif not t.results:
+        stage = (f"Ranking after {rounds} round{'s' if rounds != 1 else ''}, as published"
+                 if rounds else "Ranking as published")
+    elif rounds and done < rounds:
+        stage = f"After round {done} of {rounds}"
+    else:
+        stage = f"Final: {rounds} round{'s' if rounds != 1 else ''}" if rounds else "Final"
+    fetched = max((p.fetched_at for p in t.provenance if p.fetched_at), default="")
+    if t.info.last_update is not None:
+        as_of = f"as of {t.info.last_update:%Y-%m-%d %H:%M} (the source's last update)"
+    elif fetched:
+        as_of = f"as of {datetime.fromisoformat(fetched):%Y-%m-%d %H:%M} UTC (fetched)"
+    else:
+        as_of = ""
+    return State(stage, as_of, live is not None)

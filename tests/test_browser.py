@@ -9,11 +9,13 @@ module, one page per viewport width, reused from test to test.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
 from test_report import small  # the tests folder is on the path (pyproject)
 
+from importer.model import RatingList, Tournament
 from reports.report import write_report
 
 pytestmark = pytest.mark.browser
@@ -116,7 +118,7 @@ def _index_of(page, table: str, header: str) -> int:
 def test_index_table_sorting_and_hostile_names(pages, report_dir):
     page, seen = _open(pages, report_dir / "index.html")
     assert page.title() == "Test <Open> & Co"
-    names = _column(page, "players", 1)
+    names = _column(page, "players", 2)
     assert names == ["IM Alpha, Anna", "<img src=x onerror=alert(1)>",
                      "<script>alert(1)</script>", '=HYPERLINK("http://x")', "Newcomer, Nia",
                      "Default, Dan"]
@@ -136,8 +138,8 @@ def test_index_table_sorting_and_hostile_names(pages, report_dir):
     change.click()
     assert change.get_attribute("aria-sort") == "descending"
     assert _column(page, "players", col)[:2] == ["+29.20 → +29", "-1.70 → -2"]
-    page.locator("#players thead th").nth(1).click()
-    assert _column(page, "players", 1)[0] == "<img src=x onerror=alert(1)>"
+    page.locator("#players thead th").nth(2).click()
+    assert _column(page, "players", 2)[0] == "<img src=x onerror=alert(1)>"
     rating = _index_of(page, "players", "Rating")
     page.locator("#players thead th").nth(rating).click()  # rating, unrated last
     assert _column(page, "players", rating) == ["1850", "1990", "2000", "2210", "2405", ""]
@@ -230,12 +232,8 @@ def test_index_keeps_name_change_and_new_on_a_phone(pages, british, sample, tmp_
         cells = page.eval_on_selector(
             "#players tbody tr", "r => Array.from(r.cells, c => c.getBoundingClientRect().right)")
         assert cells[_index_of(page, "players", "New")] <= PHONE
-        # the name stays pinned while the table scrolls in its box
-        box = page.locator("#players-table")
-        box.evaluate("b => { b.scrollLeft = 400; }")
-        assert box.evaluate("b => b.scrollLeft") > 0
-        left = page.eval_on_selector("#players tbody th.name", "c => c.getBoundingClientRect().left")
-        assert left == pytest.approx(box.evaluate("b => b.getBoundingClientRect().left"), abs=1)
+        # nothing to scroll sideways: the other columns are one tap away (below)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE
     page.goto((british / "index.html").as_uri())
     page.screenshot(path=str(tmp_path / "british-index-390.png"))
 
@@ -275,7 +273,8 @@ def test_live_index_shows_each_players_stake(pages, british):
     win, draw, loss = (_index_of(page, "players", h) for h in ("Win", "Draw", "Loss"))
     first = page.eval_on_selector("#players tbody tr",
                                   "r => Array.from(r.cells, c => c.textContent.trim())")
-    assert (first[win], first[draw], first[loss]) == ("+2.90", "-2.10", "-7.10")
+    assert (first[win], first[draw], first[loss]) == ("+2.90 → 2598", "-2.10 → 2593",
+                                                      "-7.10 → 2588")
     assert page.eval_on_selector("#players tbody tr", f"r => r.cells[{win}].title") == (
         "a win: new rating 2598")
 
@@ -314,3 +313,212 @@ def test_no_option_text_in_any_page(british, sample, card, report_dir):
     for folder in (british, sample, card, report_dir):
         for path in folder.glob("*.html"):
             assert "--" not in path.read_text(encoding="utf-8"), path.name
+
+
+# --- your row first, live stakes in sight, the state of the event (issue 21) ---
+
+BRITISH_FINAL = ("en_swiss_startingrank_art0_british2026.html",
+                 "en_swiss_crosstable_art5_final_british2026.html")
+"""The British Championship, finished: starting rank and crosstable."""
+PORTIMAO = "en_final_ranking_rtgchange_art1_portimao2024.html"
+"""A final ranking with chess-results' published changes, and no games."""
+
+_SURNAMES = ("Popescu", "Ionescu", "Bălan", "Dumitru", "Stan", "Munteanu", "Constantin",
+             "Șerban", "Lungu", "Marin", "Tudor", "Dinu", "Ene", "Neagu", "Radu", "Toma",
+             "Moldovan", "Cristea", "Barbu", "Nistor")
+_GIVEN = ("Andrei", "Ștefan", "Mihai", "Ioana", "Elena", "Radu", "Bogdan", "Ana", "Vlad",
+          "Irina", "Tudor")
+
+
+def arad_sized() -> Tournament:
+    """209 players over 9 rounds, as big as the Arad open: rated 2550 down to 1510, names
+    with Romanian letters, a bye each round (209 is odd), every result in."""
+    from decimal import Decimal
+
+    from importer.model import Colour, Player, RoundResult, Status, TournamentInfo
+
+    n = 209
+    players = tuple(Player(start_no=i, name=f"{_SURNAMES[(i - 1) % 20]}, {_GIVEN[(i - 1) // 20]}",
+                           federation="ROU", fide_id=str(1200000 + i), rating=2555 - 5 * i,
+                           birth_year=1990) for i in range(1, n + 1))
+    results = []
+    for rnd in range(1, 10):
+        order = list(range(1, n + 1))
+        order = order[rnd:] + order[:rnd]
+        for a, b in zip(order[0:n - 1:2], order[1:n - 1:2], strict=True):
+            pa = Decimal("0.5") if (a + b + rnd) % 3 == 0 else Decimal(a < b)
+            for me, opp, pts, colour in ((a, b, pa, Colour.WHITE), (b, a, 1 - pa, Colour.BLACK)):
+                results.append(RoundResult(start_no=me, round=rnd, status=Status.PLAYED,
+                                           opponent_no=opp, colour=colour, points=pts))
+        results.append(RoundResult(start_no=order[-1], round=rnd, status=Status.BYE,
+                                   points=Decimal(1)))
+    info = TournamentInfo(name="Arad Open (generated)", start_date=date(2026, 7, 1),
+                          end_date=date(2026, 7, 9), rounds=9, rating_list=RatingList.STANDARD)
+    return Tournament(info=info, players=players, results=tuple(results))
+
+
+@pytest.fixture(scope="module")
+def british_final(realdata, tmp_path_factory):
+    import importer
+
+    t = importer.load_many([str(realdata / CR / n) for n in BRITISH_FINAL])
+    out = tmp_path_factory.mktemp("british_final") / "report"
+    write_report(t, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def arad(tmp_path_factory):
+    """The generated 209-player event, written as a TRF and read back."""
+    import importer
+    from importer.trf.writer import write_trf
+
+    folder = tmp_path_factory.mktemp("arad")
+    trf = folder / "arad.trf"
+    trf.write_text(write_trf(arad_sized()), encoding="utf-8")
+    write_report(importer.load(trf), folder / "report")
+    return folder / "report"
+
+
+@pytest.fixture(scope="module")
+def portimao(realdata, tmp_path_factory):
+    import importer
+
+    out = tmp_path_factory.mktemp("portimao") / "report"
+    write_report(importer.load(realdata / CR / PORTIMAO), out)
+    return out
+
+
+def _row_box(page, selector: str = "#players tbody tr:not([hidden])") -> dict:
+    return page.eval_on_selector(selector, """r => { const b = r.getBoundingClientRect();
+        return {top: b.top, bottom: b.bottom, left: b.left, right: b.right,
+                text: r.textContent}; }""")
+
+
+def test_your_row_within_one_phone_screen(pages, british, british_final, arad):
+    """The first row is on the first phone screen; a name typed in the find-me box (any word
+    order, no accents) leaves that row on it, and a start number finds its player."""
+    page = pages[PHONE]
+    for folder, typed, who in ((british_final, "Michael Adams", "Adams, Michael"),
+                               (british, "stephanie brown", "Brown Stephanie"),
+                               (arad, "stefan serban", "Șerban, Ștefan"),
+                               (arad, "208", "Șerban, Tudor")):
+        page.goto((folder / "index.html").as_uri())
+        assert _row_box(page)["bottom"] <= 844, f"{folder.parent.name}: first row below"
+        page.fill("#find", typed)
+        shown = page.locator("#players tbody tr:not([hidden])")
+        assert shown.count() >= 1
+        row = _row_box(page)
+        assert who in row["text"] and row["top"] >= 0 and row["bottom"] <= 844, (typed, row)
+        assert "found" in page.locator("#find-count").text_content()
+        page.fill("#find", "")
+    assert page.locator("#players tbody tr:not([hidden])").count() == 209
+
+
+def test_the_find_me_box_without_javascript(browser, arad):
+    """Without a script the form is a GET to the same page: a static file shows every row."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": PHONE,
+                                                                        "height": 844})
+    page = context.new_page()
+    page.goto((arad / "index.html").as_uri())
+    page.fill("#find", "Bălan")
+    page.click("form.find button")
+    assert "q=B" in page.url and page.locator("#players tbody tr").count() == 209
+    context.close()
+
+
+def test_live_stakes_in_sight_on_a_phone(pages, british):
+    """Win, Draw and Loss, each with the new rating it gives, on screen: no sideways
+    scroll, nothing in a tooltip only; the header stays on top while the list scrolls."""
+    page = pages[PHONE]
+    page.goto((british / "index.html").as_uri())
+    cells = page.eval_on_selector("#players tbody tr", """r => Array.from(
+        r.querySelectorAll(".c-win, .c-draw, .c-loss"), c => { const b = c.getBoundingClientRect();
+            return [c.textContent.trim(), b.left, b.right, b.bottom]; })""")
+    assert [c[0] for c in cells] == ["+2.90 → 2598", "-2.10 → 2593", "-7.10 → 2588"]
+    assert all(left >= 0 and right <= PHONE and bottom <= 844 for _, left, right, bottom in cells)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE
+    page.evaluate("window.scrollTo(0, 3000)")
+    assert page.eval_on_selector("#players thead", "h => h.getBoundingClientRect().top") == (
+        pytest.approx(0, abs=1))
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def test_all_columns_one_tap_away_on_a_phone(pages, british):
+    page = pages[PHONE]
+    page.goto((british / "index.html").as_uri())
+    assert page.locator("#players thead th:has-text('Perf.')").is_hidden()
+    page.click("text=All columns")
+    assert page.locator("#players thead th:has-text('Perf.')").is_visible()
+    box = page.locator("#players-table")  # the table scrolls in its box, the name pinned
+    box.evaluate("b => { b.scrollLeft = 400; }")
+    assert box.evaluate("b => b.scrollLeft") > 0
+    left = page.eval_on_selector("#players tbody th.name", "c => c.getBoundingClientRect().left")
+    assert left == pytest.approx(box.evaluate("b => b.getBoundingClientRect().left"), abs=1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE
+    page.click("text=Fewer columns")
+    assert page.locator("#players thead th:has-text('Perf.')").is_hidden()
+
+
+def test_published_figures_where_we_compute_none(pages, portimao):
+    """Portimão's ranking page holds no games: each rated player's published change and rank
+    are on the index, labelled, and no row reads '0.00 → 0'."""
+    page = pages[PHONE]
+    page.goto((portimao / "index.html").as_uri())
+    assert "0.00 → 0" not in page.content()
+    rows = page.eval_on_selector_all("#players tbody tr", """rows => rows.map(r => [
+        r.querySelector(".c-rank").textContent.trim(), r.querySelector(".c-rtg").textContent.trim(),
+        r.querySelector(".c-chg").textContent.trim(),
+        r.querySelector(".c-chg").getBoundingClientRect().right])""")
+    assert len(rows) == 99
+    first = rows[0]
+    assert first[:3] == ["9", "2629", "-17.30 published"]
+    for rank, rating, chg, right in rows:
+        if rating:
+            assert rank and chg.endswith("published") and right <= PHONE, (rank, chg)
+    page.goto((portimao / "player-1.html").as_uri())
+    assert page.locator("#workings").text_content() == (
+        "unknown: the source shows none of the player's games; published: -17.30")
+
+
+def test_every_page_says_where_the_event_stands(pages, realdata, british, portimao, sample,
+                                                 tmp_path):
+    import importer
+
+    after7 = tmp_path / "after7"
+    write_report(importer.load(realdata / CR / "british2026_champ_crosstable.html"), after7)
+    page = pages[PHONE]
+    for folder, stage in ((british, "Provisional — round 9 in progress"),
+                          (after7, "After round 7 of 9"),
+                          (portimao, "Ranking after 9 rounds, as published"),
+                          (sample, "Final")):
+        for name in ("index.html", "player-1.html"):
+            page.goto((folder / name).as_uri())
+            line = page.locator("#state").text_content()
+            assert line.startswith(stage) and "unofficial: FIDE rates the whole month" in line
+            page.click("#state a")
+            assert page.locator("#month").is_visible()
+    page.goto((british / "index.html").as_uri())
+    assert "as of 2026-08-09 12:22 (the source's last update)" in page.locator("#state").text_content()
+    for folder in (british, after7, portimao, sample):
+        for path in folder.glob("*.html"):
+            assert 'http-equiv="refresh"' not in path.read_text(encoding="utf-8"), path
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_no_serious_accessibility_problems(pages, british, arad, portimao, width):
+    """axe-core finds nothing serious or critical on the index and player pages.  To keep it
+    quick, an index is checked with the find-me box holding a name: its rows are all alike,
+    and the hidden ones would only make axe slower."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
+    page = pages[width]
+    for path, typed in ((british / "index.html", "adams"), (british / "player-2.html", ""),
+                        (arad / "index.html", "popescu"), (portimao / "index.html", "silva"),
+                        (portimao / "player-1.html", "")):
+        page.goto(path.as_uri())
+        if typed:
+            page.fill("#find", typed)
+        found = axe.run(page, options={"resultTypes": ["violations"]}).response["violations"]
+        bad = [(v["id"], v["impact"], len(v["nodes"])) for v in found
+               if v["impact"] in ("serious", "critical")]
+        assert bad == [], f"{path.parent.parent.name}/{path.name} at {width} px: {bad}"

@@ -163,8 +163,8 @@ def test_a_registered_system_adds_its_column_to_every_output(tenths):
         ("3", "1", ""), ("3", "2", "")]
 
     index = files["index.html"]
-    assert '<th scope="col" class="num">Tenths change</th>' in index
-    assert '<td class="num" data-sort="19.200">+19.20</td>' in index
+    assert '<th scope="col" class="num wide">Tenths change</th>' in index
+    assert '<td class="num wide" data-sort="19.200">+19.20</td>' in index
     page = files["player-1.html"]
     assert '<th scope="col" class="num">Tenths change</th>' in page
     assert '<td class="num c-more" data-label="Tenths change">+19.20</td>' in page

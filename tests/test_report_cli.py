@@ -184,7 +184,7 @@ def test_british_championship_all_players(run_cli, realdata, tmp_path):
     assert (r21[6]["rated"], r21[6]["reason"]) == ("false", "absent / not paired")
     assert "K 20 assumed" in (out / "index.html").read_text("utf-8")
     heads, table = read_table((out / "index.html").read_text("utf-8"), "players")
-    shown = {r[0]: dict(zip(heads, r, strict=True)) for r in table}
+    shown = {r[heads.index("No.")]: dict(zip(heads, r, strict=True)) for r in table}
     for no, change, new, k in (("1", mcshane, "2592", "10"), ("21", golding, "2356", "10"),
                                ("106", chapman, "1848", "20*")):
         assert (shown[no]["Change"].split(" → ")[0], shown[no]["New"], shown[no]["K"]) == (

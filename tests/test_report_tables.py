@@ -141,14 +141,14 @@ def files() -> dict[str, str]:
 
 # --- the tests ----------------------------------------------------------------------------
 
-INDEX_HEADS = ["No.", "Name", "Rating", "Change", "New", "Win", "Draw", "Loss", "K", "Pts.",
+INDEX_HEADS = ["Rank", "No.", "Name", "Rating", "Change", "New", "Win", "Draw", "Loss", "K", "Pts.",
                "Games", "Score", "Expected", "Perf.", "FED"]
 
 
 def test_players_table_has_the_hand_figures(files, pd_table):
     heads, rows = read_table(files["index.html"], "players")
     assert heads == INDEX_HEADS
-    assert [r[0] for r in rows] == [str(n) for n in ROUNDS]
+    assert [r[1] for r in rows] == [str(n) for n in ROUNDS]
     for row in rows:
         cell = dict(zip(heads, row, strict=True))
         no = int(cell["No."])
@@ -157,6 +157,11 @@ def test_players_table_has_the_hand_figures(files, pd_table):
         games = rated_games(pd_table, no) if RATING[no] else []
         won = sum((score(ROUNDS[no][rnd - 1][1]) for rnd, _, _ in games), Decimal(0))
         assert cell["Games"] == str(len(games)), no
+        # the place by points (no ranking published): equal points share it, "3="
+        points = {n: Decimal(p.replace("½", ".5")) for n, p in POINTS.items()}
+        above = sum(1 for p in points.values() if p > points[no])
+        tied = sum(1 for p in points.values() if p == points[no]) > 1
+        assert cell["Rank"] == f"{above + 1}{'=' if tied else ''}", no
         assert cell["Score"] == {Decimal(0): "0", Decimal("0.5"): "½", Decimal("1.5"): "1½"}[won]
         if RATING[no] is None:  # no. 5: no change; towards a first rating, 2 of 5 games
             assert (cell["Rating"], cell["Change"], cell["New"], cell["K"], cell["Expected"]) == (
@@ -182,8 +187,11 @@ def test_players_table_win_draw_loss_are_the_pending_game(files, pd_table):
             assert (cell["Win"], cell["Draw"], cell["Loss"]) == ("not rated", "", "")
         else:
             e = expected(pd_table, RATING[no], RATING[opp])
+            stakes = [K[no] * (s - e) for s in (1, Decimal("0.5"), 0)]
+            # each stake, then the new rating it would give, in sight (no tooltip)
             assert [cell["Win"], cell["Draw"], cell["Loss"]] == [
-                signed(K[no] * (s - e)) for s in (1, Decimal("0.5"), 0)], no
+                f"{signed(g)} → {RATING[no] + rounded(change(pd_table, no) + g)}"
+                for g in stakes], no
 
 
 def test_round_cards_have_the_hand_figures(files, pd_table):
@@ -258,7 +266,7 @@ def test_pages_agree_with_the_csv_of_the_same_report(files):
     heads, rows = read_table(files["index.html"], "players")
     by_no = {r["start_no"]: r for r in csv_rows(files, "rating_players.csv")}
     for row in rows:
-        cell, line = dict(zip(heads, row, strict=True)), by_no[row[0]]
+        cell, line = dict(zip(heads, row, strict=True)), by_no[row[1]]
         assert cell["Rating"] == line["rating"]
         if line["rating"]:
             assert (cell["Change"].split(" → ")[0].lstrip("+"), cell["New"]) == (

@@ -14,7 +14,7 @@ import zipfile
 
 import pytest
 from loopback import ChessResults
-from serving import ROOT, TNR, Served, Trap, serve_fixtures
+from serving import LIVE_TNR, ROOT, TNR, Served, Trap, serve_fixtures
 from test_report import small
 from test_serve_period import post_period
 
@@ -140,7 +140,7 @@ def test_hostile_names_stay_text(page, server, tmp_path):
     page.click("button[type=submit]")
     assert page.locator("h1").text_content() == "Test <Open> & Co"
     assert page.locator("img").count() == 0
-    assert "<script>alert(1)</script>" in column(page, 1)
+    assert "<script>alert(1)</script>" in column(page, 2)
 
 
 def test_the_period_pages_under_the_servers_policy(page, server):
@@ -206,3 +206,79 @@ def test_the_period_form_saves_the_month_only_with_the_write_token(browser, tmp_
         context.close()
     with Register(store) as reg:
         assert f"{reg.newest_period():%Y-%m}" == "2025-12"
+
+
+# --- your row first, and a live page that stays put (issue 21) ---
+
+BRITISH_TNR = "1452107"
+
+
+@pytest.fixture(scope="module")
+def british_server(realdata, tmp_path_factory):
+    """A server whose chess-results double serves the British Championship with round 9 in
+    progress: starting rank, crosstable and round 9's pairings (real pages)."""
+    cr = realdata / "chess-results"
+    with Trap() as trap, ChessResults() as site:
+        site.page_file(BRITISH_TNR, art=0, path=cr / "en_swiss_startingrank_art0_british2026.html")
+        site.page_file(BRITISH_TNR, art=5,
+                       path=cr / "en_swiss_crosstable_art5_final_british2026.html")
+        site.page_file(BRITISH_TNR, art=2, path=cr / "british2026_champ_r9.html")
+        with Served(tmp_path_factory.mktemp("british"), base_url=site.url) as s:
+            yield s
+        assert trap.connections == 0
+
+
+def test_the_player_search_finds_michael_adams(browser, british_server):
+    """The report form's player field takes a name in any word order; a name that fits no
+    one lands on the index, searched, with the closest names as links."""
+    tab = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    tab.goto(british_server.url)
+    tab.fill("#source", BRITISH_TNR)
+    tab.fill("#player", "Michael Adams")
+    tab.click("button[type=submit]")
+    assert tab.url.endswith("/player-2.html") and "Adams, Michael" in tab.locator("h1").text_content()
+    tab.goto(british_server.url)
+    tab.fill("#source", BRITISH_TNR)
+    tab.fill("#player", "Micheal Adms")
+    tab.click("button[type=submit]")
+    assert f"/report/{BRITISH_TNR}/?q=Micheal+Adms" in tab.url
+    assert tab.locator("#players tbody tr").count() == 0
+    tab.click(".close a:has-text('Adams, Michael')")
+    assert tab.url.endswith("/player-2.html")
+    # the index's find-me box: the server's search, the row within the first screen
+    tab.goto(f"{british_server.url}report/{BRITISH_TNR}/?q=michael+adams")
+    rows = tab.locator("#players tbody tr")
+    assert rows.count() == 1 and "Adams, Michael" in rows.first.text_content()
+    assert rows.first.bounding_box()["y"] + rows.first.bounding_box()["height"] <= 844
+    assert tab.input_value("#find") == "michael adams"
+    assert errors == []
+    tab.close()
+
+
+def test_a_live_page_refreshes_in_place(page, server):
+    """No reload: the refresh button fetches the page and puts the new numbers in, the
+    scroll position, the sort and the find-me box kept; the stakes are in sight."""
+    page.set_viewport_size({"width": page.width, "height": 360})
+    page.goto(f"{server.url}report/{LIVE_TNR}/")
+    assert page.locator("meta[http-equiv=refresh]").count() == 0
+    win = page.locator("#players tbody tr .c-win").first
+    assert win.is_visible() and win.bounding_box()["x"] + win.bounding_box()["width"] <= page.width
+    assert "→" in win.text_content()  # the new rating in sight, not in a tooltip
+    heads = page.locator("#players thead th")
+    rating = heads.nth(3)
+    rating.click()
+    rating.click()  # descending
+    before = column(page, 3)
+    page.evaluate("""() => { const r = document.querySelector("#players tbody tr:nth-child(2)");
+                             window.scrollTo(0, scrollY + r.getBoundingClientRect().top - 60); }""")
+    assert page.evaluate("window.scrollY") > 0  # the refresh button is out of sight
+    here = """() => { const r = document.querySelector("#players tbody tr:nth-child(2)");
+                      return [r.dataset.find, r.getBoundingClientRect().top]; }"""
+    top = page.evaluate(here)
+    page.evaluate("document.getElementById('refresh').click()")
+    page.locator("#refreshed:has-text('Refreshed')").wait_for()
+    # the same row at the same place on the screen, sorted as it was
+    assert page.evaluate(here) == [top[0], pytest.approx(top[1], abs=1)]
+    assert rating.get_attribute("aria-sort") == "descending" and column(page, 3) == before

@@ -2,7 +2,8 @@
 templates and functions as ``fiderate report``; its files and zip exactly the report folder.
 
 The pages get what the server adds around them (links to its other pages, the downloads,
-and for a live tournament the line saying so and a reload every five minutes); the files in
+and for a live tournament the line saying so with a button that fetches the new numbers in
+place: never a reload that loses the reader's place); the files in
 the zip and the CSV downloads are those of ``fiderate report --out``, byte for byte.
 """
 
@@ -32,8 +33,8 @@ Want = Literal["page", "json"]
 """What a request asks of a report first: its first page, or its JSON."""
 
 RELOAD_SECONDS = 5 * 60
-"""How often the page of a live tournament reloads itself (chess-results is fetched at most
-this often: the reports and pages are kept that long)."""
+"""How long the report of a live tournament is kept before chess-results is fetched again
+(at most this often): its refresh button brings new numbers after that."""
 
 _DOWNLOADS = (("report.zip", "Whole report (zip)"), ("rating_players.csv", "Players (CSV)"),
               ("rating_rounds.csv", "Rounds (CSV)"), ("rating_tournament.csv", "Tournament (CSV)"),
@@ -43,10 +44,10 @@ _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def site_context(**given: Any) -> dict[str, Any]:
-    """What the server shows around a page (``_site.html``): its links, and any of a reload
-    (seconds), a live line, a status line (what became of the page's input), downloads and
-    an error line."""
-    return {"refresh": None, "live": "", "status": "", "downloads": [], "error": "", **given}
+    """What the server shows around a page (``_site.html``): its links, and any of a live
+    line (with its refresh button), a status line (what became of the page's input),
+    downloads and an error line."""
+    return {"live": "", "status": "", "downloads": [], "error": "", **given}
 
 
 REPORT_FACTOR = 16
@@ -167,16 +168,22 @@ class Kept:
         self._kept_more()
         return html[name]
 
+    def search(self, query: str) -> str:
+        """The index listing the players the player search finds for *query* (not kept: each
+        query is its own page)."""
+        return render_pages(self.report, only={"index.html"}, site=self.site(index=True),
+                            find=query)["index.html"]
+
     def site(self, *, index: bool) -> dict[str, Any]:
         """What the server adds around a page: the downloads (index only) and, for a live
-        tournament from a link, the line saying so and the reload."""
+        tournament from a link, the line saying so and its refresh button."""
         downloads = [{"href": href, "label": label} for href, label in _DOWNLOADS
                      if href != "scenarios.csv" or self._scenarios] if index else []
         if self.live is None or not self.link:
             return site_context(downloads=downloads)
-        return site_context(refresh=RELOAD_SECONDS, downloads=downloads,
-                            live=f"This page reloads itself every {RELOAD_SECONDS // 60} "
-                                 f"minutes while round {self.live} is in progress.")
+        return site_context(downloads=downloads,
+                            live=f"Round {self.live} is in progress: chess-results is read "
+                                 f"again at most every {RELOAD_SECONDS // 60} minutes.")
 
     def files(self) -> dict[str, str]:
         """Every file of ``fiderate report --out``, as text, by name."""

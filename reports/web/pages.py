@@ -9,10 +9,11 @@ came from, with the status that says why (4xx: the input; 502: chess-results; 50
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -20,6 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from rating import registry
 from reports import fmt
 from reports.html import environment
+from reports.report import PlayerNotFound, resolve_player
 from reports.settings import ReportSettings
 from reports.view import Note
 from reports.web.calc import calc_json
@@ -112,14 +114,24 @@ async def report_post(request: Request) -> Response:
         files = form.uploads("files")
         reports = _reports(request)
         client = client_of(request)
-        if files:
-            kept = await run_in_threadpool(reports.upload, files, options, client=client)
-        elif fields["source"]:
-            ref = reports.fetcher.ref(fields["source"])
-            kept = await run_in_threadpool(reports.link, ref, options, client=client)
-        else:
+        if not files and not fields["source"]:
             raise Problem("give a chess-results link or tournament number, or the "
                           "tournament's files")
+        if files:
+            kept = await run_in_threadpool(reports.upload, files, options, client=client)
+            return _landing(kept)
+        ref = reports.fetcher.ref(fields["source"])
+        try:
+            kept = await run_in_threadpool(reports.link, ref, options, client=client)
+        except Problem as exc:  # no one player of that name: the index, searched for it
+            if options.player is None or exc.status >= 500:
+                raise
+            whole = await run_in_threadpool(reports.link, ref, replace(options, player=None),
+                                            client=client)
+            if not await run_in_threadpool(_nobody, whole, options.player):
+                raise
+            return RedirectResponse(f"/report/{whole.key}/?{urlencode({'q': options.player})}",
+                                    status_code=303)
         return _landing(kept)
     except Exception as exc:
         status, line = problem(exc)
@@ -131,6 +143,15 @@ async def report_post(request: Request) -> Response:
     finally:
         if form is not None:
             form.close()
+
+
+def _nobody(kept: Kept, player: str) -> bool:
+    """Whether no one player of the report answers to *player* (none, or several)."""
+    try:
+        resolve_player(kept.report.tournament, player)
+    except PlayerNotFound:
+        return True
+    return False
 
 
 async def report_redirect(request: Request) -> Response:
@@ -157,12 +178,22 @@ async def report_file(request: Request) -> Response:
     report to rebuild, a page to render, the zip) is made in a thread.
     """
     name = request.path_params.get("name") or "index.html"
+    if name == "index.html" and request.query_params.get("q", "").strip():
+        return await run_in_threadpool(_search, request)
     kept = _reports(request).kept.get(request.path_params["key"])
     if kept is not None:
         text = kept.made(name)
         if text is not None:
             return _report_answer(request, kept, name, text)
     return await run_in_threadpool(_report_file, request, name)
+
+
+def _search(request: Request) -> Response:
+    """The index with the players the find-me box's words find (the server's player search:
+    any word order, accents and case aside; the closest names as links when none)."""
+    kept = _kept(request)
+    return Response(kept.search(request.query_params["q"][:200]), media_type="text/html",
+                    headers=_report_cache(kept))
 
 
 def _report_file(request: Request, name: str) -> Response:

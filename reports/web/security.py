@@ -68,9 +68,11 @@ def style_sources() -> str:
 
 @cache
 def content_security_policy() -> str:
-    """The policy: nothing loads but the templates' own scripts and styles and inline images."""
+    """The policy: nothing loads but the templates' own scripts and styles and inline images;
+    a live page's refresh button fetches the page again from the server (connect-src)."""
     return (f"default-src 'none'; script-src {script_sources()}; style-src {style_sources()}; "
-            "img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+            "connect-src 'self'; img-src data:; form-action 'self'; base-uri 'none'; "
+            "frame-ancestors 'none'")
 
 
 @cache
