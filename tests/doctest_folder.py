@@ -1,9 +1,9 @@
-"""A pytest plugin (``-p doctest_folder`` in pyproject.toml): doctests — the packages'
-docstrings (``--doctest-modules``) and README's session(``--doctest-glob=README.md``) — run in a fresh folder of their own, where ``fixtures/`` is a
-link to the project's fixtures: their examples name ``fixtures/...`` as a reader in this
-folder would, and whatever they write stays out of the working tree.  The tests under
-``tests/`` have their own conftest.  (A plugin, not a conftest.py at the top: the top level
-holds only the project's fixed folders.)"""
+"""A pytest plugin (``-p doctest_folder`` in pyproject.toml): the doctests, of the packages'
+docstrings (``--doctest-modules``) and README's session (``--doctest-glob=README.md``), run in
+a fresh folder of their own, where ``fixtures/`` is a link to the project's fixtures: their
+examples name ``fixtures/...`` as a reader in this folder would, and whatever they write stays
+out of the working tree.  The tests under ``tests/`` have their own conftest.  (A plugin, not
+a conftest.py at the top: the top level holds only the project's fixed folders.)"""
 
 from __future__ import annotations
 
