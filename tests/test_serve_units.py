@@ -3,6 +3,7 @@ reports, the policy, errors, and jobs stopped at their time limit."""
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -334,3 +335,17 @@ def test_the_write_token_is_compared_whole():
 def test_the_write_token_is_never_in_the_config_s_repr():
     config = Config(store="r.sqlite", write_token="club-secret-1234")
     assert "club-secret-1234" not in repr(config)
+
+
+def test_jobs_run_under_a_long_temporary_folder(tmp_path):
+    """The fork server's Unix socket cannot live under a long TMPDIR (at most ~104 bytes)."""
+    import subprocess
+    import sys
+
+    deep = tmp_path / ("a-long-folder-name-" * 6)
+    deep.mkdir()
+    code = ("from reports.web.jobs import Runner\n"
+            "print(Runner(workers=1).run(len, 'abc'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "TMPDIR": str(deep)}, timeout=60, check=False)
+    assert (out.returncode, out.stdout.strip()) == (0, "3"), out.stderr

@@ -12,8 +12,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from reports.web.problems import Problem, problem
@@ -57,13 +59,34 @@ def _serve(conn: Connection) -> None:
             conn.send(("error", (status, line)))
 
 
+_SOCKET_DIR_MAX = 60
+"""The fork server listens on a Unix socket in the temporary folder, and a socket's path holds
+at most about 104 bytes: under a longer temporary folder a short one is used."""
+
+
+@contextmanager
+def _short_temp_dir() -> Iterator[None]:
+    """The temporary folder kept short while a process starts (the first start makes the fork
+    server's socket there; a long TMPDIR would fail it with 'AF_UNIX path too long')."""
+    if len(tempfile.gettempdir()) <= _SOCKET_DIR_MAX or not os.path.isdir("/tmp"):
+        yield
+        return
+    kept = tempfile.tempdir
+    tempfile.tempdir = "/tmp"
+    try:
+        yield
+    finally:
+        tempfile.tempdir = kept
+
+
 class _Worker:
     """One worker process and the pipe to it."""
 
     def __init__(self, ctx: ForkServerContext) -> None:
         self.conn, theirs = ctx.Pipe()
         self.proc: ForkServerProcess = ctx.Process(target=_serve, args=(theirs,), daemon=True)
-        self.proc.start()
+        with _short_temp_dir():
+            self.proc.start()
         theirs.close()
         self.jobs = 0
 
