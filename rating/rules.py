@@ -186,7 +186,8 @@ def _standard() -> list[FideRules]:
                   cap=400, cap_rule=CapRule.ONCE_PER_TOURNAMENT, floor=1000,
                   initial_rule=r22, initial_max=None, hypothetical_opponents=0, rating_list=std),
         # R24 (QC24): cap every game, floor 1400, new initial-rating rule; and FIDE's one-time
-        # adjustment of the 1 March 2024 list (spec §7).
+        # adjustment of the 1 March 2024 list (FIDE Qualification Commission, "New rating
+        # regulations come into force", qc.fide.com, 1 March 2024: 0.4 × (2000 − R) below 2000).
         FideRules(name="FIDE 2024-03", valid_from=_D(2024, 3, 1), cap=400,
                   cap_rule=CapRule.EVERY_GAME, rating_list=std,
                   adjustment=ListAdjustment(list_date=_D(2024, 3, 1), below=2000, share_h=40)),

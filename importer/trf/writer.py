@@ -107,7 +107,7 @@ def write_trf(t: Tournament, *, version: TrfVersion = "TRF26") -> str:
     """The tournament as TRF text, ``XXR``/``142`` and ``013`` teams included.
 
     TRF26 (FIDE's TRF-2026, C.02.03 Annexure A): "Each line shall have a 'CR' (carriage
-    return) as last character" (its Remark 1; spec/trf-and-fide-list.md §A2), so every line
+    return) as last character" (its Remark 1, general line rules), so every line
     ends with CR; the records FIDE's rating server requires (012, 022, 032, 042, 052, 102,
     132, 001) are always written, blank where the tournament does not say; ``142`` gives the
     rounds, ``222`` the time control when :func:`encode_time_control` can encode it, and a
