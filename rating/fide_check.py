@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 
 from importer.fidecalc import FideCalculation, FideEvent, FideGame
 from importer.names import name_key
+from rating import fide
 from rating.numbers import to_decimal
 from rating.period_records import PeriodGame, PeriodPlayer, PeriodResult
 
@@ -131,8 +131,7 @@ def _event(d: _Diffs, ev: FideEvent, key: str, ours: Sequence[PeriodGame], *,
     ratings = {o.own_rating for o in ours}
     d.add(key, "", "Ro", ev.ro, ratings.pop() if len(ratings) == 1 else None)
     if ours:
-        average = Decimal(sum(o.opponent_rating for o in ours)) / len(ours)
-        d.add(key, "", "Rc", ev.rc, int(average.quantize(Decimal(1), ROUND_HALF_UP)))
+        d.add(key, "", "Rc", ev.rc, fide.average_rating([o.opponent_rating for o in ours]))
     d.add(key, "", "w", ev.w, to_decimal(sum(o.score_h for o in ours)))
     d.add(key, "", "n", ev.n, len(ours))
     d.add(key, "", "chg", ev.change, to_decimal(sum(o.score_h - o.expected_h for o in ours)))

@@ -20,8 +20,8 @@ from fractions import Fraction
 from math import ceil, floor
 
 from importer.model import Player, RatingList, RoundResult, Status, System, Tournament
+from rating import fide
 from rating.fide import percent_h
-from rating.numbers import round_half_up
 from rating.rules import NormRules, NormTitle, TitleNorm, norm_rules_for
 from rating.tables import dp_for
 
@@ -379,7 +379,7 @@ def _ra(games: Sequence[_Game], norm: TitleNorm, rules: NormRules) -> tuple[int 
     raised = ratings[0] < norm.floor
     if raised:
         ratings[0] = norm.floor
-    return round_half_up(Fraction(sum(ratings), len(ratings))), raised
+    return fide.average_rating(ratings), raised
 
 
 def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int | None,

@@ -88,8 +88,8 @@ def _split(found: Events) -> tuple[list[Event], list[tuple[FidePage, list[Event]
 def _checks(result: PeriodResult, pages: list[tuple[FidePage, list[Event]]]
             ) -> tuple[FideCheck, ...]:
     out = []
+    keys = {id(spec.tournament): spec.key for spec in result.tournaments}
     for page, holders in pages:
-        keys = {id(spec.tournament): spec.key for spec in result.tournaments}
         events = {i: keys[id(e.tournament)] for i, e in enumerate(holders)
                   if id(e.tournament) in keys}
         own = {i for i, e in enumerate(holders)
