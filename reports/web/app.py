@@ -46,6 +46,7 @@ from reports.errors import user_facing_errors
 from reports.web import api, pages
 from reports.web.jobs import Runner
 from reports.web.kept import site_context
+from reports.web.limits import Tracked
 from reports.web.problems import Problem, for_people, problem
 from reports.web.security import SameOrigin, SecurityHeaders, content_security_policy, parse_origin
 from reports.web.service import Config, Fetcher, Periods, Reports
@@ -53,7 +54,7 @@ from reports.web.service import Config, Fetcher, Periods, Reports
 if TYPE_CHECKING:
     from starlette.responses import Response
     from starlette.routing import Router
-    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+    from starlette.types import ASGIApp, Receive, Scope, Send
 
 __all__ = ["GZIP_LEVEL", "GZIP_MIN_BYTES", "THREADS", "create_app"]
 
@@ -100,20 +101,14 @@ class _Bugs:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = False
-
-        async def tracking(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
+        tracking = Tracked(send)
         try:
             await self.app(scope, receive, tracking)
         except Exception as exc:
             if isinstance(exc, ClientDisconnect):  # gone (or cut off): nobody to answer
                 return
             logging.getLogger("uvicorn.error").error("internal error", exc_info=exc)
-            if started:
+            if tracking.started:
                 raise
             status, line = problem(exc)
             try:

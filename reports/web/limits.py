@@ -45,7 +45,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["FD_RESERVE", "GRACE", "InFlight", "Limits", "file_limit", "protocol"]
+__all__ = ["FD_RESERVE", "GRACE", "InFlight", "Limits", "Tracked", "file_limit", "protocol"]
 
 FD_RESERVE = 256
 """File descriptors kept for everything but client connections (uploads, worker pipes, the
@@ -386,22 +386,29 @@ class InFlight:
         if self.active >= self.limit:
             await _unavailable(send, b"the server is busy; try again in a few seconds\n")
             return
-        started = False
-
-        async def tracking(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
+        tracking = Tracked(send)
         self.active += 1
         try:
             await self.app(scope, receive, tracking)
         except asyncio.CancelledError:
-            if started:
+            if tracking.started:
                 raise
             await _unavailable(send, b"the server is stopping; try again in a few seconds\n")
         finally:
             self.active -= 1
+
+
+class Tracked:
+    """An ASGI ``send`` that remembers whether the response has started (after that, an
+    error can no longer be answered with a page of its own)."""
+
+    def __init__(self, send: Send) -> None:
+        self.send = send
+        self.started = False
+
+    async def __call__(self, message: Message) -> None:
+        self.started = self.started or message["type"] == "http.response.start"
+        await self.send(message)
 
 
 async def _unavailable(send: Send, text: bytes) -> None:
