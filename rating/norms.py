@@ -99,6 +99,9 @@ class NormCheck:
     reasons: tuple[str, ...]
     """What is missing or unknown, in words."""
     conditions: tuple[Condition, ...]
+    needs: str = ""
+    """A live event: the least result of the round in progress that makes or keeps the norm
+    ('win', 'draw', 'any'), or '' (none does, or no round in progress)."""
 
 
 @dataclass(frozen=True, slots=True)
