@@ -119,6 +119,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 handle.inner_test = _counted(test.__name__, handle.inner_test)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands its counts to the controller."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["hypothesis_generated"] = dict(_GENERATED)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller sums every worker's counts."""
+    for name, n in getattr(node, "workeroutput", {}).get("hypothesis_generated", {}).items():
+        _GENERATED[name] = _GENERATED.get(name, 0) + n
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     if _GENERATED:
         fuzz = sum(n for name, n in _GENERATED.items() if "fuzz" in name or "mutat" in name)
