@@ -131,7 +131,8 @@ def _damaged_workbook_errors() -> tuple[type[Exception], ...]:
 
 def _unreadable(exc: Exception, source: str) -> InputError:
     detail = " ".join(str(exc).split())[:200]
-    return InputError(f"unreadable Excel workbook ({type(exc).__name__}: {detail})", source=source)
+    return InputError(f"unreadable Excel workbook: it is damaged or cut short (the reader "
+                      f"says: {detail or 'nothing more'})", source=source)
 
 
 def _xlsx_cells(data: bytes, source: str) -> list[tuple[object, ...]]:
