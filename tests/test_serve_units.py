@@ -3,6 +3,7 @@ reports, the policy, errors, and jobs stopped at their time limit."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
@@ -257,7 +258,9 @@ def test_a_bug_is_one_line_and_500(monkeypatch):
     assert "Traceback" not in body and "File " not in body
     assert headers["x-content-type-options"] == "nosniff"
     status, _, body = _call(app, "GET", "/api/calc", b"rating=1500&table=maybe")
-    assert status == 400 and body == '{"error": "table=\'maybe\': expected true or false"}'
+    assert status == 400 and json.loads(body) == {
+        "error": "'maybe' for the worked examples: expected yes or no", "code": "bad-value",
+        "field": "table"}
     monkeypatch.setattr(pages, "_systems", broken2)  # the error page itself fails
     status, _, body = _call(app, "GET", "/")
     assert (status, body) == (500, "internal error in fiderate (RuntimeError: bust); "

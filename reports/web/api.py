@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from reports.calc_input import CalcError
 from reports.settings import ReportSettings
-from reports.web.calc import calc_json
+from reports.web.calc import api_answer
 from reports.web.pages import RatedPeriod, client_of, rate_period
 from reports.web.problems import Problem, problem, refuse_unknown, retry_headers
 from reports.web.security import CACHE_STATIC, bearer_token
@@ -53,7 +54,10 @@ def error_response(exc: Exception, form: Form | None = None) -> Response:
     status, line = problem(exc)
     if status >= 500:
         raise exc
-    response = json_response({"error": form.clean(line) if form else line}, status)
+    body: dict[str, str] = {"error": form.clean(line) if form else line}
+    if isinstance(exc, CalcError):
+        body.update(code=exc.code, field=exc.field)
+    response = json_response(body, status)
     response.headers.update(retry_headers(exc))
     return response
 
@@ -67,9 +71,11 @@ def healthz(_request: Request) -> Response:
 
 
 def api_calc(request: Request) -> Response:
-    """GET /api/calc: the calculator (``fiderate calc --json``)."""
+    """GET /api/calc: the calculator (``fiderate calc --json``); a refusal's JSON adds the
+    field it is about and a machine code (``bad-value``, ``missing``, ``conflict``,
+    ``unknown-field``) to the error's words."""
     try:
-        answer = json_response(calc_json(request.query_params.multi_items()))
+        answer = json_response(api_answer(request.query_params.multi_items()))
         answer.headers["cache-control"] = CACHE_STATIC  # the numbers depend on the address alone
         return answer
     except Exception as exc:

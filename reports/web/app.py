@@ -45,9 +45,8 @@ from starlette.routing import Match, Route
 from reports.errors import user_facing_errors
 from reports.web import api, pages
 from reports.web.jobs import Runner
-from reports.web.kept import site_context
 from reports.web.limits import Tracked
-from reports.web.problems import Problem, for_people, problem
+from reports.web.problems import Problem, problem
 from reports.web.security import SameOrigin, SecurityHeaders, content_security_policy, parse_origin
 from reports.web.service import Config, Fetcher, Periods, Reports
 
@@ -74,8 +73,7 @@ def _error(request: Request, status: int, line: str) -> Response:
     if path.startswith("/period"):
         return pages.period_form(request, error=line, status=status)
     if path.startswith("/calc"):
-        return pages.render("calc.html", status, form=pages.CALC_FORM, calc=None, notes=[],
-                            site=site_context(error=for_people(line)))
+        return pages.calc_refused(status, line)
     return pages.form_page(error=line, status=status)
 
 
