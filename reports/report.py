@@ -66,11 +66,11 @@ class PlayerNotFound(ReportError):
 
 
 def resolve_player(t: Tournament, text: str | int) -> int:
-    """--player N|NAME|FIDEID → a start number (a name's words in any order, accents and case
-    aside); PlayerNotFound with close matches otherwise."""
+    """The player asked for (a start number, a name or a FIDE id) → a start number (a name's
+    words in any order, accents and case aside); PlayerNotFound with close matches otherwise."""
     query = str(text).strip()
     if not query:
-        raise ReportError("--player is empty: give a start number, a name or a FIDE id")
+        raise ReportError("the player asked for is empty: give a start number, a name or a FIDE id")
     by_no = t.players_by_no()
     if query.isdigit():
         number = int(query)
@@ -79,7 +79,7 @@ def resolve_player(t: Tournament, text: str | int) -> int:
             return ids[0]
         if number in by_no:
             return number
-        raise ReportError(f"--player {query}: no player has this start number "
+        raise ReportError(f"player {query}: no player has this start number "
                           f"(1–{max(by_no, default=0)}) or FIDE id")
     key, folded = name_key(query), query.casefold()
     exact = [p.start_no for p in t.players if name_key(p.name) == key]
@@ -91,11 +91,11 @@ def resolve_player(t: Tournament, text: str | int) -> int:
     if len(exact) > 1 or len(partial) > 1:
         many = [by_no[n] for n in exact] if len(exact) > 1 else partial
         listed = "; ".join(f"{p.start_no} {p.name}" for p in many[:8])
-        raise PlayerNotFound(f"--player {query!r} matches several players: {listed} "
+        raise PlayerNotFound(f"player {query!r} matches several players: {listed} "
                              "(give the start number)")
     close = difflib.get_close_matches(query, [p.name for p in t.players], n=5, cutoff=0.5)
     hint = f"; close matches: {', '.join(close)}" if close else ""
-    raise PlayerNotFound(f"--player {query!r}: no such player{hint}")
+    raise PlayerNotFound(f"player {query!r}: no such player{hint}")
 
 
 def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str,

@@ -335,7 +335,11 @@ def test_no_input_is_asked_for(server):
 
 def test_expired_or_unknown_reports_are_404(server):
     r = requests.get(server.url + "report/uNoSuchKey/", timeout=10)
-    assert r.status_code == 404 and "no longer kept" in error_line(r.text)
+    assert r.status_code == 404 and error_line(r.text) == "unknown report: no report has this address"
+    # an upload key's form, but not signed by this server: never issued, or by another run
+    r = requests.get(server.url + "report/u" + "A" * 24 + "/", timeout=10)
+    assert r.status_code == 404 and error_line(r.text).startswith(
+        "this report is unknown or has expired (one of uploaded files is kept for an hour")
     r = requests.get(server.url + "report/999404-k30/", timeout=30)
     assert r.status_code == 404 and "no such tournament" in error_line(r.text)
     assert "internal error" not in server.log()

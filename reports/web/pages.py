@@ -25,7 +25,8 @@ from reports.settings import ReportSettings
 from reports.view import Note
 from reports.web.calc import CALC_FORM, form_context, page_view
 from reports.web.compressed import answer
-from reports.web.kept import site_context
+from reports.web.kept import kept_for, site_context
+from reports.web.keys import issued
 from reports.web.problems import Problem, for_people, problem, retry_headers
 from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC, bearer_token, script_sources
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
@@ -38,11 +39,11 @@ if TYPE_CHECKING:
     from reports.web.uploads import Form
     from reports.web.work import PeriodFiles
 
-__all__ = ["RatedPeriod", "calc_page", "calc_refused", "client_of", "form_page", "home", "period_form",
-           "period_post", "period_view", "rate_period", "render", "report_file", "report_post",
+__all__ = ["RatedPeriod", "calc_page", "calc_refused", "client_of", "form_page", "gone", "home",
+           "period_form", "period_post", "period_view", "rate_period", "render", "report_file", "report_post",
            "report_redirect"]
 
-_LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024)}
+_LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024), "kept_for": kept_for()}
 _REPORT_FIELDS = ("source", "system", "player", "k", "date")
 
 
@@ -159,11 +160,25 @@ async def report_redirect(request: Request) -> Response:
 
 
 def _kept(request: Request) -> Kept:
-    kept = _reports(request).get(request.path_params["key"], client_of(request))
+    key = request.path_params["key"]
+    kept = _reports(request).get(key, client_of(request))
     if kept is None:
-        raise Problem("this report is no longer kept (a report of uploaded files is kept for "
-                      "an hour, less when the server is busy): give the files again", 404)
+        raise gone(key, "report")
     return kept
+
+
+def gone(key: str, what: str) -> Problem:
+    """The 404 for a report or rating period (*what*) kept under *key* no more, or never:
+    an upload key this server signed has expired; one of no key's form is unknown; of the
+    rest (another worker's, an earlier run's) it cannot be told."""
+    state = issued(key)
+    if state is False:
+        return Problem(f"unknown {what}: no {what} has this address", 404)
+    again = (f"one of uploaded files is kept for {kept_for()}, less when the server is busy: "
+             "give the files again")
+    if state:
+        return Problem(f"this {what} has expired ({again})", 404)
+    return Problem(f"this {what} is unknown or has expired ({again})", 404)
 
 
 async def report_file(request: Request) -> Response:
@@ -375,8 +390,7 @@ def period_view(request: Request) -> Response:
     (``<tournament>/index.html``): the files of ``fiderate period --out``, by relative path."""
     texts = _periods(request).get(request.path_params["key"])
     if texts is None:
-        raise Problem("this rating period is no longer kept (it is kept for an hour, less "
-                      "when the server is busy): give the files again", 404)
+        raise gone(request.path_params["key"], "rating period")
     name = request.path_params.get("name") or "period.html"
     if name not in texts:
         raise Problem("no such page", 404)
