@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +52,8 @@ __all__ = [
     "FORMATS",
     "PlayerNotFound",
     "build_report",
+    "by_file_name",
+    "file_name",
     "list_warnings",
     "render_report",
     "resolve_player",
@@ -162,6 +166,32 @@ def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
     return fmt.first_few(warnings, limit, what="rating-list warnings")
 
 
+def file_name(location: str) -> str:
+    """Where an input was read from, as a published page names it: a file (or folder) by
+    its name alone ('/home/ann/x.trf' → 'x.trf'), an address as it is."""
+    if "://" in location:
+        return location
+    return re.split(r"[\\/]", location.rstrip("/\\"))[-1] or location
+
+
+def by_file_name(t: Tournament) -> Tournament:
+    """*t* with each input file it was read from named by its file name alone (in its
+    warnings and source): a report's pages are published, and where the file lay is the
+    reader's own business."""
+    names = {p.location: file_name(p.location) for p in t.provenance}
+    names = {where: name for where, name in names.items() if name and name != where}
+    if not names:
+        return t
+
+    def named(text: str) -> str:
+        for where in sorted(names, key=len, reverse=True):  # a folder's files before it
+            text = text.replace(where, names[where])
+        return text
+
+    return replace(t, info=replace(t.info, source=named(t.info.source)),
+                   warnings=tuple(replace(w, message=named(w.message)) for w in t.warnings))
+
+
 def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                  k_default: int = DEFAULT_K, ratings_list: RatingsList | None = None,
                  store: str | os.PathLike[str] | None = None, on: date | None = None,
@@ -178,6 +208,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     """
     if not t.players:
         raise ReportError("the source has no players")
+    t = by_file_name(t)
     if not K_MIN <= k_default <= K_MAX:
         raise ReportError(f"K {k_default}: expected a whole number from {K_MIN} to {K_MAX}")
     if ratings_list is None and store is not None and Path(store).exists():

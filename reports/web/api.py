@@ -194,6 +194,8 @@ _OPTIONS = [
     _param("date", "YYYY-MM-DD: the date whose rules apply when the source gives none."),
 ]
 _ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": \"…\"}"}
+_CALC_ERROR = {"description": "Bad input: {\"error\": \"…\", \"field\": the parameter it is "
+                             "about, \"code\": bad-value, missing, conflict or unknown-field}"}
 _EXACT = ("Figures are exact, as in the CSV files character for character: every decimal "
           "(a change, an expected score, a score, points) is a string holding the CSV's "
           "figure, e.g. \"-3.80\", \"0.36\", \"4.5\" (never a binary float); whole "
@@ -260,7 +262,7 @@ OPENAPI: dict[str, Any] = {
                                             "every list, kept apart)."}}}}}},
             "responses": {"200": _PERIOD, "403": _REFUSED, "4XX": _ERROR}}},
         "/api/calc": {"get": {
-            "summary": "The rating calculator (as fiderate calc --json)",
+            "summary": "The rating calculator (the same figures as the command line's)",
             "parameters": [
                 _param("rating", "The player's rating.", "integer"),
                 _param("opponent", "The opponent's rating, for one game.", "integer"),
@@ -280,11 +282,14 @@ OPENAPI: dict[str, Any] = {
                 _param("list", "standard (default), rapid or blitz."),
                 _param("table", "true: worked examples instead of a calculation.", "boolean"),
             ],
-            "responses": {"200": {"description": "The calculation, as fiderate calc --json."},
-                          "400": _ERROR}}},
+            "responses": {"200": {"description": "The calculation: system, rating, k, date, "
+                                  "list, games, score, expected_total, change, rounded_change, "
+                                  "new_rating, performance, notes; for one game also outcomes "
+                                  "and opponent (with table: the worked examples)."},
+                          "400": _CALC_ERROR}}},
     },
     "components": {"securitySchemes": {"writeToken": {
         "type": "http", "scheme": "bearer",
-        "description": "The server's write token (fiderate serve --write-token): only with it "
+        "description": "The server's write token (given when the server is started): only with it "
                        "is a period written to the rating register."}}},
 }
