@@ -119,16 +119,18 @@ def test_store_expires_and_forgets_the_least_recently_used():
 
 
 def test_words_for_pages():
-    assert for_people("--player 'Zed': no such player") == "player 'Zed': no such player"
-    assert for_people("Invalid value for '--k': 0 is not in the range 1<=x<=100.") == \
-        "Invalid value for K: 0 is not in the range 1<=x<=100."
-    assert for_people("use either --opponent/--result or --game, not both") == \
-        "use either opponent's rating/result or games, not both"
     assert for_people("a - b -- c") == "a - b -- c"
     # an option only named aside is left out: a page cannot take it
     assert for_people("t1 was already rated in 2025-12: leave it out of 2026-01, or move its "
                       "rating here (--rerate)") == ("t1 was already rated in 2025-12: leave it "
                                                    "out of 2026-01, or move its rating here")
+    from rating.errors import RatingError
+
+    assert problem(RatingError("period 2025-11 is older than the newest period in the rating "
+                               "register, 2025-12: it is computed again only when asked to "
+                               "(--replace)")) == (
+        400, "period 2025-11 is older than the newest period in the rating register, "
+             "2025-12: it is computed again only when asked to")
 
 
 def test_errors_become_one_line_and_a_status():

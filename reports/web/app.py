@@ -32,7 +32,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
-import click
 from anyio.to_thread import current_default_thread_limiter
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -183,7 +182,7 @@ def create_app(config: Config | None = None) -> Starlette:
         Route("/api/openapi.json", api.openapi, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
     ]
-    refused = dict.fromkeys((Problem, click.ClickException, *user_facing_errors()), _on_problem)
+    refused = dict.fromkeys((Problem, *user_facing_errors()), _on_problem)
     middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL),
                   Middleware(SecurityHeaders), Middleware(_Bugs),
                   Middleware(SameOrigin, origins=origins, refuse=_error)]

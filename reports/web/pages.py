@@ -27,7 +27,7 @@ from reports.web.calc import CALC_FORM, form_context, page_view
 from reports.web.compressed import answer
 from reports.web.kept import kept_for, site_context
 from reports.web.keys import issued
-from reports.web.problems import Problem, for_people, problem, retry_headers
+from reports.web.problems import Problem, problem, retry_headers
 from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC, bearer_token, script_sources
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
 
@@ -66,7 +66,7 @@ def form_page(fields: dict[str, str] | None = None, error: str = "", status: int
     form = {"source": "", "system": "fide", "player": "", "k": "20", "date": "",
             **{k: v for k, v in (fields or {}).items() if k in _REPORT_FIELDS}}
     return render("serve_form.html", status, form=form, systems=_systems(), limits=_LIMITS,
-                  site=site_context(error=for_people(error)))
+                  site=site_context(error=error))
 
 
 @cache
@@ -290,7 +290,7 @@ def period_form(request: Request, fields: dict[str, str] | None = None, error: s
     periods = _periods(request)
     return render("period_form.html", status, form=form, limits=_LIMITS,
                   stored=periods.store is not None, saves=periods.saves,
-                  site=site_context(error=for_people(error)))
+                  site=site_context(error=error))
 
 
 @dataclass(frozen=True, slots=True)
