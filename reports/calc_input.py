@@ -71,10 +71,12 @@ def parse_result(text: str, field: str = "result") -> Decimal:
 def _rating(text: str, field: str, label: str | None = None) -> int:
     label = label or FIELDS[field]
     try:
-        return check_rating(int(text.strip()), label)
+        value = int(text.strip())
     except ValueError:
         raise CalcError(f"{label} {text.strip()!r}: expected a rating, a whole number",
                         field) from None
+    try:
+        return check_rating(value, label)
     except RatingError as exc:
         raise CalcError(str(exc), field) from None
 

@@ -248,6 +248,13 @@ def test_the_calculator_page_shows_the_calc_numbers(server, run_cli):
         ["Score", "1", "0"], ["Change", "+25.60", "-12.80"], ["New rating", "1526", "1587"]]
     assert _rows(r.text, "outcomes") == [[name.capitalize(), change, new]
                                          for name, change, new in by_result]
+    ids = re.findall(r' id="([^"]+)"', r.text)
+    assert len(ids) == len(set(ids)), ids  # unique: a result never takes a control's name
+    controls = re.findall(r'<(?:input|select|textarea) id="([^"]+)"', r.text)
+    assert set(controls) <= set(re.findall(r'<label for="([^"]+)"', r.text))
+    # the categories in words, with R24 8.3.3's K
+    assert re.findall(r"<dt>(\w+): K (\d+)</dt>", r.text) == [
+        ("New", "40"), ("Junior", "40"), ("Established", "20"), ("Master", "10")]
     several = requests.get(server.url + "calc", params={
         "rating": "1850", "k": "20", "games": "1900 1\n2010 ½\nunrated 1\n1700 l",
         "date": "2026-08-01"}, timeout=10)

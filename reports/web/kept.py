@@ -43,7 +43,7 @@ UPLOAD_TTL = 60 * 60
 
 def kept_for(seconds: int = UPLOAD_TTL) -> str:
     """A time a report is kept, in words: 'an hour', '2 hours', '30 minutes'."""
-    hours, rest = divmod(seconds, 3600)
+    hours, rest = divmod(seconds, 60 * 60)
     if rest == 0:
         return "an hour" if hours == 1 else f"{hours} hours"
     minutes = -(-seconds // 60)
