@@ -112,6 +112,8 @@ def answers(server) -> dict[str, requests.Response]:
     got["no such page of a report"] = _get(server, base + "player-999.html")
     got["404"] = _get(server, "no/such/page")
     got["405"] = requests.delete(server.url + "calc", timeout=10)
+    got["api 404"] = _get(server, "api/nothing")
+    got["api 405"] = requests.post(server.url + "api/calc", timeout=10)
     got["413"] = requests.post(server.url + "report", files=[
         ("files", (f"f{i}.trf", b"012 x\n")) for i in range(MAX_FILES + 1)], timeout=60)
     got["413 api"] = requests.post(server.url + "api/report", files=[
@@ -140,6 +142,13 @@ def test_every_page_and_answer_is_in_words(server, answers):
     bad = {what: faults(r.text, server.tmp) for what, r in answers.items()
            if faults(r.text, server.tmp)}
     assert bad == {}
+
+
+def test_uploads_say_how_long_they_are_kept(answers):
+    assert "kept here for an hour" in answers["home"].text
+    assert "kept here for an hour" in answers["uploaded report"].text
+    assert "kept here for an hour" not in answers["link report"].text
+    assert "kept here for an hour" in answers["period form"].text
 
 
 def test_the_api_s_refusals_carry_a_field_and_a_code(answers):
