@@ -48,8 +48,8 @@ Game = tuple[int | None, Decimal]
 
 class CalcError(SettingError):
     """A calculator input that cannot be used: the message in words, the field it is about
-    (a key of :data:`FIELDS`), any other field it names, and a machine code: ``bad-value``,
-    ``missing``, ``conflict`` or ``unknown-field``."""
+    (a key of :data:`FIELDS`, or the unknown name given), any other field it names, and a
+    machine code: ``bad-value``, ``missing``, ``conflict`` or ``unknown-field``."""
 
     def __init__(self, message: str, field: str, code: str = "bad-value",
                  *others: str) -> None:
@@ -176,7 +176,7 @@ class CalcInput:
             elif text.strip() or name in _FLAGS:
                 given[name] = text
         inputs = cls._read(given, tuple(_game(i, g) for i, g in enumerate(games, start=1)))
-        inputs._refuse_conflicts(given)
+        inputs._refuse_conflicts()
         return inputs
 
     @classmethod
@@ -197,7 +197,7 @@ class CalcInput:
             or RatingList.STANDARD,
             table=bool(read("table", _flag)))
 
-    def _refuse_conflicts(self, given: dict[str, str]) -> None:
+    def _refuse_conflicts(self) -> None:
         """Inputs that would silently override one another, or leave nothing to work out."""
         facts = [f for f in ("category", "games_played", "birth_year", "reached_2400")
                  if getattr(self, f) not in (None, False)]
@@ -226,6 +226,6 @@ class CalcInput:
             raise CalcError("give the opponent's rating and the result, or the games "
                             "(each opponent's rating and result)", "opponent", "missing",
                             "result", "game")
-        if "opponent_k" in given and not single:
+        if self.opponent_k is not None and not single:
             raise CalcError("the opponent's K is for one game only", "opponent_k", "conflict",
                             "game")

@@ -79,7 +79,8 @@ def calc_output(opts: dict[str, Any]) -> dict[str, Any] | str:
     try:
         inputs = CalcInput.from_fields(_fields(opts))
     except CalcError as exc:
-        options = " and ".join(OPTIONS[f] for f in exc.fields if f in OPTIONS)
+        joined = " or " if exc.code == "missing" else " and "
+        options = joined.join(OPTIONS[f] for f in exc.fields if f in OPTIONS)
         raise click.UsageError(f"{options}: {exc}") from None
     if inputs.table:
         table = calc_view.worked_examples(inputs)
