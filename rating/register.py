@@ -202,8 +202,9 @@ class Register:
         """Refuse a period older than the newest stored one unless *replace* (RatingError)."""
         newest = self.newest_period()
         if newest is not None and period < newest and not replace:
-            raise RatingError(f"{self.path}: period {_month(period)} is older than the newest "
-                              f"stored period {_month(newest)}; use --replace to recompute it")
+            raise RatingError(f"period {_month(period)} is older than the newest period in "
+                              f"the rating register, {_month(newest)}: it is computed again "
+                              "only when asked to (--replace)")
 
     def _latest(self, keys: Iterable[str], before: date,
                 inclusive: bool) -> dict[tuple[str, str], sqlite3.Row]:
@@ -471,9 +472,9 @@ class Register:
                     if month == result.period:
                         continue
                     if spec.key not in result.replaces:
-                        raise RatingError(f"{self.path}: {spec.key} was already rated in "
-                                          f"{_month(month)}; an event is rated once (--rerate "
-                                          "moves it)")
+                        raise RatingError(f"{spec.key} was already rated in {_month(month)}; "
+                                          "an event is rated once: move its rating here "
+                                          "(--rerate)")
                     db.execute("DELETE FROM tournaments WHERE period = ? AND key = ?",
                                (_month(month), key))
             db.execute("DELETE FROM periods WHERE period = ?", (period,))

@@ -1,140 +1,179 @@
-"""What ``fiderate calc`` prints: the calculation as text or as one JSON object."""
+"""What the calculator works out for its inputs, and how it is told: the command line's
+text, one JSON object (``fiderate calc --json``, ``/api/calc``), and the figures the
+calculator's page shows (:mod:`reports.web.pages`)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
-
-import click
 
 from importer.model import RatingList
 from rating import fide
 from rating.base import EloSystem, FideSystem, RatingSystem
-from rating.calculator import Calculation, calculate, check_k, check_rating
-from rating.errors import RatingError
+from rating.calculator import Calculation, calculate
+from rating.results import GameRating
 from rating.rules import FideRules, rules_for
 from reports import fmt
+from reports.calc_input import CalcInput
+from reports.settings import DEFAULT_K
 
-__all__ = ["run_calc"]
+__all__ = ["OUTCOMES", "CalcRun", "calc_json", "calc_text", "k_categories", "run_calc",
+           "table_text", "worked_examples"]
 
 OUTCOMES = (("win", Decimal(1)), ("draw", Decimal("0.5")), ("loss", Decimal(0)))
-DEFAULT_K = 20
+TABLE_RATING = 1500
+"""The worked examples' rating when none is given."""
 
 
-def _player_k(rules: FideRules, rating: int, on: dt.date, opts: dict[str, Any],
+@dataclass(frozen=True, slots=True)
+class CalcRun:
+    """One calculation: the player's games, and for one game the opponent's side and the
+    player's change for each result."""
+
+    system: RatingSystem
+    rules: FideRules
+    on: dt.date
+    rating_list: RatingList
+    player: Calculation
+    opponent: Calculation | None
+    outcomes: tuple[tuple[str, Calculation], ...]
+    notes: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        """'FIDE rating calculation — standard, rules FIDE 2025-10 (…), 2026-11-01'."""
+        how = ("rules " + self.rules.name if isinstance(self.system, FideSystem)
+               else "logistic formula")
+        return (f"{self.system.label} rating calculation — {self.rating_list.value}, {how}, "
+                f"{self.on.isoformat()}")
+
+
+def _today() -> dt.date:
+    return dt.datetime.now().astimezone().date()  # the user's today
+
+
+def _setup(inputs: CalcInput) -> tuple[dt.date, FideRules, RatingSystem]:
+    on = inputs.on or _today()
+    rules = rules_for(on, inputs.rating_list)
+    system: RatingSystem = (FideSystem(rules) if inputs.system == "fide"
+                            else EloSystem(cap=inputs.elo_cap))
+    return on, rules, system
+
+
+def _player_k(rules: FideRules, rating: int, on: dt.date, inputs: CalcInput,
               notes: list[str]) -> int:
-    """K from --k or --category, else the one K rule (:func:`rating.fide.player_k`) on the
-    facts given; 20 with a note when nothing decides it."""
-    if opts["k"] is not None:
-        return check_k(opts["k"])
-    if opts["category"]:
-        return fide.k_for_category(fide.Category(opts["category"]), rules)
-    k, source = fide.player_k(rules, fide.PlayerFacts(
-        rating=rating, games_played=opts["games_played"], birth_year=opts["birth_year"],
-        reached_2400=opts["reached_2400"], year=on.year), DEFAULT_K)
+    """K as given, or of the category given, else the one K rule (:func:`rating.fide.player_k`)
+    on the facts given; 20 with a note when nothing decides it."""
+    if inputs.k is not None:
+        return inputs.k
+    if inputs.category is not None:
+        return fide.k_for_category(inputs.category, rules)
+    facts = fide.PlayerFacts(rating=rating, games_played=inputs.games_played,
+                             birth_year=inputs.birth_year, reached_2400=inputs.reached_2400,
+                             year=on.year)
+    k, source = fide.player_k(rules, facts, DEFAULT_K)
     if source is fide.KSource.DEFAULT:
         hint = (f" (a player whose rating reached {rules.top_threshold} has K {rules.k_top}: "
-                "--category master)") if rules.reaches_top(rating) else ""
-        notes.append(f"K {DEFAULT_K} assumed: give --k or --category for another{hint}")
+                "the master category)") if rules.reaches_top(rating) else ""
+        notes.append(f"K {DEFAULT_K} assumed: give K or the player's category for another{hint}")
     else:
-        notes.append(f"K category: {_category(rules, rating, on, opts).value}")
+        category = fide.category_of(rules, rating=rating, games_played=inputs.games_played,
+                                    birth_year=inputs.birth_year,
+                                    reached_2400=inputs.reached_2400, year=on.year)
+        notes.append(f"K category: {category.value}")
     return k
 
 
-def _category(rules: FideRules, rating: int, on: dt.date, opts: dict[str, Any]) -> fide.Category:
-    return fide.category_of(rules, rating=rating, games_played=opts["games_played"],
-                            birth_year=opts["birth_year"], reached_2400=opts["reached_2400"],
-                            year=on.year)
-
-
-def _game_json(g: Any) -> dict[str, Any]:
-    return {"opponent_rating": g.opponent_rating, "score": float(g.score),
-            "expected": None if g.expected is None else float(g.expected),
-            "change": None if g.change is None else float(fmt.change(g.change)),
-            "rated": g.rated, "reason": g.reason}
-
-
-def run_calc(*, games: list[tuple[int | None, Decimal]], result: Decimal | None,
-             **opts: Any) -> dict[str, Any] | str:
-    """Run the calculator for the options of ``fiderate calc``; text or a JSON-ready dict."""
-    on: dt.date = opts["on"]
-    rating_list = RatingList(opts["rating_list"])
-    rules = rules_for(on, rating_list)
-    system: RatingSystem = (FideSystem(rules) if opts["system"] == "fide"
-                            else EloSystem(cap=opts["elo_cap"]))
-    period_rules = rules if opts["system"] == "fide" else None
-    rating = opts["rating"]
-    if rating is None:
-        if not opts["table"]:
-            raise click.UsageError("--rating is required (the player's rating)")
-        rating = 1500
-    try:
-        check_rating(rating)
-        notes: list[str] = []
-        k = _player_k(rules, rating, on, opts, notes)
-        if opts["table"]:
-            table = _table(system, rules, rating, k)
-            return table if opts["as_json"] else _table_text(table)
-        if result is not None:
-            games = [(opts["opponent"], result)]
-        if not games:
-            raise click.UsageError("give --opponent and --result, or one --game per game, "
-                                   "or --table")
-        calc_a = calculate(system, rating, k, games, rules=period_rules)
-    except RatingError as exc:
-        raise click.BadParameter(str(exc)) from None
-    notes += calc_a.notes
-    head = {"system": system.name, "rating": rating, "k": calc_a.k, "date": on.isoformat(),
-            "list": rating_list.value}
-    extra: dict[str, Any] = {}
-    opp_calc: Calculation | None = None
-    outcomes: list[tuple[str, Calculation]] = []
-    if result is not None:
-        opp = opts["opponent"]
-        opp_k = opts["opponent_k"]
+def run_calc(inputs: CalcInput) -> CalcRun:
+    """The calculation for *inputs* (not the worked examples: :func:`worked_examples`)."""
+    on, rules, system = _setup(inputs)
+    period_rules = rules if inputs.system == "fide" else None
+    rating = inputs.rating if inputs.rating is not None else TABLE_RATING
+    notes: list[str] = []
+    k = _player_k(rules, rating, on, inputs, notes)
+    opp, result = inputs.opponent, inputs.result
+    games = [(opp, result)] if opp is not None and result is not None else list(inputs.games)
+    player = calculate(system, rating, k, games, rules=period_rules)
+    notes += player.notes
+    opponent: Calculation | None = None
+    outcomes: tuple[tuple[str, Calculation], ...] = ()
+    if opp is not None and result is not None:
+        opp_k = inputs.opponent_k
         if opp_k is None:
             opp_k = rules.k_top if rules.reaches_top(opp) else DEFAULT_K
-            notes.append(f"opponent K {opp_k} assumed (--opponent-k)")
-        try:
-            opp_calc = calculate(system, opp, check_k(opp_k, "--opponent-k"),
-                                 [(rating, 1 - result)], rules=period_rules)
-        except RatingError as exc:
-            raise click.BadParameter(str(exc)) from None
-        outcomes = [(name, calculate(system, rating, k, [(opp, s)], rules=period_rules))
-                    for name, s in OUTCOMES]
-        extra = {
-            "outcomes": {name: float(fmt.change(c.change)) for name, c in outcomes},
-            "opponent": {"rating": opp, "k": opp_calc.k,
-                         "expected": _num(opp_calc.games[0].expected),
-                         "change": float(fmt.change(opp_calc.change)),
-                         "new_rating": opp_calc.new_rating},
-        }
-    if opts["as_json"]:
-        return {**head, "games": [_game_json(g) for g in calc_a.games],
-                "score": float(calc_a.score), "expected_total": float(calc_a.expected_total),
-                "change": float(fmt.change(calc_a.change)),
-                "rounded_change": calc_a.rounded_change, "new_rating": calc_a.new_rating,
-                "performance": calc_a.performance, **extra, "notes": notes}
-    title = (f"{system.label} rating calculation — {rating_list.value}, "
-             f"{'rules ' + rules.name if opts['system'] == 'fide' else 'logistic formula'}, "
-             f"{on.isoformat()}")
-    lines = [title, ""]
-    if opp_calc is not None:
-        lines += _single_text(calc_a, opp_calc, outcomes, rating)
-    else:
-        lines += _games_text(calc_a)
-    lines += [f"note: {n}" for n in notes]
-    return "\n".join(lines)
+            notes.append(f"opponent K {opp_k} assumed: give the opponent's K for another")
+        opponent = calculate(system, opp, opp_k, [(rating, 1 - result)], rules=period_rules)
+        outcomes = tuple((name, calculate(system, rating, k, [(opp, s)], rules=period_rules))
+                         for name, s in OUTCOMES)
+    return CalcRun(system=system, rules=rules, on=on, rating_list=inputs.rating_list,
+                   player=player, opponent=opponent, outcomes=outcomes, notes=tuple(notes))
 
 
 def _num(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
 
 
-def _single_text(a: Calculation, b: Calculation, outcomes: list[tuple[str, Calculation]],
-                 rating: int) -> list[str]:
+def _game_json(g: GameRating) -> dict[str, Any]:
+    return {"opponent_rating": g.opponent_rating, "score": float(g.score),
+            "expected": _num(g.expected),
+            "change": None if g.change is None else float(fmt.change(g.change)),
+            "rated": g.rated, "reason": g.reason}
+
+
+def calc_json(run: CalcRun) -> dict[str, Any]:
+    """The calculation as one JSON-ready object (``fiderate calc --json``)."""
+    a = run.player
+    extra: dict[str, Any] = {}
+    if run.opponent is not None:
+        b = run.opponent
+        extra = {
+            "outcomes": {name: float(fmt.change(c.change)) for name, c in run.outcomes},
+            "opponent": {"rating": b.rating, "k": b.k, "expected": _num(b.games[0].expected),
+                         "change": float(fmt.change(b.change)), "new_rating": b.new_rating},
+        }
+    return {"system": run.system.name, "rating": a.rating, "k": a.k,
+            "date": run.on.isoformat(), "list": run.rating_list.value,
+            "games": [_game_json(g) for g in a.games], "score": float(a.score),
+            "expected_total": float(a.expected_total), "change": float(fmt.change(a.change)),
+            "rounded_change": a.rounded_change, "new_rating": a.new_rating,
+            "performance": a.performance, **extra, "notes": list(run.notes)}
+
+
+def calc_text(run: CalcRun) -> str:
+    """The calculation as ``fiderate calc`` prints it."""
+    lines = [run.title, ""]
+    if run.opponent is not None:
+        lines += _single_text(run.player, run.opponent, run.outcomes)
+    else:
+        lines += _games_text(run.player)
+    lines += [f"note: {n}" for n in run.notes]
+    return "\n".join(lines)
+
+
+def k_categories(rules: FideRules | None = None) -> list[dict[str, Any]]:
+    """FIDE's K categories under *rules* (default: today's, standard), each its name, its K
+    and what it means in words."""
+    rules = rules or rules_for(_today())
+    junior = (f"up to the end of the year the player turns 18, while rated below "
+              f"{rules.junior_below}" if rules.k_junior is not None
+              else "no junior rule on this date: K as for an established player")
+    games = f" and {rules.new_player_games} rated games played" if rules.top_needs_games else ""
+    means = {
+        fide.Category.NEW: f"fewer than {rules.new_player_games} rated games played",
+        fide.Category.JUNIOR: junior,
+        fide.Category.ESTABLISHED: "every other player",
+        fide.Category.MASTER: f"the published rating has reached {rules.top_threshold}{games} "
+                              "(K stays so if it falls again)",
+    }
+    return [{"category": c.value, "k": fide.k_for_category(c, rules), "means": means[c],
+             "threshold": rules.top_threshold} for c in fide.Category]
+
+
+def _single_text(a: Calculation, b: Calculation,
+                 outcomes: Sequence[tuple[str, Calculation]]) -> list[str]:
     ga, gb = a.games[0], b.games[0]
     rows: list[Sequence[str]] = [("", "Rating", "K", "Expected", "Score", "Change", "New rating")]
     for who, c, g in (("Player", a, ga), ("Opponent", b, gb)):
@@ -170,9 +209,12 @@ def _games_text(c: Calculation) -> list[str]:
     return lines
 
 
-def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> dict[str, Any]:
+def worked_examples(inputs: CalcInput) -> dict[str, Any]:
     """The worked examples (exact Decimals): a win, draw and loss against opponents 300 below,
     equal and 300 above, and the equal game in each FIDE category."""
+    on, rules, system = _setup(inputs)
+    rating = inputs.rating if inputs.rating is not None else TABLE_RATING
+    k = _player_k(rules, rating, on, inputs, [])
     by_difference = []
     for diff in (-300, 0, 300):
         opp = rating + diff
@@ -190,7 +232,8 @@ def _table(system: RatingSystem, rules: FideRules, rating: int, k: int) -> dict[
             "by_category": by_category}
 
 
-def _table_text(table: dict[str, Any]) -> str:
+def table_text(table: dict[str, Any]) -> str:
+    """The worked examples as ``fiderate calc --table`` prints them."""
     lines = [f"What a game brings a player rated {table['rating']} with K {table['k']} "
              f"({table['system'].upper() if table['system'] == 'fide' else 'Elo'}):", ""]
     rows: list[Sequence[str]] = [("Opponent", "Difference", "Expected", "Win", "Draw", "Loss")]

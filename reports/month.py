@@ -28,7 +28,7 @@ from rating.period_records import PeriodResult
 from rating.period_run import PeriodSource, run_period
 from rating.register import Register
 from reports.errors import ReportError
-from reports.report import list_warnings
+from reports.report import file_name, list_warnings
 
 __all__ = ["Month", "rate_month"]
 
@@ -60,6 +60,12 @@ def _holds(t: Tournament, page: FidePage, shown: Tournament) -> bool:
     return bool(opponents) and 2 * sum(n in names for n in opponents) > len(opponents)
 
 
+def _named_by_file(page: FidePage) -> FidePage:
+    """*page* named by its file name alone: the period's pages are published."""
+    name = file_name(page.source)
+    return replace(page, source=name, calculation=replace(page.calculation, source=name))
+
+
 def _split(found: Events) -> tuple[list[Event], list[tuple[FidePage, list[Event]]], list[Note]]:
     """The events to rate, each FIDE page with the event holding each of its events, and
     the notes about events rated from a page."""
@@ -68,7 +74,7 @@ def _split(found: Events) -> tuple[list[Event], list[tuple[FidePage, list[Event]
     rated: list[Event] = list(given)
     checks: list[tuple[FidePage, list[Event]]] = []
     notes: list[Note] = []
-    for page in found.fide_pages:
+    for page in map(_named_by_file, found.fide_pages):
         holders: list[Event] = []
         for shown in page.tournaments:
             holder = next((e for e in given if _holds(e.tournament, page, shown)), None)

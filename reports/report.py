@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +52,8 @@ __all__ = [
     "FORMATS",
     "PlayerNotFound",
     "build_report",
+    "by_file_name",
+    "file_name",
     "list_warnings",
     "render_report",
     "resolve_player",
@@ -66,11 +70,11 @@ class PlayerNotFound(ReportError):
 
 
 def resolve_player(t: Tournament, text: str | int) -> int:
-    """--player N|NAME|FIDEID → a start number (a name's words in any order, accents and case
-    aside); PlayerNotFound with close matches otherwise."""
+    """The player asked for (a start number, a name or a FIDE id) → a start number (a name's
+    words in any order, accents and case aside); PlayerNotFound with close matches otherwise."""
     query = str(text).strip()
     if not query:
-        raise ReportError("--player is empty: give a start number, a name or a FIDE id")
+        raise ReportError("the player asked for is empty: give a start number, a name or a FIDE id")
     by_no = t.players_by_no()
     if query.isdigit():
         number = int(query)
@@ -79,7 +83,7 @@ def resolve_player(t: Tournament, text: str | int) -> int:
             return ids[0]
         if number in by_no:
             return number
-        raise ReportError(f"--player {query}: no player has this start number "
+        raise ReportError(f"player {query}: no player has this start number "
                           f"(1–{max(by_no, default=0)}) or FIDE id")
     key, folded = name_key(query), query.casefold()
     exact = [p.start_no for p in t.players if name_key(p.name) == key]
@@ -91,11 +95,11 @@ def resolve_player(t: Tournament, text: str | int) -> int:
     if len(exact) > 1 or len(partial) > 1:
         many = [by_no[n] for n in exact] if len(exact) > 1 else partial
         listed = "; ".join(f"{p.start_no} {p.name}" for p in many[:8])
-        raise PlayerNotFound(f"--player {query!r} matches several players: {listed} "
+        raise PlayerNotFound(f"player {query!r} matches several players: {listed} "
                              "(give the start number)")
     close = difflib.get_close_matches(query, [p.name for p in t.players], n=5, cutoff=0.5)
     hint = f"; close matches: {', '.join(close)}" if close else ""
-    raise PlayerNotFound(f"--player {query!r}: no such player{hint}")
+    raise PlayerNotFound(f"player {query!r}: no such player{hint}")
 
 
 def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str,
@@ -162,6 +166,32 @@ def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
     return fmt.first_few(warnings, limit, what="rating-list warnings")
 
 
+def file_name(location: str) -> str:
+    """Where an input was read from, as a published page names it: a file (or folder) by
+    its name alone ('/home/ann/x.trf' → 'x.trf'), an address as it is."""
+    if "://" in location:
+        return location
+    return re.split(r"[\\/]", location.rstrip("/\\"))[-1] or location
+
+
+def by_file_name(t: Tournament) -> Tournament:
+    """*t* with each input file it was read from named by its file name alone (in its
+    warnings and source): a report's pages are published, and where the file lay is the
+    reader's own business."""
+    names = {p.location: file_name(p.location) for p in t.provenance}
+    names = {where: name for where, name in names.items() if name and name != where}
+    if not names:
+        return t
+
+    def named(text: str) -> str:
+        for where in sorted(names, key=len, reverse=True):  # a folder's files before it
+            text = text.replace(where, names[where])
+        return text
+
+    return replace(t, info=replace(t.info, source=named(t.info.source)),
+                   warnings=tuple(replace(w, message=named(w.message)) for w in t.warnings))
+
+
 def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                  k_default: int = DEFAULT_K, ratings_list: RatingsList | None = None,
                  store: str | os.PathLike[str] | None = None, on: date | None = None,
@@ -178,6 +208,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     """
     if not t.players:
         raise ReportError("the source has no players")
+    t = by_file_name(t)
     if not K_MIN <= k_default <= K_MAX:
         raise ReportError(f"K {k_default}: expected a whole number from {K_MIN} to {K_MAX}")
     if ratings_list is None and store is not None and Path(store).exists():

@@ -27,15 +27,15 @@ class SettingError(ReportError):
     """A setting that cannot be used; the message says which and what is expected."""
 
 
-def parse_k(text: str | int) -> int:
-    """A K given by a user: a whole number from 1 to 100."""
+def parse_k(text: str | int, what: str = "K") -> int:
+    """A K given by a user: a whole number from 1 to 100 (*what*: the K's name in messages)."""
     try:
         k = int(str(text).strip())
     except ValueError:
-        raise SettingError(f"K {str(text).strip()!r}: expected a whole number from {K_MIN} to "
-                           f"{K_MAX}") from None
+        raise SettingError(f"{what} {str(text).strip()!r}: expected a whole number from "
+                           f"{K_MIN} to {K_MAX}") from None
     if not K_MIN <= k <= K_MAX:
-        raise SettingError(f"K {k}: expected a whole number from {K_MIN} to {K_MAX}")
+        raise SettingError(f"{what} {k}: expected a whole number from {K_MIN} to {K_MAX}")
     return k
 
 

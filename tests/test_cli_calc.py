@@ -126,7 +126,7 @@ def test_help_is_fast_and_lists_commands():
     (("--k", "20", "--category", "junior"), "--k and --category"),
     (("--k", "20", "--birth-year", "2012"), "--k and --birth-year"),
     (("--category", "new", "--games-played", "50"), "--category and --games-played"),
-    (("--elo-cap", "400",), "--elo-cap applies to --system elo only"),
+    (("--elo-cap", "400",), "--elo-cap and --system: the Elo cap applies to the generic Elo formula only"),
 ])
 def test_conflicting_options_are_refused(run_cli, args, words):
     res = run_cli("calc", "-r", "1500", "--opponent", "1600", "--result", "win", *args)

@@ -292,7 +292,7 @@ def test_a_page_of_another_month_says_so(run_cli, tmp_path: Path) -> None:
                   "--store", str(tmp_path / "reg.sqlite"), "--out", str(tmp_path / "out"),
                   "--no-html")
     assert res.code == 0, res
-    assert f"{PAGE} is FIDE's calculation of 2025-12, not of 2026-01" in res.stderr
+    assert f"{PAGE.name} is FIDE's calculation of 2025-12, not of 2026-01" in res.stderr
 
 
 def test_the_web_period_keeps_the_check_file(tmp_path: Path) -> None:

@@ -91,7 +91,7 @@ def test_unknown_player_is_one_line_exit_2(run_cli, sample, tmp_path):
     res = run_cli("report", str(sample), "--player", "Dumitresku", "--out", str(tmp_path / "o"))
     assert res.code == 2
     assert res.stderr.strip().splitlines() == [
-        "fiderate: error: --player 'Dumitresku': no such player; close matches: "
+        "fiderate: error: player 'Dumitresku': no such player; close matches: "
         "Dumitrescu, Radu"]
     assert not (tmp_path / "o").exists()
 

@@ -125,9 +125,17 @@ def test_the_calculator(page, server):
         "#outcomes tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))")
     assert rows == [["Win", "+25.60", "1526"], ["Draw", "+5.60", "1506"],
                     ["Loss", "-14.40", "1486"]]
-    first = page.eval_on_selector("#players tbody tr",
-                                  "r => Array.from(r.cells, c => c.textContent)")
-    assert first == ["Player", "1500", "40", "0.36", "½", "+5.60", "1506"]
+    sides = page.eval_on_selector_all(
+        "#sides tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))")
+    assert sides[-2:] == [["Change", "+5.60", "-2.80"], ["New rating", "1506", "1597"]]
+    ids = page.eval_on_selector_all("[id]", "es => es.map(e => e.id)")
+    assert len(ids) == len(set(ids)), ids
+    assert page.get_by_label("Result", exact=True).input_value() == "draw"  # named after a result
+    assert fits(page, "#sides") and fits(page, "#outcomes")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.width
+    page.fill("#games", "1900 1\n2010 ½\nunrated 1\n1700 l")
+    page.click("button[type=submit]")
+    assert page.locator("#game-list tbody tr").count() == 4 and fits(page, "#game-list")
     assert page.evaluate("document.documentElement.scrollWidth") <= page.width
 
 

@@ -197,4 +197,5 @@ def test_one_client_s_uploads_forget_its_own_reports_not_other_users(tmp_path, s
         assert again.status_code == 200 and again.text == link.text
         assert len(site.requests) == asked  # the link report was still kept, not made again
         gone = requests.get(theirs[0], timeout=30)
-        assert "no longer kept" in error_line(gone.text)
+        assert error_line(gone.text).startswith("this report has expired (one of uploaded files "
+                                                "is kept for an hour")

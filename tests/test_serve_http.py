@@ -203,19 +203,33 @@ def test_api_calc_mirrors_calc_json(server, run_cli):
     assert games.json() == json.loads(several.stdout)
 
 
-@pytest.mark.parametrize(("params", "cli"), [
-    ({"rating": "1500", "opponent": "1600"}, ["--rating", "1500", "--opponent", "1600"]),
+@pytest.mark.parametrize(("params", "cli", "field", "code", "options"), [
+    ({"rating": "1500", "opponent": "1600"}, ["--rating", "1500", "--opponent", "1600"],
+     "result", "missing", "--result"),
     ({"rating": "1500", "k": "20", "category": "junior", "opponent": "1600", "result": "w"},
      ["--rating", "1500", "--k", "20", "--category", "junior", "--opponent", "1600",
-      "--result", "w"]),
+      "--result", "w"], "k", "conflict", "--k and --category"),
     ({"rating": "1500", "result": "maybe", "opponent": "1600"},
-     ["--rating", "1500", "--result", "maybe", "--opponent", "1600"]),
+     ["--rating", "1500", "--result", "maybe", "--opponent", "1600"], "result", "bad-value",
+     "--result"),
 ])
-def test_api_calc_errors_are_the_command_line_messages(server, run_cli, params, cli):
+def test_api_calc_errors_are_the_command_line_s_words(server, run_cli, params, cli, field,
+                                                      code, options):
+    """The same words as the command line, which alone puts its options first; the API adds
+    the field and a machine code."""
     r = requests.get(server.url + "api/calc", params=params, timeout=10)
     res = run_cli("calc", *cli, "--json")
+    body = r.json()
     assert r.status_code == 400 and res.code == 2
-    assert res.stderr.strip().startswith(f"fiderate: error: {r.json()['error']}")
+    assert (body["field"], body["code"]) == (field, code) and "--" not in body["error"]
+    assert res.stderr.startswith(f"fiderate: error: {options}: {body['error']}")
+
+
+def _rows(html: str, table: str) -> list[list[str]]:
+    """The cells of a table's body rows, header cells included."""
+    body = re.search(rf'<table id="{table}".*?<tbody>(.*?)</tbody>', html, re.DOTALL).group(1)
+    return [re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", row)
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.DOTALL)]
 
 
 def test_the_calculator_page_shows_the_calc_numbers(server, run_cli):
@@ -228,16 +242,32 @@ def test_the_calculator_page_shows_the_calc_numbers(server, run_cli):
     by_result = re.findall(r"(win|draw|loss)\s+(\S+)\s+→ (\d+)", cli.stdout)
     assert by_result == [("win", "+25.60", "1526"), ("draw", "+5.60", "1506"),
                          ("loss", "-14.40", "1486")]
-    cells = re.findall(r'<td class="num[^"]*">([^<]*)</td>', r.text)
-    assert cells[:6] == ["1500", "40", "0.36", "1", "+25.60", "1526"]
-    assert cells[-6:] == [c for _, change, new in by_result for c in (change, new)]
+    # the README's figures (K 40 and 20, E 0.36 and 0.64 from table 8.1.2 at 100 points)
+    assert _rows(r.text, "sides") == [
+        ["Rating", "1500", "1600"], ["K", "40", "20"], ["Expected", "0.36", "0.64"],
+        ["Score", "1", "0"], ["Change", "+25.60", "-12.80"], ["New rating", "1526", "1587"]]
+    assert _rows(r.text, "outcomes") == [[name.capitalize(), change, new]
+                                         for name, change, new in by_result]
+    ids = re.findall(r' id="([^"]+)"', r.text)
+    assert len(ids) == len(set(ids)), ids  # unique: a result never takes a control's name
+    controls = re.findall(r'<(?:input|select|textarea) id="([^"]+)"', r.text)
+    assert set(controls) <= set(re.findall(r'<label for="([^"]+)"', r.text))
+    # the categories in words, with R24 8.3.3's K
+    assert re.findall(r"<dt>(\w+): K (\d+)</dt>", r.text) == [
+        ("New", "40"), ("Junior", "40"), ("Established", "20"), ("Master", "10")]
     several = requests.get(server.url + "calc", params={
-        "rating": "1850", "k": "20", "games": "1900 1\n2010 ½\nunrated 1",
+        "rating": "1850", "k": "20", "games": "1900 1\n2010 ½\nunrated 1\n1700 l",
         "date": "2026-08-01"}, timeout=10)
     assert several.status_code == 200 and "not rated" in several.text
+    # the README's four games: 0.43 + 0.29 + 0.70 expected; 20 × (2.5 − 1.42) = +1.60
+    assert [row[3:] for row in _rows(several.text, "game-list")] == [
+        ["0.43", "+11.40"], ["0.29", "+4.20"], ["", "not rated: opponent unrated"],
+        ["0.70", "-14.00"]]
+    assert re.findall(r"<dt>(Expected|Change)</dt><dd>([^<]*)</dd>", several.text) == [
+        ("Expected", "1.42"), ("Change", "+1.60")]
     bad = requests.get(server.url + "calc", params={"rating": "1500", "games": "1900"},
                        timeout=10)
-    assert bad.status_code == 400 and "line 1" in error_line(bad.text)
+    assert bad.status_code == 400 and "game 1 (&#39;1900&#39;)" in error_line(bad.text)
 
 
 @pytest.mark.parametrize(("source", "status", "words"), [
@@ -312,7 +342,11 @@ def test_no_input_is_asked_for(server):
 
 def test_expired_or_unknown_reports_are_404(server):
     r = requests.get(server.url + "report/uNoSuchKey/", timeout=10)
-    assert r.status_code == 404 and "no longer kept" in error_line(r.text)
+    assert r.status_code == 404 and error_line(r.text) == "unknown report: no report has this address"
+    # an upload key's form, but not signed by this server: never issued, or by another run
+    r = requests.get(server.url + "report/u" + "A" * 24 + "/", timeout=10)
+    assert r.status_code == 404 and error_line(r.text).startswith(
+        "this report is unknown or has expired (one of uploaded files is kept for an hour")
     r = requests.get(server.url + "report/999404-k30/", timeout=30)
     assert r.status_code == 404 and "no such tournament" in error_line(r.text)
     assert "internal error" not in server.log()

@@ -255,4 +255,5 @@ def test_period_errors_are_one_line_on_the_form(tmp_path):
         assert late.status_code == 400 and "is after next month" in late.text
         assert server.uploads_left() == []
         gone = requests.get(server.url + "period/uNothing/", timeout=10)
-        assert gone.status_code == 404 and "no longer kept" in gone.text
+        assert gone.status_code == 404 and "unknown rating period: no rating period has this " \
+            "address" in gone.text

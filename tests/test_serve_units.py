@@ -3,6 +3,7 @@ reports, the policy, errors, and jobs stopped at their time limit."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
@@ -118,16 +119,18 @@ def test_store_expires_and_forgets_the_least_recently_used():
 
 
 def test_words_for_pages():
-    assert for_people("--player 'Zed': no such player") == "player 'Zed': no such player"
-    assert for_people("Invalid value for '--k': 0 is not in the range 1<=x<=100.") == \
-        "Invalid value for K: 0 is not in the range 1<=x<=100."
-    assert for_people("use either --opponent/--result or --game, not both") == \
-        "use either opponent's rating/result or games, not both"
     assert for_people("a - b -- c") == "a - b -- c"
     # an option only named aside is left out: a page cannot take it
     assert for_people("t1 was already rated in 2025-12: leave it out of 2026-01, or move its "
                       "rating here (--rerate)") == ("t1 was already rated in 2025-12: leave it "
                                                    "out of 2026-01, or move its rating here")
+    from rating.errors import RatingError
+
+    assert problem(RatingError("period 2025-11 is older than the newest period in the rating "
+                               "register, 2025-12: it is computed again only when asked to "
+                               "(--replace)")) == (
+        400, "period 2025-11 is older than the newest period in the rating register, "
+             "2025-12: it is computed again only when asked to")
 
 
 def test_errors_become_one_line_and_a_status():
@@ -257,7 +260,9 @@ def test_a_bug_is_one_line_and_500(monkeypatch):
     assert "Traceback" not in body and "File " not in body
     assert headers["x-content-type-options"] == "nosniff"
     status, _, body = _call(app, "GET", "/api/calc", b"rating=1500&table=maybe")
-    assert status == 400 and body == '{"error": "table=\'maybe\': expected true or false"}'
+    assert status == 400 and json.loads(body) == {
+        "error": "'maybe' for the worked examples: expected yes or no", "code": "bad-value",
+        "field": "table"}
     monkeypatch.setattr(pages, "_systems", broken2)  # the error page itself fails
     status, _, body = _call(app, "GET", "/")
     assert (status, body) == (500, "internal error in fiderate (RuntimeError: bust); "

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from reports.calc_input import CalcError
 from reports.settings import ReportSettings
-from reports.web.calc import calc_json
+from reports.web.calc import api_answer
 from reports.web.pages import RatedPeriod, client_of, rate_period
 from reports.web.problems import Problem, problem, refuse_unknown, retry_headers
 from reports.web.security import CACHE_STATIC, bearer_token
@@ -53,7 +54,10 @@ def error_response(exc: Exception, form: Form | None = None) -> Response:
     status, line = problem(exc)
     if status >= 500:
         raise exc
-    response = json_response({"error": form.clean(line) if form else line}, status)
+    body: dict[str, str] = {"error": form.clean(line) if form else line}
+    if isinstance(exc, CalcError):
+        body.update(code=exc.code, field=exc.field)
+    response = json_response(body, status)
     response.headers.update(retry_headers(exc))
     return response
 
@@ -67,9 +71,11 @@ def healthz(_request: Request) -> Response:
 
 
 def api_calc(request: Request) -> Response:
-    """GET /api/calc: the calculator (``fiderate calc --json``)."""
+    """GET /api/calc: the calculator (``fiderate calc --json``); a refusal's JSON adds the
+    field it is about and a machine code (``bad-value``, ``missing``, ``conflict``,
+    ``unknown-field``) to the error's words."""
     try:
-        answer = json_response(calc_json(request.query_params.multi_items()))
+        answer = json_response(api_answer(request.query_params.multi_items()))
         answer.headers["cache-control"] = CACHE_STATIC  # the numbers depend on the address alone
         return answer
     except Exception as exc:
@@ -188,6 +194,8 @@ _OPTIONS = [
     _param("date", "YYYY-MM-DD: the date whose rules apply when the source gives none."),
 ]
 _ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": \"…\"}"}
+_CALC_ERROR = {"description": "Bad input: {\"error\": \"…\", \"field\": the parameter it is "
+                             "about, \"code\": bad-value, missing, conflict or unknown-field}"}
 _EXACT = ("Figures are exact, as in the CSV files character for character: every decimal "
           "(a change, an expected score, a score, points) is a string holding the CSV's "
           "figure, e.g. \"-3.80\", \"0.36\", \"4.5\" (never a binary float); whole "
@@ -254,7 +262,7 @@ OPENAPI: dict[str, Any] = {
                                             "every list, kept apart)."}}}}}},
             "responses": {"200": _PERIOD, "403": _REFUSED, "4XX": _ERROR}}},
         "/api/calc": {"get": {
-            "summary": "The rating calculator (as fiderate calc --json)",
+            "summary": "The rating calculator (the same figures as the command line's)",
             "parameters": [
                 _param("rating", "The player's rating.", "integer"),
                 _param("opponent", "The opponent's rating, for one game.", "integer"),
@@ -274,11 +282,14 @@ OPENAPI: dict[str, Any] = {
                 _param("list", "standard (default), rapid or blitz."),
                 _param("table", "true: worked examples instead of a calculation.", "boolean"),
             ],
-            "responses": {"200": {"description": "The calculation, as fiderate calc --json."},
-                          "400": _ERROR}}},
+            "responses": {"200": {"description": "The calculation: system, rating, k, date, "
+                                  "list, games, score, expected_total, change, rounded_change, "
+                                  "new_rating, performance, notes; for one game also outcomes "
+                                  "and opponent (with table: the worked examples)."},
+                          "400": _CALC_ERROR}}},
     },
     "components": {"securitySchemes": {"writeToken": {
         "type": "http", "scheme": "bearer",
-        "description": "The server's write token (fiderate serve --write-token): only with it "
+        "description": "The server's write token (given when the server is started): only with it "
                        "is a period written to the rating register."}}},
 }

@@ -32,7 +32,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
-import click
 from anyio.to_thread import current_default_thread_limiter
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -45,9 +44,8 @@ from starlette.routing import Match, Route
 from reports.errors import user_facing_errors
 from reports.web import api, pages
 from reports.web.jobs import Runner
-from reports.web.kept import site_context
 from reports.web.limits import Tracked
-from reports.web.problems import Problem, for_people, problem
+from reports.web.problems import Problem, problem
 from reports.web.security import SameOrigin, SecurityHeaders, content_security_policy, parse_origin
 from reports.web.service import Config, Fetcher, Periods, Reports
 
@@ -74,8 +72,7 @@ def _error(request: Request, status: int, line: str) -> Response:
     if path.startswith("/period"):
         return pages.period_form(request, error=line, status=status)
     if path.startswith("/calc"):
-        return pages.render("calc.html", status, form=pages.CALC_FORM, calc=None, notes=[],
-                            site=site_context(error=for_people(line)))
+        return pages.calc_refused(status, line)
     return pages.form_page(error=line, status=status)
 
 
@@ -185,7 +182,7 @@ def create_app(config: Config | None = None) -> Starlette:
         Route("/api/openapi.json", api.openapi, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
     ]
-    refused = dict.fromkeys((Problem, click.ClickException, *user_facing_errors()), _on_problem)
+    refused = dict.fromkeys((Problem, *user_facing_errors()), _on_problem)
     middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL),
                   Middleware(SecurityHeaders), Middleware(_Bugs),
                   Middleware(SameOrigin, origins=origins, refuse=_error)]

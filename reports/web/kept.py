@@ -27,7 +27,8 @@ from reports.view import Report, player_page_name
 if TYPE_CHECKING:
     from reports.settings import ReportSettings
 
-__all__ = ["JSON_FACTOR", "RELOAD_SECONDS", "REPORT_FACTOR", "Kept", "Want", "site_context"]
+__all__ = ["JSON_FACTOR", "RELOAD_SECONDS", "REPORT_FACTOR", "UPLOAD_TTL", "Kept", "Want", "kept_for",
+           "site_context"]
 
 Want = Literal["page", "json"]
 """What a request asks of a report first: its first page, or its JSON."""
@@ -35,6 +36,19 @@ Want = Literal["page", "json"]
 RELOAD_SECONDS = 5 * 60
 """How long the report of a live tournament is kept before chess-results is fetched again
 (at most this often): its refresh button brings new numbers after that."""
+
+UPLOAD_TTL = 60 * 60
+"""Seconds a report (or a rating period) of uploaded files is kept."""
+
+
+def kept_for(seconds: int = UPLOAD_TTL) -> str:
+    """A time a report is kept, in words: 'an hour', '2 hours', '30 minutes'."""
+    hours, rest = divmod(seconds, 60 * 60)
+    if rest == 0:
+        return "an hour" if hours == 1 else f"{hours} hours"
+    minutes = -(-seconds // 60)
+    return "a minute" if minutes == 1 else f"{minutes} minutes"
+
 
 _DOWNLOADS = (("report.zip", "Whole report (zip)"), ("rating_players.csv", "Players (CSV)"),
               ("rating_rounds.csv", "Rounds (CSV)"), ("rating_tournament.csv", "Tournament (CSV)"),
@@ -179,7 +193,11 @@ class Kept:
         tournament from a link, the line saying so and its refresh button."""
         downloads = [{"href": href, "label": label} for href, label in _DOWNLOADS
                      if href != "scenarios.csv" or self._scenarios] if index else []
-        if self.live is None or not self.link:
+        if not self.link:
+            return site_context(downloads=downloads, status=(
+                f"This report of uploaded files is kept here for {kept_for()} (less when the "
+                "server is busy): download the zip to keep it.") if index else "")
+        if self.live is None:
             return site_context(downloads=downloads)
         return site_context(downloads=downloads,
                             live=f"Round {self.live} is in progress: chess-results is read "

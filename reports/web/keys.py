@@ -4,11 +4,17 @@ A report built from a chess-results link has a stable key that says everything i
 from, so ``/report/<key>/`` can be rebuilt by anyone at any time: the tournament number, then
 ``c<N>`` for a player-card link, the rating system when not FIDE, ``p<N>`` for the player
 asked for, ``k<K>`` when K is not 20 and ``d<YYYYMMDD>`` for a date given: ``1452107``,
-``1452107-elo-p12-k30``.  Reports of uploaded files get a random key (``u…``) and expire.
+``1452107-elo-p12-k30``.  Reports of uploaded files get a random key (``u…``) and expire;
+the key ends with a signature of this server process, so a key it issued is told from one
+it never did (:func:`issued`) after the report has gone.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import re
 import secrets
 from datetime import date
 
@@ -16,7 +22,11 @@ from importer.urls import Ref
 from rating import registry
 from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
 
-__all__ = ["link_key", "parse_link_key", "upload_key"]
+__all__ = ["issued", "link_key", "parse_link_key", "upload_key"]
+
+_SECRET = secrets.token_bytes(32)
+"""Signs this process's upload keys (a new one at each start)."""
+_UPLOAD_KEY = re.compile(r"u([A-Za-z0-9_-]{16})([A-Za-z0-9_-]{8})")
 
 def link_key(ref: Ref, options: ReportSettings, focus: int | None) -> str:
     """The stable key of a link report; *focus* is the start number of the player asked for."""
@@ -64,6 +74,22 @@ def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
     return ref, options, focus
 
 
+def _signature(body: str) -> str:
+    digest = hmac.new(_SECRET, body.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:6]).decode()
+
+
 def upload_key() -> str:
-    """A new random key for a report of uploaded files (it cannot be guessed)."""
-    return "u" + secrets.token_urlsafe(12)
+    """A new random key for uploaded files (it cannot be guessed), signed by this process."""
+    body = secrets.token_urlsafe(12)
+    return f"u{body}{_signature(body)}"
+
+
+def issued(key: str) -> bool | None:
+    """Whether *key* was issued for uploaded files: True when this process signed it, False
+    when it has not an upload key's form, None when that cannot be told (another worker's
+    key, one of an earlier run of the server, or a key never issued)."""
+    found = _UPLOAD_KEY.fullmatch(key)
+    if found is None:
+        return False
+    return True if hmac.compare_digest(found.group(2), _signature(found.group(1))) else None

@@ -19,15 +19,15 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from rating import registry
-from reports import fmt
 from reports.html import environment
 from reports.report import PlayerNotFound, resolve_player
 from reports.settings import ReportSettings
 from reports.view import Note
-from reports.web.calc import calc_json
+from reports.web.calc import CALC_FORM, form_context, page_view
 from reports.web.compressed import answer
-from reports.web.kept import site_context
-from reports.web.problems import Problem, for_people, problem, retry_headers
+from reports.web.kept import kept_for, site_context
+from reports.web.keys import issued
+from reports.web.problems import Problem, problem, retry_headers
 from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC, bearer_token, script_sources
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
 
@@ -39,15 +39,12 @@ if TYPE_CHECKING:
     from reports.web.uploads import Form
     from reports.web.work import PeriodFiles
 
-__all__ = ["CALC_FORM", "RatedPeriod", "calc_page", "client_of", "form_page", "home", "period_form",
-           "period_post", "period_view", "rate_period", "render", "report_file", "report_post",
+__all__ = ["RatedPeriod", "calc_page", "calc_refused", "client_of", "form_page", "gone", "home",
+           "period_form", "period_post", "period_view", "rate_period", "render", "report_file", "report_post",
            "report_redirect"]
 
-_LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024)}
+_LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024), "kept_for": kept_for()}
 _REPORT_FIELDS = ("source", "system", "player", "k", "date")
-CALC_FORM = {"rating": "", "opponent": "", "result": "win", "opponent_k": "", "games": "", "k": "",
-             "category": "", "system": "fide", "date": "", "list": "standard"}
-"""The calculator's fields and what they hold at first."""
 
 
 def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -69,7 +66,7 @@ def form_page(fields: dict[str, str] | None = None, error: str = "", status: int
     form = {"source": "", "system": "fide", "player": "", "k": "20", "date": "",
             **{k: v for k, v in (fields or {}).items() if k in _REPORT_FIELDS}}
     return render("serve_form.html", status, form=form, systems=_systems(), limits=_LIMITS,
-                  site=site_context(error=for_people(error)))
+                  site=site_context(error=error))
 
 
 @cache
@@ -163,11 +160,25 @@ async def report_redirect(request: Request) -> Response:
 
 
 def _kept(request: Request) -> Kept:
-    kept = _reports(request).get(request.path_params["key"], client_of(request))
+    key = request.path_params["key"]
+    kept = _reports(request).get(key, client_of(request))
     if kept is None:
-        raise Problem("this report is no longer kept (a report of uploaded files is kept for "
-                      "an hour, less when the server is busy): give the files again", 404)
+        raise gone(key, "report")
     return kept
+
+
+def gone(key: str, what: str) -> Problem:
+    """The 404 for a report or rating period (*what*) kept under *key* no more, or never:
+    an upload key this server signed has expired; one of no key's form is unknown; of the
+    rest (another worker's, an earlier run's) it cannot be told."""
+    state = issued(key)
+    if state is False:
+        return Problem(f"unknown {what}: no {what} has this address", 404)
+    again = (f"one of uploaded files is kept for {kept_for()}, less when the server is busy: "
+             "give the files again")
+    if state:
+        return Problem(f"this {what} has expired ({again})", 404)
+    return Problem(f"this {what} is unknown or has expired ({again})", 404)
 
 
 async def report_file(request: Request) -> Response:
@@ -242,75 +253,29 @@ def calc_page(request: Request) -> Response:
     cached = {"cache-control": CACHE_STATIC}  # the numbers depend on the address alone
     if not query:
         return answer(request, _calc_form(), "text/html", cached)
-    params: list[tuple[str, str]] = [
-        (k, v) for k, v in form.items()
-        if k not in ("games", "opponent", "result", "opponent_k") and v.strip()]
     try:
-        games = [line.replace(":", " ").split() for line in form["games"].splitlines()]
-        for i, game in enumerate(games, start=1):
-            if game and len(game) != 2:
-                raise Problem(f"games, line {i}: expected the opponent's rating (or unrated) "
-                              "and the result, e.g. 1900 ½")
-        if any(games):
-            params += [("game", ":".join(g)) for g in games if g]
-        elif form["opponent"].strip():
-            params += [(k, form[k]) for k in ("opponent", "result", "opponent_k") if form[k].strip()]
-        out = calc_json(params)
-        if "outcomes" in out:  # each result's new rating, as the command prints them
-            chosen = [p for p in params if p[0] != "result"]
-            out["new_ratings"] = {name: calc_json([*chosen, ("result", name)])["new_rating"]
-                                  for name in out["outcomes"]}
+        calc = page_view(form)
     except Exception as exc:
         status, line = problem(exc)
         if status >= 500:
             raise
-        return render("calc.html", status, form=form, calc=None, notes=[],
-                      site=site_context(error=for_people(line)))
-    page = render("calc.html", form=form, calc=_calc_view(out),
-                  notes=[Note(for_people(n)) for n in out["notes"]])
+        return calc_refused(status, line, form)
+    page = render("calc.html", form=form, calc=calc, notes=[Note(n) for n in calc["notes"]],
+                  **form_context(calc["rules"]))
     page.headers.update(cached)
     return page
 
 
+def calc_refused(status: int, line: str, form: dict[str, str] | None = None) -> HTMLResponse:
+    """The calculator's page with the error line, filled with what was sent."""
+    return render("calc.html", status, form=form or dict(CALC_FORM), calc=None, notes=[],
+                  **form_context(), site=site_context(error=line))
+
+
 @cache
 def _calc_form() -> str:
-    return bytes(render("calc.html", form=dict(CALC_FORM), calc=None, notes=[]).body).decode()
-
-
-def _signed(value: float) -> str:
-    return f"+{value:.2f}" if value > 0 else f"{value:.2f}"
-
-
-def _calc_view(out: dict[str, Any]) -> dict[str, Any]:
-    """The calculation as the page shows it (numbers formatted as ``fiderate calc`` prints)."""
-    title = (f"{'FIDE' if out['system'] == 'fide' else 'Elo'}, {out['list']}, {out['date']}: "
-             f"rating {out['rating']}, K {out['k']}")
-    view: dict[str, Any] = {"title": title, "opponent": out.get("opponent")}
-    if view["opponent"]:
-        game, opp = out["games"][0], out["opponent"]
-        view["rows"] = [
-            {"who": "Player", "rating": out["rating"], "k": out["k"], "expected": game["expected"],
-             "score": fmt.points(game["score"]), "change": _signed(out["change"]),
-             "new_rating": out["new_rating"]},
-            {"who": "Opponent", "rating": opp["rating"], "k": opp["k"],
-             "expected": opp["expected"], "score": fmt.points(1 - game["score"]),
-             "change": _signed(opp["change"]), "new_rating": opp["new_rating"]}]
-        view["outcomes"] = [{"result": name.capitalize(), "change": _signed(change),
-                             "new_rating": out["new_ratings"][name]}
-                            for name, change in out["outcomes"].items()]
-        return view
-    view["games"] = [{"opponent": g["opponent_rating"] or "unrated", "score": fmt.points(g["score"]),
-                      "expected": "" if g["expected"] is None else g["expected"],
-                      "change": _signed(g["change"]) if g["rated"] else f"not rated: {g['reason']}",
-                      "rated": g["rated"]} for g in out["games"]]
-    view["totals"] = [("Score", fmt.points(out["score"])), ("Expected", out["expected_total"]),
-                      ("Change", _signed(out["change"])),
-                      ("Rounded change", f"{out['rounded_change']:+d}"
-                       if out["rounded_change"] else "0"),
-                      ("New rating", out["new_rating"]),
-                      ("Performance", out["performance"] if out["performance"] is not None
-                       else "–")]
-    return view
+    return bytes(render("calc.html", form=dict(CALC_FORM), calc=None, notes=[],
+                        **form_context()).body).decode()
 
 
 def _periods(request: Request) -> Periods:
@@ -325,7 +290,7 @@ def period_form(request: Request, fields: dict[str, str] | None = None, error: s
     periods = _periods(request)
     return render("period_form.html", status, form=form, limits=_LIMITS,
                   stored=periods.store is not None, saves=periods.saves,
-                  site=site_context(error=for_people(error)))
+                  site=site_context(error=error))
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,8 +390,7 @@ def period_view(request: Request) -> Response:
     (``<tournament>/index.html``): the files of ``fiderate period --out``, by relative path."""
     texts = _periods(request).get(request.path_params["key"])
     if texts is None:
-        raise Problem("this rating period is no longer kept (it is kept for an hour, less "
-                      "when the server is busy): give the files again", 404)
+        raise gone(request.path_params["key"], "rating period")
     name = request.path_params.get("name") or "period.html"
     if name not in texts:
         raise Problem("no such page", 404)

@@ -10,19 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-import click
-
 from importer.errors import FetchError, NoSuchTournament
 from reports.errors import user_facing_errors
 
 __all__ = ["Problem", "for_people", "problem", "refuse_unknown", "retry_headers"]
 
 _MAX_MESSAGE = 300
-_OPTION = re.compile(r"'?(--[a-z][a-z0-9-]*)(?:/(--[a-z][a-z0-9-]*))?'?")
-_LABELS = {"--k": "K", "--system": "rating system", "--date": "date", "--player": "player",
-           "--rating": "rating", "--opponent": "opponent's rating", "--result": "result",
-           "--game": "games", "--category": "category", "--opponent-k": "opponent's K",
-           "--list": "rating list", "--elo-cap": "Elo cap", "--period": "period"}
+_ASIDE = re.compile(r" \((?:--[a-z][a-z0-9-]*)\)")
+"""An option named aside, after what it does: '… move its rating here (--rerate)'."""
 
 
 class Problem(Exception):
@@ -63,10 +58,8 @@ def problem(exc: BaseException) -> tuple[int, str]:
         return 404, _one_line(str(exc))
     if isinstance(exc, FetchError):
         return 502, _one_line(f"chess-results could not be read: {exc}")
-    if isinstance(exc, click.ClickException):
-        return 400, _one_line(exc.format_message())
     if isinstance(exc, user_facing_errors()):
-        return 400, _one_line(str(exc))
+        return 400, _one_line(for_people(str(exc)))
     if isinstance(exc, MemoryError):
         return 422, "reading this needs more memory than this server allows"
     what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
@@ -74,13 +67,6 @@ def problem(exc: BaseException) -> tuple[int, str]:
 
 
 def for_people(message: str) -> str:
-    """A command-line message in the words of the web page: '--player' → 'player'; an option
-    only named in parentheses ('re-rate it here (--rerate)') is left out."""
-    def label(m: re.Match[str]) -> str:
-        names = [n for n in m.groups() if n]
-        return "/".join(_LABELS.get(n, n[2:].replace("-", " ")) for n in names)
-
-    return _OPTION.sub(label, _ASIDE.sub("", message))
-
-
-_ASIDE = re.compile(r" \((?:--[a-z][a-z0-9-]*)\)")
+    """A message of the library in the words of the web: an option the command line names
+    aside ('move its rating here (--rerate)') is left out, a page cannot take it."""
+    return _ASIDE.sub("", message)

@@ -31,7 +31,7 @@ from importer.http import FetchedPage, default_cache_path, make_session
 from importer.shared import REDIS_SCHEMES, LocalShared, Shared, shared_for
 from importer.urls import Ref, parse_ref
 from reports.web.fair import Budget, Clients, OverBudget, Turns, take_turns
-from reports.web.kept import Kept, Want
+from reports.web.kept import UPLOAD_TTL, Kept, Want
 from reports.web.keys import link_key, parse_link_key, upload_key
 from reports.web.problems import Problem
 from reports.web.security import token_matches
@@ -53,8 +53,6 @@ LINK_TTL_LIVE = 5 * 60
 """Seconds a report of a tournament that may still change is kept (chess-results' pages of a
 running tournament stay five minutes in the HTTP cache too)."""
 LINK_TTL_FINISHED = 60 * 60
-UPLOAD_TTL = 60 * 60
-"""Seconds a report of uploaded files is kept."""
 MISSING_TTL = 10 * 60
 """Seconds chess-results' 'no such tournament' is remembered (asking again costs nothing)."""
 MISSING_KEPT = 10_000
