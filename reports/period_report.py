@@ -497,7 +497,11 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
     counts = Counter(p.status for p in result.players)
     n_t, n_g = len(result.tournaments), len(result.games)
     common = {"period": f"{result.period:%Y-%m}", "list_date": result.period.isoformat(),
-              "period_cap": rules_for(result.period).period_cap_words}
+              "period_cap": rules_for(result.period).period_cap_words,
+              "state": SimpleNamespace(
+                  stage=f"Rating period {result.period:%Y-%m}: {n_t} tournament"
+                        f"{'s' if n_t != 1 else ''}",
+                  as_of=f"computed for the FIDE list of {result.period.isoformat()}", live=False)}
     tournaments = [{
         "key": t.key, "name": t.tournament.info.name or t.key,
         "href": f"{t.key}/index.html", "list": str(t.rating_list),
