@@ -27,6 +27,7 @@ from rating.fide import InitialRating
 from rating.results import PlayerRating, RoundLine, Scenario
 from reports import fmt
 from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
+from reports.links import event_page, fide_profile
 from reports.summary import live_round
 from reports.view import (
     Report,
@@ -320,7 +321,7 @@ def _header(report: Report) -> dict[str, Any]:
             "on": r.on.isoformat(), "time_control": i.time_control,
             "rating_calculation": i.rating_calculation, "source": i.source,
             "rated": rated_with(report), "provisional": provisional(report),
-            "state": state(report)}
+            "state": state(report), "event_href": event_page(report.tournament)}
 
 
 def _has_page(report: Report, pr: PlayerRating) -> bool:
@@ -398,6 +399,7 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
         before, after = _neighbours(shown, index)
         files[_page(pr.start_no)] = page.render(
             header=header, player=rows[pr.start_no], fide_id=p.fide_id,
+            fide_href=fide_profile(p.fide_id),
             rounds=rounds, chart=chart(pr.rounds),
             scenarios=[_scenario(report, pr, s) for s in pr.scenarios],
             initial=pr.initial,
