@@ -1,10 +1,12 @@
 """HTML reports: one Jinja2 environment (package templates, autoescape, StrictUndefined).
 
 The pages are self-contained (inline CSS, an inline SVG chart, and one small script that
-only adds sorting: ``templates/sort.js``, allowed by its hash in the page's Content Security
-Policy, so a server can send the same policy without ``'unsafe-inline'`` for scripts) and
-deterministic (no timestamps), so golden files can pin them.  They read on a phone: tables
-scroll in their own box with the names pinned, or become one card per round.  Player names
+only helps: sorting, the find-me box, a live page's refresh, the legend opened for printing:
+``templates/sort.js``, allowed by its hash in the page's Content Security Policy, so a server
+can send the same policy without ``'unsafe-inline'`` for scripts) and deterministic (no
+timestamps), so golden files can pin them.  They read on a phone (tables scroll in their own
+box with the names pinned, or become one card per row), print on A4 and follow a dark
+screen.  Player names
 are untrusted text: they only ever reach the page escaped.
 """
 
@@ -48,7 +50,7 @@ from reports.view import (
 __all__ = ["SORT_SCRIPT", "chart", "environment", "render_pages"]
 
 SORT_SCRIPT = "sort.js"
-"""The one script of the pages (sorting), inlined and allowed by its hash."""
+"""The one script of the pages, inlined and allowed by its hash."""
 
 _FORFEIT = {"forfeit_win": "+", "forfeit_loss": "−"}
 _COLOUR = {"w": "white", "b": "black", "": ""}
