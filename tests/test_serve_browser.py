@@ -316,6 +316,13 @@ def test_every_served_page_kind(page, server):
         if path == "calc?rating=x":  # the refusal, in its line on the form
             assert page.locator(".site-error").is_visible()
             page.errors[:] = [e for e in page.errors if "status of 400" not in e]
+    page.emulate_media(color_scheme="dark")  # the forms and the server's own lines, dark
+    for path in ("", "calc?rating=x", f"report/{TNR}/"):
+        page.goto(server.url + path)
+        assert page.eval_on_selector("body", "b => getComputedStyle(b).backgroundColor") == (
+            "rgb(20, 24, 30)")
+        assert serious(axe, page, runOnly=["color-contrast"]) == [], f"/{path}, dark"
+    page.errors[:] = [e for e in page.errors if "status of 400" not in e]
 
 
 CALC = "calc?rating=1500&opponent=1600&result=draw&category=junior&date=2026-08-01"
