@@ -6,8 +6,7 @@ only helps: sorting, the find-me box, a live page's refresh, the legend opened f
 can send the same policy without ``'unsafe-inline'`` for scripts) and deterministic (no
 timestamps), so golden files can pin them.  They read on a phone (tables scroll in their own
 box with the names pinned, or become one card per row), print on A4 and follow a dark
-screen.  Player names
-are untrusted text: they only ever reach the page escaped.
+screen.  Player names are untrusted text: they only ever reach the page escaped.
 """
 
 from __future__ import annotations
