@@ -1,11 +1,12 @@
 """HTML reports: one Jinja2 environment (package templates, autoescape, StrictUndefined).
 
 The pages are self-contained (inline CSS, an inline SVG chart, and one small script that
-only adds sorting: ``templates/sort.js``, allowed by its hash in the page's Content Security
-Policy, so a server can send the same policy without ``'unsafe-inline'`` for scripts) and
-deterministic (no timestamps), so golden files can pin them.  They read on a phone: tables
-scroll in their own box with the names pinned, or become one card per round.  Player names
-are untrusted text: they only ever reach the page escaped.
+only helps: sorting, the find-me box, a live page's refresh, the legend opened for printing:
+``templates/sort.js``, allowed by its hash in the page's Content Security Policy, so a server
+can send the same policy without ``'unsafe-inline'`` for scripts) and deterministic (no
+timestamps), so golden files can pin them.  They read on a phone (tables scroll in their own
+box with the names pinned, or become one card per row), print on A4 and follow a dark
+screen.  Player names are untrusted text: they only ever reach the page escaped.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from rating.fide import InitialRating
 from rating.results import PlayerRating, RoundLine, Scenario
 from reports import fmt
 from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
+from reports.links import event_page, fide_profile
 from reports.summary import live_round
 from reports.view import (
     Report,
@@ -47,7 +49,7 @@ from reports.view import (
 __all__ = ["SORT_SCRIPT", "chart", "environment", "render_pages"]
 
 SORT_SCRIPT = "sort.js"
-"""The one script of the pages (sorting), inlined and allowed by its hash."""
+"""The one script of the pages, inlined and allowed by its hash."""
 
 _FORFEIT = {"forfeit_win": "+", "forfeit_loss": "−"}
 _COLOUR = {"w": "white", "b": "black", "": ""}
@@ -320,7 +322,7 @@ def _header(report: Report) -> dict[str, Any]:
             "on": r.on.isoformat(), "time_control": i.time_control,
             "rating_calculation": i.rating_calculation, "source": i.source,
             "rated": rated_with(report), "provisional": provisional(report),
-            "state": state(report)}
+            "state": state(report), "event_href": event_page(report.tournament)}
 
 
 def _has_page(report: Report, pr: PlayerRating) -> bool:
@@ -398,6 +400,7 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
         before, after = _neighbours(shown, index)
         files[_page(pr.start_no)] = page.render(
             header=header, player=rows[pr.start_no], fide_id=p.fide_id,
+            fide_href=fide_profile(p.fide_id),
             rounds=rounds, chart=chart(pr.rounds),
             scenarios=[_scenario(report, pr, s) for s in pr.scenarios],
             initial=pr.initial,

@@ -38,6 +38,7 @@ from rating.period_records import (
 from rating.rules import FideRules, rules_for
 from reports import fmt
 from reports.html import environment
+from reports.links import fide_profile
 from reports.report import build_report, render_report
 from reports.view import Note, player_page_name
 
@@ -497,7 +498,11 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
     counts = Counter(p.status for p in result.players)
     n_t, n_g = len(result.tournaments), len(result.games)
     common = {"period": f"{result.period:%Y-%m}", "list_date": result.period.isoformat(),
-              "period_cap": rules_for(result.period).period_cap_words}
+              "period_cap": rules_for(result.period).period_cap_words,
+              "state": SimpleNamespace(
+                  stage=f"Rating period {result.period:%Y-%m}: {n_t} tournament"
+                        f"{'s' if n_t != 1 else ''}",
+                  as_of=f"computed for the FIDE list of {result.period.isoformat()}", live=False)}
     tournaments = [{
         "key": t.key, "name": t.tournament.info.name or t.key,
         "href": f"{t.key}/index.html", "list": str(t.rating_list),
@@ -531,6 +536,7 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
         before, after = calc[i - 1] if i else None, calc[i + 1] if i + 1 < len(calc) else None
         files[s.page] = page.render(
             **common, root="../", s=s, part=part_of.get(s.page),
+            fide_href=fide_profile(s.player.fide_id),
             before=before, after=after, several_lists=several,
             others=[o for o in lists[s.player.key] if o is not s],
             notes=[Note(n) for n in player_notes.get(s.player.key, ())], site=inner,

@@ -19,7 +19,7 @@ from loopback import ChessResults
 from serving import CR, LIVE_TNR, ROOT, TNR, Served, Trap, serve_fixtures
 
 TRF = ROOT / "fixtures" / "sample_open.trf"
-SITE_BLOCK = re.compile(r'<header class="site">.*?</header>\n', re.DOTALL)
+SITE_BLOCK = re.compile(r'<div class="site">.*?</div>\n', re.DOTALL)
 
 
 @pytest.fixture(scope="module")

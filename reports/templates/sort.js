@@ -78,6 +78,16 @@
     });
     filter();
   }
+  // Printing: every folded part (the legend) opened for the paper, and folded again after.
+  var unfolded = [];
+  window.addEventListener("beforeprint", function () {
+    unfolded = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"),
+      function (d) { d.open = true; return true; });
+  });
+  window.addEventListener("afterprint", function () {
+    unfolded.forEach(function (d) { d.open = false; });
+    unfolded = [];
+  });
   // The refresh button of a live page: the new numbers fetched and put in place, keeping
   // the scroll position, the sort and what the find-me box holds.
   var refresh = document.getElementById("refresh");
