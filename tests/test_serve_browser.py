@@ -336,7 +336,6 @@ def test_every_served_page_kind(page, server):
 CALC = "calc?rating=1500&opponent=1600&result=draw&category=junior&date=2026-08-01"
 
 
-@pytest.mark.xfail(strict=False, reason="calculator layout: words helper")
 def test_the_calculators_result_fits_the_screen(page, server):
     """The whole result on screen (Change and New rating too), and so nothing for axe-core
     to call a scrolling region without a keyboard way in."""
