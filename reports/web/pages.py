@@ -22,7 +22,7 @@ from rating import registry
 from reports import fmt
 from reports.html import environment
 from reports.report import PlayerNotFound, resolve_player
-from reports.settings import ReportSettings
+from reports.settings import EVENT_CLASS_WORDS, ReportSettings
 from reports.view import Note
 from reports.web.calc import calc_json
 from reports.web.compressed import answer
@@ -44,7 +44,7 @@ __all__ = ["CALC_FORM", "RatedPeriod", "calc_page", "client_of", "form_page", "h
            "report_redirect"]
 
 _LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024)}
-_REPORT_FIELDS = ("source", "system", "player", "k", "date")
+_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class")
 CALC_FORM = {"rating": "", "opponent": "", "result": "win", "opponent_k": "", "games": "", "k": "",
              "category": "", "system": "fide", "date": "", "list": "standard"}
 """The calculator's fields and what they hold at first."""
@@ -67,8 +67,11 @@ def form_page(fields: dict[str, str] | None = None, error: str = "", status: int
               ) -> HTMLResponse:
     """The report form, filled with what was sent, and the error if any."""
     form = {"source": "", "system": "fide", "player": "", "k": "20", "date": "",
+            "event_class": "",
             **{k: v for k, v in (fields or {}).items() if k in _REPORT_FIELDS}}
     return render("serve_form.html", status, form=form, systems=_systems(), limits=_LIMITS,
+                  event_classes=[{"name": c.value, "label": words[:1].upper() + words[1:]}
+                                 for c, words in EVENT_CLASS_WORDS.items()],
                   site=site_context(error=for_people(error)))
 
 
