@@ -44,6 +44,7 @@ from reports.norm_view import (
 from reports.summary import live_round
 from reports.view import (
     Report,
+    certified,
     computed,
     find_key,
     finds,
@@ -479,9 +480,9 @@ def _certificates(report: Report, header: dict[str, Any], only: Container[str] |
              "chief_arbiter": i.chief_arbiter, "deputies": ", ".join(i.deputy_arbiters),
              "time_control": i.time_control, **_norms_header(report)}
     out = {}
-    for check in report.norms:
+    for check in certified(report):
         name = norm_page_name(check)
-        if check.result is not NormResult.ACHIEVED or (only is not None and name not in only):
+        if only is not None and name not in only:
             continue
         out[name] = _template("norm.html").render(
             header=header, event=event, c=certificate(report, check),

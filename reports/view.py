@@ -24,7 +24,7 @@ from importer.model import Player, Status, Tournament
 from importer.names import name_key
 from rating.base import Cell, Column, Form, RatingSystem
 from rating.fide import InitialRating
-from rating.norms import EventClass, NormCheck
+from rating.norms import EventClass, NormCheck, NormResult
 from rating.published import Comparison, PublishedCheck
 from rating.results import PlayerNote, PlayerRating, RoundLine, TournamentRating
 from reports import fmt
@@ -54,6 +54,7 @@ __all__ = [
     "Report",
     "State",
     "Table",
+    "certified",
     "computed",
     "find_key",
     "finds",
@@ -146,6 +147,11 @@ class Report:
 def player_page_name(start_no: int) -> str:
     """The file name of a player's HTML page."""
     return f"player-{start_no}.html"
+
+
+def certified(report: Report) -> list[NormCheck]:
+    """The norms achieved: each gets a certificate page."""
+    return [c for c in report.norms if c.result is NormResult.ACHIEVED]
 
 
 def norm_page_name(check: NormCheck) -> str:
