@@ -36,6 +36,7 @@ from reports.norm_view import (
     mark,
     needs_words,
     norm_badge,
+    norm_count,
     norm_summary,
     regulations,
     result_words,
@@ -428,13 +429,15 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
             unknown=any(not p.computed for p in players),
             extra_headers=_headers(report, rounds=False),
             published=published_view(report), norm_lines=norm_summary(report),
+            norms_link=norm_count(report), norms_header=_norms_header(report),
             beside_legend=[SimpleNamespace(label=b.rating.label,
                                            headers=[t for t, _ in page_headers(b.system.player_columns)])
                            for b in report.beside if page_headers(b.system.player_columns)],
             marks={"assumed": any(p.k is not None and p.k_source == "default" for p in players),
                    "stakes_then": any(c.then for p in players for c in p.stake),
                    "first": any(p.initial is not None for p in players),
-                   "progress": any(p.progress for p in players)},
+                   "progress": any(p.progress for p in players),
+                   "norms": any(p.norms for p in players)},
             site=site)
     page = _template("player.html")
     round_headers = _headers(report, rounds=True)

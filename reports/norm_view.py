@@ -20,8 +20,8 @@ from reports.summary import live_round
 from reports.view import Report
 
 __all__ = ["Certificate", "Mark", "Opponent", "certificate", "checks_of", "event_class_words",
-           "floor_words", "mark", "needs_words", "norm_badge", "norm_summary", "regulations", "result_words",
-           "shown_norms", "verdict"]
+           "floor_words", "mark", "needs_words", "norm_badge", "norm_count", "norm_summary",
+           "regulations", "result_words", "shown_norms", "verdict"]
 
 _RESULT_WORDS = {
     NormResult.ACHIEVED: "achieved",
@@ -99,6 +99,16 @@ def norm_summary(report: Report) -> list[str]:
             who = "; ".join(f"{c.norm.value} norm: {c.name} (No. {c.start_no})" for c in found)
             lines.append(f"Title norms {words}: {who}.")
     return lines
+
+
+def norm_count(report: Report) -> str:
+    """The index's short line at the top: 'Title norms: 1 achieved, 3 possible'."""
+    counts = [(sum(c.result is result for c in report.norms), words)
+              for result, words in ((NormResult.ACHIEVED, "achieved"),
+                                    (NormResult.POSSIBLE, "possible"),
+                                    (NormResult.NOT_DECIDABLE, "not decidable"))]
+    said = ", ".join(f"{n} {words}" for n, words in counts if n)
+    return f"Title norms: {said}" if said else ""
 
 
 def regulations(report: Report) -> str:

@@ -164,6 +164,8 @@ def test_the_index_marks_the_norm_and_says_who_made_one(files):
     page = lxml.html.fromstring(files["index.html"])
     lines = [p.text_content() for p in page.find_class("norms-line")]
     assert lines == ["Title norms achieved: IM norm: Ashworth, Tom (No. 1)."]
+    assert [a.text_content() for a in page.iter("a") if a.get("href") == "#norms"] == [
+        "Title norms: 1 achieved"]
     badges = {b.getparent().text_content().split(" IM")[0].strip(): b.text_content()
               for b in page.find_class("badge")}
     assert badges == {"FM Ashworth, Tom": "IM norm"}
