@@ -39,7 +39,6 @@ from reports.norm_view import (
     norm_count,
     norm_summary,
     regulations,
-    result_words,
     verdict,
 )
 from reports.summary import live_round
@@ -257,7 +256,7 @@ def _norm(report: Report, check: NormCheck) -> SimpleNamespace:
     """One norm check on the player's page: the verdict, the figures and each condition
     with its mark in words (a symbol is never alone)."""
     return SimpleNamespace(
-        title=check.norm.value, heading=result_words(check), verdict=verdict(check),
+        title=check.norm.value, verdict=verdict(check),
         cls=_norm_class(check),
         rounds=check.rounds, games=check.games, application_games=check.application_games,
         achieved=check.result is NormResult.ACHIEVED, score=fmt.points(check.score),

@@ -14,14 +14,14 @@ from importer.model import Status
 from rating.norms import Condition, NormCheck, NormResult
 from rating.rules import norm_rules_for
 from reports import fmt
-from reports.columns import norm_listed, not_checked
+from reports.columns import norm_listed
 from reports.settings import EVENT_CLASS_WORDS
 from reports.summary import live_round
 from reports.view import Report
 
 __all__ = ["Certificate", "Mark", "Opponent", "certificate", "checks_of", "event_class_words",
            "floor_words", "mark", "needs_words", "norm_badge", "norm_count", "norm_summary",
-           "regulations", "result_words", "shown_norms", "verdict"]
+           "regulations", "shown_norms", "verdict"]
 
 _RESULT_WORDS = {
     NormResult.ACHIEVED: "achieved",
@@ -34,11 +34,6 @@ _RESULT_WORDS = {
 def verdict(check: NormCheck) -> str:
     """'achieved', 'still possible', 'missed', 'not decidable from the source'."""
     return _RESULT_WORDS[check.result]
-
-
-def result_words(check: NormCheck) -> str:
-    """'IM norm achieved', 'GM norm still possible', 'WGM norm not decidable from the source'."""
-    return f"{check.norm.value} norm {verdict(check)}"
 
 
 def norm_badge(check: NormCheck) -> str:
@@ -152,7 +147,6 @@ class Certificate:
     fide_id: str
     federation: str
     opponents: tuple[Opponent, ...]
-    unchecked: tuple[str, ...]
 
 
 _LEFT_OUT = {Status.FORFEIT_WIN: "forfeit win", Status.FORFEIT_LOSS: "forfeit loss",
@@ -183,5 +177,4 @@ def certificate(report: Report, check: NormCheck) -> Certificate:
         rows.append(Opponent(r.round, opp.name if opp else "", opp.title if opp else "",
                              opp.federation if opp else "", rating, result, played))
     player = report.player(check.start_no)
-    return Certificate(check, player.fide_id, player.federation, tuple(rows),
-                       not_checked(check))
+    return Certificate(check, player.fide_id, player.federation, tuple(rows))

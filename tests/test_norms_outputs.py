@@ -20,6 +20,7 @@ from importer.model import Status, Tournament
 from importer.urls import Ref
 from rating.norms import EventClass, NormResult
 from reports.cmd_report import _EVENT_CLASSES
+from reports.columns import NORM_COLUMNS
 from reports.json_report import report_json
 from reports.norm_view import needs_words
 from reports.report import build_report, render_report
@@ -71,7 +72,7 @@ def test_norms_csv_has_the_im_norm_worked_out_by_hand(files):
     full point more → 10 application games.  1.4.5: titled GM, GM, IM, IM, IM, FM, FM = 7;
     GM or IM 5.  1.4.3: GER, FRA, NED, ESP, SCO, IRL = 6 others, 3 from ENG (at most 5)."""
     (row,) = rows(files["norms.csv"])  # the GM norm is missed (Ra 2349 < 2380): not listed
-    assert list(row) == COLUMNS
+    assert list(row) == COLUMNS == list(NORM_COLUMNS)
     assert row == {
         "start_no": "1", "name": "Ashworth, Tom", "norm": "IM", "result": "achieved",
         "rounds": "1-9", "games": "9", "application_games": "10", "score": "7", "ra": "2332",
@@ -219,15 +220,23 @@ def test_only_an_achieved_norm_has_a_certificate(pennine, files):
                 if n.startswith("norm-")]
 
 
-def test_norm_pages_fit_a_phone(browser, files, tmp_path):
-    """The player's norms and the certificate at 390 px: nothing scrolls sideways."""
-    for name in ("player-1.html", "norm-1-im.html"):
+def test_norm_pages_fit_a_phone_and_pass_axe(browser, files, tmp_path):
+    """The player's norms, the certificate and the index at 390 px: nothing scrolls sideways,
+    and axe-core finds nothing serious or critical."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    names = ("player-1.html", "norm-1-im.html", "index.html")
+    for name in names:
         (tmp_path / name).write_text(files[name], encoding="utf-8")
     page = browser.new_page(viewport={"width": 390, "height": 844})
     try:
-        for name in ("player-1.html", "norm-1-im.html"):
+        for name in names:
             page.goto((tmp_path / name).as_uri())
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+            found = Axe().run(page, options={"resultTypes": ["violations"]}).response[
+                "violations"]
+            assert [(v["id"], v["impact"]) for v in found
+                    if v["impact"] in ("serious", "critical")] == [], name
     finally:
         page.close()
 
