@@ -336,3 +336,16 @@ def test_the_api_and_the_served_report_have_the_norms(server):
     assert bad.status_code == 400
     assert bad.json()["error"].startswith("event class 'open': choose one of")
     assert "--" not in bad.json()["error"]
+
+
+def test_the_report_form_takes_the_kind_of_event(server):
+    form = lxml.html.fromstring(requests.get(server.url, timeout=30).text)
+    (select,) = form.xpath("//select[@name='event_class']")
+    assert [o.text_content() for o in select.iter("option")] == [
+        "Not given", "A national championship final", "A national team championship",
+        "A zonal tournament", "A World or Continental team or club championship"]
+    answer = requests.post(server.url + "report", data={"event_class": "zonal"},
+                           files={"files": ("pennine.trf", PENNINE.read_bytes())}, timeout=60)
+    assert answer.status_code == 200, answer.text
+    page = requests.get(answer.url + "player-1.html", timeout=30).text
+    assert "Checked by the FIDE Title Regulations 2024, as a zonal tournament" in page
