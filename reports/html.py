@@ -261,11 +261,16 @@ def _norm(report: Report, check: NormCheck) -> SimpleNamespace:
         rounds=check.rounds, games=check.games, application_games=check.application_games,
         achieved=check.result is NormResult.ACHIEVED, score=fmt.points(check.score),
         ra=check.ra, raised=floor_words(report, check), rp=check.performance,
-        needs=needs_words(report, check), exemption=check.exemption,
+        needs=_sentence(needs_words(report, check)), exemption=check.exemption,
         conditions=[SimpleNamespace(mark=mark(c), article=c.article,
                                     words=c.words.removeprefix("not checked: "))
                     for c in check.conditions],
         href=norm_page_name(check) if check.result is NormResult.ACHIEVED else "")
+
+
+def _sentence(words: str) -> str:
+    """Words as the start of a sentence (only the first letter raised)."""
+    return words[:1].upper() + words[1:]
 
 
 def _norms_header(report: Report) -> dict[str, Any]:
@@ -429,6 +434,7 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
             extra_headers=_headers(report, rounds=False),
             published=published_view(report), norm_lines=norm_summary(report),
             norms_link=norm_count(report), norms_header=_norms_header(report),
+            norm_pages={p.start_no: p.href for p in players if p.href},
             beside_legend=[SimpleNamespace(label=b.rating.label,
                                            headers=[t for t, _ in page_headers(b.system.player_columns)])
                            for b in report.beside if page_headers(b.system.player_columns)],

@@ -82,26 +82,24 @@ def needs_words(report: Report, check: NormCheck) -> str:
     return f"{what} in round {live} {verb} the {check.norm.value} norm"
 
 
-def norm_summary(report: Report) -> list[str]:
-    """The index's lines near the top: the norms achieved, then those still possible and
-    those the source cannot decide, each with the players ('' lines when none)."""
-    lines = []
-    for result, words in ((NormResult.ACHIEVED, "achieved"),
-                          (NormResult.POSSIBLE, "still possible"),
-                          (NormResult.NOT_DECIDABLE, "not decidable from the source")):
-        found = [c for c in report.norms if c.result is result]
-        if found:
-            who = "; ".join(f"{c.norm.value} norm: {c.name} (No. {c.start_no})" for c in found)
-            lines.append(f"Title norms {words}: {who}.")
-    return lines
+_GROUPS = ((NormResult.ACHIEVED, "achieved", "achieved"),
+           (NormResult.POSSIBLE, "still possible", "possible"),
+           (NormResult.NOT_DECIDABLE, "not decidable from the source", "not decidable"))
+"""The results the index lists, in words and in short."""
+
+
+def norm_summary(report: Report) -> list[tuple[str, list[NormCheck]]]:
+    """The index's lines: 'Title norms achieved' with its checks, then those still possible
+    and those the source cannot decide (only the groups that have any)."""
+    groups = [(f"Title norms {words}", [c for c in report.norms if c.result is result])
+              for result, words, _ in _GROUPS]
+    return [(words, found) for words, found in groups if found]
 
 
 def norm_count(report: Report) -> str:
-    """The index's short line at the top: 'Title norms: 1 achieved, 3 possible'."""
-    counts = [(sum(c.result is result for c in report.norms), words)
-              for result, words in ((NormResult.ACHIEVED, "achieved"),
-                                    (NormResult.POSSIBLE, "possible"),
-                                    (NormResult.NOT_DECIDABLE, "not decidable"))]
+    """The index's short link at the top: 'Title norms: 1 achieved, 3 possible'."""
+    counts = [(sum(c.result is result for c in report.norms), short)
+              for result, _, short in _GROUPS]
     said = ", ".join(f"{n} {words}" for n, words in counts if n)
     return f"Title norms: {said}" if said else ""
 

@@ -349,3 +349,16 @@ def test_the_report_form_takes_the_kind_of_event(server):
     assert answer.status_code == 200, answer.text
     page = requests.get(answer.url + "player-1.html", timeout=30).text
     assert "Checked by the FIDE Title Regulations 2024, as a zonal tournament" in page
+
+
+def test_the_player_page_says_what_the_round_in_progress_needs(pennine):
+    """The forecast's need (NormCheck.needs, filled by the check) in words on the page."""
+    live = build_report(last_round_pending(pennine))
+    wins = replace(live, norms=tuple(replace(c, needs="win") if (c.start_no, c.norm.value) == (
+        1, "IM") else c for c in live.norms))
+    page = lxml.html.fromstring(render_report(wins, ["html"])["player-1.html"])
+    im = page.get_element_by_id("norm-IM").getparent()
+    assert im.find(".//p/strong").text_content() == "A win in round 9 makes the IM norm."
+    index = lxml.html.fromstring(render_report(wins, ["html"])["index.html"])
+    row = next(tr for tr in index.iter("tr") if "Ashworth" in tr.text_content())
+    assert "IM norm possible" in [b.text_content() for b in row.find_class("badge")]
