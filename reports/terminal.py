@@ -240,12 +240,13 @@ def render_norms(report: Report) -> str:
                      "raised" if check.ra_floor_raised else ""))
     lines += fmt.text_table(rows, left={1, 2, 3, 4, len(rows[0]) - 1})
     lines.append("")
+    common = [w for w in not_checked(checks[0]) if all(w in not_checked(c) for c in checks)]
     for check in checks:
         said = [w for w in (needs_words(report, check), check.exemption and
                             f"exempt from the federation conditions: {check.exemption}") if w]
         said += check.reasons
+        said += [f"not checked: {w}" for w in not_checked(check) if w not in common]
         if said:
             lines.append(f"{check.start_no} {check.name}, {check.norm.value}: {'; '.join(said)}")
-    unchecked = dict.fromkeys(w for check in checks for w in not_checked(check))
-    lines += [f"not checked: {w}" for w in unchecked]
+    lines += [f"not checked: {w}" for w in common]
     return "\n".join(lines)
