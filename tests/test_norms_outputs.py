@@ -362,3 +362,11 @@ def test_the_player_page_says_what_the_round_in_progress_needs(pennine):
     index = lxml.html.fromstring(render_report(wins, ["html"])["index.html"])
     row = next(tr for tr in index.iter("tr") if "Ashworth" in tr.text_content())
     assert "IM norm possible" in [b.text_content() for b in row.find_class("badge")]
+
+
+def test_norms_csv_neutralises_formulas_in_text(pennine):
+    named = replace(pennine, players=tuple(replace(p, name="=1+2, Tom") if p.start_no == 1
+                                           else p for p in pennine.players))
+    text = render_report(build_report(named), ["csv"])["norms.csv"]
+    (row,) = rows(text)
+    assert row["name"] == "'=1+2, Tom" and row["ra"] == "2332"
