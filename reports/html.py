@@ -39,6 +39,7 @@ from reports.norm_view import (
     norm_count,
     norm_summary,
     regulations,
+    unchecked_by_all,
     verdict,
 )
 from reports.summary import live_round
@@ -252,9 +253,10 @@ def _norm_class(check: NormCheck) -> str:
     return check.result.value.replace(" ", "-")
 
 
-def _norm(report: Report, check: NormCheck) -> SimpleNamespace:
+def _norm(report: Report, check: NormCheck, said: Container[str] = ()) -> SimpleNamespace:
     """One norm check on the player's page: the verdict, the figures and each condition
-    with its mark in words (a symbol is never alone)."""
+    with its mark in words (a symbol is never alone), but those not checked that *said*
+    holds (the page says them once for all the player's norms)."""
     return SimpleNamespace(
         title=check.norm.value, verdict=verdict(check),
         cls=_norm_class(check),
@@ -264,7 +266,8 @@ def _norm(report: Report, check: NormCheck) -> SimpleNamespace:
         needs=_sentence(needs_words(report, check)), exemption=check.exemption,
         conditions=[SimpleNamespace(mark=mark(c), article=c.article,
                                     words=c.words.removeprefix("not checked: "))
-                    for c in check.conditions],
+                    for c in check.conditions
+                    if c.checked or c.words.removeprefix("not checked: ") not in said],
         href=norm_page_name(check) if check.result is NormResult.ACHIEVED else "")
 
 
@@ -451,6 +454,8 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
             continue
         p = report.player(pr.start_no)
         rounds = _round_rows(report, pr)
+        checks = checks_of(report, pr.start_no)
+        unchecked = unchecked_by_all(checks)
         before, after = _neighbours(shown, index)
         files[_page(pr.start_no)] = page.render(
             header=header, player=rows[pr.start_no], fide_id=p.fide_id,
@@ -470,7 +475,8 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
                    "forfeit": any(r.result in ("+", "−") for r in rounds),
                    "pending": any(r.result == "…" for r in rounds),
                    "unrated": any(not r.rated for r in rounds)},
-            norms=[_norm(report, c) for c in checks_of(report, pr.start_no)],
+            norms=[_norm(report, c, unchecked) for c in checks],
+            unchecked=unchecked,
             norms_header=_norms_header(report),
             notes=report.notes_for(pr.start_no), site=site)
     files.update(_certificates(report, header, only, site))

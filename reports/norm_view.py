@@ -7,6 +7,7 @@ Pure: the checks come made in the report (:func:`rating.norms.check_norms`, once
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -14,14 +15,14 @@ from importer.model import Status
 from rating.norms import Condition, NormCheck, NormResult
 from rating.rules import norm_rules_for
 from reports import fmt
-from reports.columns import norm_listed
+from reports.columns import norm_listed, not_checked
 from reports.settings import EVENT_CLASS_WORDS
 from reports.summary import live_round
 from reports.view import Report
 
 __all__ = ["Certificate", "Mark", "Opponent", "certificate", "checks_of", "event_class_words",
            "floor_words", "mark", "needs_words", "norm_badge", "norm_count", "norm_summary",
-           "regulations", "shown_norms", "verdict"]
+           "regulations", "shown_norms", "unchecked_by_all", "verdict"]
 
 _RESULT_WORDS = {
     NormResult.ACHIEVED: "achieved",
@@ -59,6 +60,13 @@ def mark(condition: Condition) -> Mark:
     if condition.ok is None:
         return Mark("?", "unknown", "unknown")
     return Mark("✔", "met", "met") if condition.ok else Mark("✖", "not met", "unmet")
+
+
+def unchecked_by_all(checks: Sequence[NormCheck]) -> list[str]:
+    """The conditions not checked for every one of *checks* (said once for all), in words."""
+    if not checks:
+        return []
+    return [w for w in not_checked(checks[0]) if all(w in not_checked(c) for c in checks[1:])]
 
 
 def checks_of(report: Report, start_no: int) -> list[NormCheck]:

@@ -22,7 +22,13 @@ from reports.columns import (
     page_text,
     rounded_change,
 )
-from reports.norm_view import event_class_words, needs_words, regulations, shown_norms
+from reports.norm_view import (
+    event_class_words,
+    needs_words,
+    regulations,
+    shown_norms,
+    unchecked_by_all,
+)
 from reports.view import (
     Report,
     initial_workings,
@@ -240,7 +246,7 @@ def render_norms(report: Report) -> str:
                      "raised" if check.ra_floor_raised else ""))
     lines += fmt.text_table(rows, left={1, 2, 3, 4, len(rows[0]) - 1})
     lines.append("")
-    common = [w for w in not_checked(checks[0]) if all(w in not_checked(c) for c in checks)]
+    common = unchecked_by_all(checks)
     for check in checks:
         said = [w for w in (needs_words(report, check), check.exemption and
                             f"exempt from the federation conditions: {check.exemption}") if w]

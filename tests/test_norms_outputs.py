@@ -153,7 +153,12 @@ def test_the_player_page_shows_every_norm_sought_condition_by_condition(files):
     # each mark is said in words too, never by its symbol (or colour) alone
     assert all(re.match(r"^[✔✖?–](met|not met|unknown|not checked):", i) for i in items)
     assert "✔met: games counted: 9 (at least 9) (1.4.1)" in items
-    assert "–not checked: the event registered with FIDE 30 days ahead (1.1)" in items
+    # what no page shows, for both norms: said once, after them
+    assert not [i for i in items if "registered with FIDE" in i]
+    common = [li.text_content() for li in section.findall("ul")[-1].iter("li")]
+    assert "–not checked: the event registered with FIDE 30 days ahead" in common
+    assert section.findall("p")[-1].text_content() == (
+        "Not checked for any of these norms: the source does not show it.")
     gm = page.get_element_by_id("norm-GM").getparent()
     assert any(li.text_content().startswith("✖not met: average rating of the opponents 2349 "
                                             "(at least 2380)") for li in gm.iter("li"))
