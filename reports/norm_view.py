@@ -69,9 +69,14 @@ def unchecked_by_all(checks: Sequence[NormCheck]) -> list[str]:
     return [w for w in not_checked(checks[0]) if all(w in not_checked(c) for c in checks[1:])]
 
 
+_FIRST = (NormResult.ACHIEVED, NormResult.POSSIBLE, NormResult.NOT_DECIDABLE, NormResult.MISSED)
+"""A player's norms in this order: what they made first, what they missed last."""
+
+
 def checks_of(report: Report, start_no: int) -> list[NormCheck]:
-    """Every norm check of one player (each title sought)."""
-    return [c for c in report.norms if c.start_no == start_no]
+    """Every norm check of one player (each title sought), the achieved first."""
+    return sorted((c for c in report.norms if c.start_no == start_no),
+                  key=lambda c: _FIRST.index(c.result))
 
 
 def shown_norms(report: Report) -> list[NormCheck]:

@@ -139,7 +139,7 @@ def test_the_player_page_shows_every_norm_sought_condition_by_condition(files):
     section = page.get_element_by_id("norms")
     assert section.find("h2").text_content() == "Title norms"
     heads = [h.text_content() for h in section.iter("h3")]
-    assert heads == ["GM norm: missed", "IM norm: achieved"]  # an FM seeks both (1.4)
+    assert heads == ["IM norm: achieved", "GM norm: missed"]  # an FM seeks both (1.4)
     im = page.get_element_by_id("norm-IM").getparent()
     facts = dict(zip([d.text_content() for d in im.iter("dt")],
                      [d.text_content() for d in im.iter("dd")], strict=True))
