@@ -21,6 +21,22 @@ def _formats(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[
     return parts
 
 
+_EVENT_CLASSES = ("national-final", "national-team", "zonal", "team-championship")
+"""The values of --event-class (rating.norms.EventClass, named here so --help loads no rating
+code)."""
+
+
+def _event_class(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    from reports.settings import SettingError, parse_event_class  # lazy: --help reads no rating
+
+    try:
+        return parse_event_class(value)
+    except SettingError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("sources", nargs=-1, required=True, metavar="SOURCE...")
 @out_options("Write the report files as the folder DIR (default: print a table).")
@@ -39,6 +55,15 @@ def _formats(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[
 @click.option("--date", "on", callback=iso_date, metavar="YYYY-MM-DD",
               help="The date whose rules apply when the source gives no event date "
                    "(default: its last update, else today).")
+@click.option("--event-class", "event_class", callback=_event_class,
+              metavar="|".join(_EVENT_CLASSES),
+              help="What kind of event it is, for the title norms (no source shows it): a "
+                   "national championship final, a national team championship, a zonal "
+                   "(these three exempt from the federation conditions) or a World or "
+                   "Continental team or club championship (7 games suffice).")
+@click.option("--norms-only", is_flag=True,
+              help="Print the title norms achieved, possible or not decidable, and write "
+                   "nothing.")
 @click.option("--open", "open_", is_flag=True, help="Open index.html when done.")
 @source_options
 def report(sources: tuple[str, ...], **opts: Any) -> None:
@@ -53,18 +78,21 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
       fiderate report fixtures/sample_open.trf --out out/
       fiderate report saved/*.html --player 12
       fiderate report https://chess-results.com/tnr1452107.aspx --out out/ --open
+      fiderate report saved/*.html --norms-only --event-class zonal
     """
     from importer.atomic import check_output_folder
     from reports.report import build_report, save_report
     from reports.sources import LoadOptions, load_one
     from reports.summary import summary_lines
-    from reports.terminal import render_text, terminal_notes
+    from reports.terminal import render_norms, render_text, terminal_notes
 
     load = LoadOptions.pop_from(opts)
     out = opts["out"]
     ctx = click.get_current_context()
     if out is None and ctx.get_parameter_source("formats") is not click.core.ParameterSource.DEFAULT:
         raise click.UsageError("--format needs --out (without --out the report is printed)")
+    if opts["norms_only"] and out is not None:
+        raise click.UsageError("--norms-only prints the norms and writes nothing: leave out --out")
     if opts["open_"] and (out is None or "html" not in opts["formats"]):
         raise click.UsageError("--open needs --out and the html format")
     if out is not None:
@@ -75,7 +103,10 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     built = build_report(t, system=opts["system"], k_default=opts["k_default"],
                          ratings_list=opts["ratings_list"],
                          store=opts["store"] or default_store(), on=opts["on"],
-                         focus=opts["player"])
+                         focus=opts["player"], event_class=opts["event_class"])
+    if opts["norms_only"]:
+        click.echo(render_norms(built))
+        return
     if not load.quiet:
         for line in summary_lines(t, warnings=False):  # the report's notes carry them
             click.echo(line, err=True)

@@ -37,12 +37,15 @@ from typing import Any, TypeVar
 
 from importer.model import Player, Tournament
 from rating.base import Cell, Column, Form
+from rating.norms import NormCheck, NormResult
 from rating.results import PlayerRating, RoundLine, Scenario, TournamentRating
 from reports import fmt
 from reports.errors import ReportError
 from reports.summary import live_round, rounds_with_results
 
 __all__ = [
+    "NORMS",
+    "NORM_COLUMNS",
     "PLAYERS",
     "PLAYER_COLUMNS",
     "ROUNDS",
@@ -60,7 +63,10 @@ __all__ = [
     "csv_value",
     "exact",
     "json_value",
+    "listed",
     "names",
+    "norm_listed",
+    "not_checked",
     "page_text",
     "rounded_change",
 ]
@@ -305,7 +311,61 @@ TOURNAMENT: tuple[Column[TournamentRow], ...] = (
 )
 """rating_tournament.csv: how the tournament was rated, and how far it has got."""
 
+NORM_LISTED = frozenset({NormResult.ACHIEVED, NormResult.POSSIBLE, NormResult.NOT_DECIDABLE})
+"""The norms norms.csv lists: made, still within reach, or turning on what the source does
+not show (never a missed one)."""
+
+
+def norm_listed(check: NormCheck) -> bool:
+    """Whether norms.csv (and the JSON, the terminal) lists this check."""
+    return check.result in NORM_LISTED
+
+
+def listed(words: Iterable[str]) -> str:
+    """Words as one cell, '; '-separated (a semicolon inside one becomes a comma, so the
+    cell splits back into the same words)."""
+    return "; ".join(w.replace(";", ",") for w in words)
+
+
+def not_checked(check: NormCheck) -> tuple[str, ...]:
+    """The conditions no source shows (time control, registration, …), in words."""
+    return tuple(c.words.removeprefix("not checked: ") for c in check.conditions
+                 if not c.checked)
+
+
+def _counted(check: NormCheck, value: int, *conditions: str) -> int | None:
+    """A count the check made, or None when the source does not show what it counts (the
+    condition has no figure: titles or federations not shown)."""
+    return value if all(c.have for c in check.conditions if c.name in conditions) else None
+
+
+NORMS: tuple[Column[NormCheck], ...] = (
+    Column("start_no", lambda c: c.start_no),
+    Column("name", lambda c: c.name, Form.TEXT),
+    Column("norm", lambda c: c.norm.value),
+    Column("result", lambda c: c.result.value),
+    Column("rounds", lambda c: c.rounds, Form.TEXT),
+    Column("games", lambda c: c.games),
+    Column("application_games", lambda c: c.application_games),
+    Column("score", lambda c: c.score, Form.POINTS),
+    Column("ra", lambda c: c.ra),
+    Column("ra_floor_raised", lambda c: c.ra_floor_raised if c.ra is not None else None),
+    Column("performance", lambda c: c.performance),
+    Column("titled_opponents",
+           lambda c: _counted(c, c.titled_opponents, "titled opponents")),
+    Column("title_opponents", lambda c: _counted(c, c.title_opponents, "title opponents")),
+    Column("federations", lambda c: _counted(c, c.federations, "federations")),
+    Column("own_federation",
+           lambda c: _counted(c, c.own_federation, "federations", "own federation")),
+    Column("exemption", lambda c: c.exemption, Form.TEXT),
+    Column("needs", lambda c: c.needs, Form.TEXT),
+    Column("reasons", lambda c: listed(c.reasons), Form.TEXT),
+    Column("not_checked", lambda c: listed(not_checked(c)), Form.TEXT),
+)
+"""norms.csv: one row per player and norm achieved, possible or not decidable."""
+
 PLAYER_COLUMNS = names(PLAYERS)
+NORM_COLUMNS = names(NORMS)
 ROUND_COLUMNS = names(ROUNDS)
 SCENARIO_COLUMNS = names(SCENARIOS)
 TOURNAMENT_COLUMNS = names(TOURNAMENT)

@@ -4,6 +4,8 @@
 * ``rating_rounds.csv``: one row per player and round;
 * ``scenarios.csv``: when a paired game is unfinished, what a win, draw or loss would bring
   (only when there is one);
+* ``norms.csv``: one row per player and title norm achieved, possible or not decidable
+  (only the header when there is none);
 * ``rating_tournament.csv``: one row: the rules applied, the date that chose them and where
   that date comes from, the rounds, how many have results, and whether a round is in progress.
 
@@ -16,7 +18,15 @@ from __future__ import annotations
 from importer.csvio import render_csv
 from rating.base import Form
 from reports.columns import csv_value
-from reports.view import Report, Table, player_table, round_table, scenario_table, tournament_table
+from reports.view import (
+    Report,
+    Table,
+    norm_table,
+    player_table,
+    round_table,
+    scenario_table,
+    tournament_table,
+)
 
 __all__ = ["csv_files", "render_table"]
 
@@ -44,7 +54,8 @@ def csv_files(report: Report) -> dict[str, str]:
     """The report's CSV files as text, by file name (scenarios.csv only when there is one)."""
     files = {"rating_tournament.csv": render_table(tournament_table(report)),
              "rating_players.csv": render_table(player_table(report)),
-             "rating_rounds.csv": render_table(round_table(report))}
+             "rating_rounds.csv": render_table(round_table(report)),
+             "norms.csv": render_table(norm_table(report))}
     scenarios = scenario_table(report)
     if scenarios.rows:
         files["scenarios.csv"] = render_table(scenarios)

@@ -25,17 +25,34 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from importer.model import DateSource, Status
 from importer.names import name_key
 from rating.fide import InitialRating
+from rating.norms import NormCheck, NormResult
 from rating.results import PlayerRating, RoundLine, Scenario
 from reports import fmt
 from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
 from reports.links import event_page, fide_profile
+from reports.norm_view import (
+    certificate,
+    checks_of,
+    event_class_words,
+    floor_words,
+    mark,
+    needs_words,
+    norm_badge,
+    norm_count,
+    norm_summary,
+    regulations,
+    unchecked_by_all,
+    verdict,
+)
 from reports.summary import live_round
 from reports.view import (
     Report,
+    certified,
     computed,
     find_key,
     finds,
     initial_workings,
+    norm_page_name,
     page_cells,
     page_headers,
     player_page_name,
@@ -195,7 +212,8 @@ def _text(columns: dict[str, Any], name: str, row: object) -> str:
 
 
 def _player_row(report: Report, pr: PlayerRating, linked: bool,
-                live: int | None = None, rank: str = "") -> SimpleNamespace:
+                live: int | None = None, rank: str = "",
+                norms: tuple[NormCheck, ...] = ()) -> SimpleNamespace:
     """One player's figures for the templates (attributes: Jinja reads them fastest), with
     the columns of the systems rated beside the main one.  A change we did not compute (the
     source shows none of the player's games) is blank, with the source's figure beside it."""
@@ -226,9 +244,43 @@ def _player_row(report: Report, pr: PlayerRating, linked: bool,
         "initial": initial.value if initial is not None and initial.published else None,
         "progress": _progress(initial) if initial is not None and not initial.published else "",
         "stake": _stake(report, pr, live),
+        "norms": [SimpleNamespace(text=norm_badge(c), cls=_norm_class(c)) for c in norms
+                  if norm_badge(c)],
         "extra": [cell for b in report.beside
                   for cell in page_cells(b.system.player_columns, b.rating.player(pr.start_no))],
     })
+
+
+def _norm_class(check: NormCheck) -> str:
+    return check.result.value.replace(" ", "-")
+
+
+def _norm(report: Report, check: NormCheck, said: Container[str] = ()) -> SimpleNamespace:
+    """One norm check on the player's page: the verdict, the figures and each condition
+    with its mark in words (a symbol is never alone), but those not checked that *said*
+    holds (the page says them once for all the player's norms)."""
+    return SimpleNamespace(
+        title=check.norm.value, verdict=verdict(check),
+        cls=_norm_class(check),
+        rounds=check.rounds, games=check.games, application_games=check.application_games,
+        achieved=check.result is NormResult.ACHIEVED, score=fmt.points(check.score),
+        ra=check.ra, raised=floor_words(report, check), rp=check.performance,
+        needs=_sentence(needs_words(report, check)), exemption=check.exemption,
+        conditions=[SimpleNamespace(mark=mark(c), article=c.article,
+                                    words=c.words.removeprefix("not checked: "))
+                    for c in check.conditions
+                    if c.checked or c.words.removeprefix("not checked: ") not in said],
+        href=norm_page_name(check) if check.result is NormResult.ACHIEVED else "")
+
+
+def _sentence(words: str) -> str:
+    """Words as the start of a sentence (only the first letter raised)."""
+    return words[:1].upper() + words[1:]
+
+
+def _norms_header(report: Report) -> dict[str, Any]:
+    """What the pages say of the norm check as a whole."""
+    return {"regulations": regulations(report), "event_class": event_class_words(report)}
 
 
 def _headers(report: Report, rounds: bool) -> list[SimpleNamespace]:
@@ -364,8 +416,12 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
     live = live_round(report.tournament)
     paged = {pr.start_no for pr in report.shown if _has_page(report, pr)}
     place, published_rank = ranks(report)
+    norms: dict[int, tuple[NormCheck, ...]] = {}
+    for c in report.norms:
+        norms[c.start_no] = (*norms.get(c.start_no, ()), c)
     players = [_player_row(report, pr, linked=pr.start_no in paged, live=live,
-                           rank=place[pr.start_no]) for pr in report.shown]
+                           rank=place[pr.start_no], norms=norms.get(pr.start_no, ()))
+               for pr in report.shown]
     shown = [pr for pr in report.shown if pr.start_no in paged]
     rows = {row.start_no: row for row in players}
     has_published = any(ln.published_change is not None for pr in shown for ln in pr.rounds)
@@ -381,14 +437,17 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
             shows_published=any(p.published_change and p.computed for p in players),
             unknown=any(not p.computed for p in players),
             extra_headers=_headers(report, rounds=False),
-            published=published_view(report),
+            published=published_view(report), norm_lines=norm_summary(report),
+            norms_link=norm_count(report), norms_header=_norms_header(report),
+            norm_pages={p.start_no: p.href for p in players if p.href},
             beside_legend=[SimpleNamespace(label=b.rating.label,
                                            headers=[t for t, _ in page_headers(b.system.player_columns)])
                            for b in report.beside if page_headers(b.system.player_columns)],
             marks={"assumed": any(p.k is not None and p.k_source == "default" for p in players),
                    "stakes_then": any(c.then for p in players for c in p.stake),
                    "first": any(p.initial is not None for p in players),
-                   "progress": any(p.progress for p in players)},
+                   "progress": any(p.progress for p in players),
+                   "norms": any(p.norms for p in players)},
             site=site)
     page = _template("player.html")
     round_headers = _headers(report, rounds=True)
@@ -397,6 +456,8 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
             continue
         p = report.player(pr.start_no)
         rounds = _round_rows(report, pr)
+        checks = checks_of(report, pr.start_no)
+        unchecked = unchecked_by_all(checks)
         before, after = _neighbours(shown, index)
         files[_page(pr.start_no)] = page.render(
             header=header, player=rows[pr.start_no], fide_id=p.fide_id,
@@ -417,5 +478,31 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
                    "forfeit": any(r.result in ("+", "−") for r in rounds),
                    "pending": any(r.result == "…" for r in rounds),
                    "unrated": any(not r.rated for r in rounds)},
+            norms=[_norm(report, c, unchecked) for c in checks],
+            unchecked=unchecked,
+            norms_header=_norms_header(report),
             notes=report.notes_for(pr.start_no), site=site)
+    files.update(_certificates(report, header, only, site))
     return files
+
+
+def _certificates(report: Report, header: dict[str, Any], only: Container[str] | None,
+                  site: Mapping[str, Any] | None) -> dict[str, str]:
+    """A certificate page per achieved norm, for the arbiter to check and sign."""
+    i = report.tournament.info
+    event = {"place": i.city, "federation": i.federation,
+             "system": {"swiss": "Swiss", "round_robin": "round robin",
+                        "team": "team event"}[i.system.value],
+             "rounds": i.rounds or report.tournament.rounds_seen or None,
+             "chief_arbiter": i.chief_arbiter, "deputies": ", ".join(i.deputy_arbiters),
+             "time_control": i.time_control, **_norms_header(report)}
+    out = {}
+    for check in certified(report):
+        name = norm_page_name(check)
+        if only is not None and name not in only:
+            continue
+        out[name] = _template("norm.html").render(
+            header=header, event=event, c=certificate(report, check),
+            norm=_norm(report, check), player=report.player(check.start_no),
+            player_href=_page(check.start_no), site=site)
+    return out

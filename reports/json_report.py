@@ -1,6 +1,7 @@
 """The report as JSON (what ``fiderate serve``'s API returns), from the view's tables.
 
-The players, their rounds and their scenarios are the rows of the CSV files, keyed by the
+The players, their rounds and their scenarios, and the title norms, are the rows of the CSV
+files, keyed by the
 CSV's column names, with the same figures: every exact decimal is a string holding exactly
 the CSV's figure (``"-3.80"``, ``"0.36"``, ``"4.5"``), whole numbers are integers, yes/no
 are booleans and an empty cell is ``null`` (see :mod:`reports.columns`).
@@ -17,6 +18,7 @@ from reports.summary import live_round, rounds_with_results
 from reports.view import (
     Report,
     Table,
+    norm_table,
     player_table,
     published_view,
     rated_with,
@@ -38,8 +40,9 @@ def json_rows(table: Table) -> list[dict[str, JsonValue]]:
 def report_json(report: Report) -> dict[str, Any]:
     """The tournament, the rules used, every shown player with their rounds and scenarios,
     the comparison with the source's published figures, the notes (each with the players it
-    lists and their start numbers) and the source's warnings (code, message, players, round);
-    the figures exactly as in the CSV files."""
+    lists and their start numbers), the source's warnings (code, message, players, round) and
+    the title norms achieved, possible or not decidable (the rows of norms.csv); the figures
+    exactly as in the CSV files."""
     t, r = report.tournament, report.rating
     rounds: dict[JsonValue, list[dict[str, JsonValue]]] = {}
     for row in json_rows(round_table(report)):
@@ -71,4 +74,6 @@ def report_json(report: Report) -> dict[str, Any]:
                   for n in report.notes],
         "warnings": [{"code": w.code, "message": w.message, "players": list(w.players),
                       "round": w.round} for w in t.warnings],
+        "norms": {"event_class": report.event_class.value if report.event_class else None,
+                  "rows": json_rows(norm_table(report))},
     }

@@ -31,6 +31,7 @@ from importer.names import name_key
 from rating import registry
 from rating.base import RatingSystem
 from rating.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
+from rating.norms import EventClass, check_norms
 from rating.notes import grouped
 from rating.published import compare_published
 from rating.results import PlayerNote
@@ -195,8 +196,10 @@ def by_file_name(t: Tournament) -> Tournament:
 def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                  k_default: int = DEFAULT_K, ratings_list: RatingsList | None = None,
                  store: str | os.PathLike[str] | None = None, on: date | None = None,
-                 focus: int | str | None = None) -> Report:
+                 focus: int | str | None = None, event_class: EventClass | None = None
+                 ) -> Report:
     """Rate *t* for a report; *focus* (start number, name or FIDE id) narrows it to one player.
+    Every shown player's title norms are checked, with *event_class* when given.
 
     Players' K comes from *ratings_list* (a FIDE list download) or, without one, from the FIDE
     list in force stored in the register *store* (:func:`rating.register.list_for`), if any.
@@ -245,10 +248,14 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     fide = any(p.kind == FIDE_PAGE for p in t.provenance)  # the figures are FIDE's own
     published = compare_published(t, rating, source="FIDE" if fide else "chess-results",
                                   only=None if focus_no is None else {focus_no})
+    shown = [p.start_no for p in t.players if focus_no is None or p.start_no == focus_no]
+    norms = tuple(c for no in shown
+                  for c in check_norms(t, no, event_class=event_class, on=rating.on))
     return Report(tournament=t, rating=rating, beside=beside, focus=focus_no,
                   notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
                   player_notes=tuple(about), k_note=k_note,
-                  by_no=t.players_by_no(), published=published)
+                  by_no=t.players_by_no(), published=published, norms=norms,
+                  event_class=event_class)
 
 
 def _listed(about: Sequence[PlayerNote], t: Tournament) -> list[Note]:
@@ -266,7 +273,8 @@ def _listed(about: Sequence[PlayerNote], t: Tournament) -> list[Note]:
 def report_for(t: Tournament, settings: ReportSettings) -> Report:
     """:func:`build_report` with a form's or query's settings."""
     return build_report(t, system=settings.system, k_default=settings.k, store=settings.store,
-                        on=settings.on, focus=settings.player)
+                        on=settings.on, focus=settings.player,
+                        event_class=settings.event_class)
 
 
 def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str, str]:
@@ -296,12 +304,12 @@ def write_report(t: Tournament, out: str | os.PathLike[str], *,
                  formats: Sequence[str] = FORMATS, system: str | RatingSystem = "fide",
                  k_default: int = 20, ratings_list: RatingsList | None = None,
                  on: date | None = None, focus: int | str | None = None,
-                 force: bool = False) -> list[Path]:
+                 event_class: EventClass | None = None, force: bool = False) -> list[Path]:
     """Rate *t* and write the report files as the folder *out*, atomically and whole.
 
     Returns the paths written, in a stable order.  Raises ReportError on bad input and
     OutputError when *out* holds files fiderate did not write (unless *force*).
     """
     report = build_report(t, system=system, k_default=k_default, ratings_list=ratings_list,
-                          on=on, focus=focus)
+                          on=on, focus=focus, event_class=event_class)
     return save_report(report, out, formats, force=force)

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from rating import registry
+from rating.norms import EventClass
 from reports.errors import ReportError
 
-__all__ = ["DEFAULT_K", "K_MAX", "K_MIN", "ReportSettings", "SettingError", "parse_date",
-           "parse_k", "parse_system"]
+__all__ = ["DEFAULT_K", "EVENT_CLASS_WORDS", "K_MAX", "K_MIN", "ReportSettings", "SettingError",
+           "parse_date", "parse_event_class", "parse_k", "parse_system"]
 
 DEFAULT_K = 20
 """K for players whose K is not published, listed or derivable."""
@@ -56,6 +57,25 @@ def parse_system(text: str) -> str:
     return name
 
 
+EVENT_CLASS_WORDS = {
+    EventClass.NATIONAL_FINAL: "a national championship final",
+    EventClass.NATIONAL_TEAM: "a national team championship",
+    EventClass.ZONAL: "a zonal tournament",
+    EventClass.TEAM_CHAMPIONSHIP: "a World or Continental team or club championship",
+}
+"""The event classes a norm check can be told, in words for people."""
+
+
+def parse_event_class(text: str) -> EventClass:
+    """An event class given by a user (case and spaces ignored)."""
+    name = text.strip().lower()
+    try:
+        return EventClass(name)
+    except ValueError:
+        choices = "; ".join(f"{c.value} ({words})" for c, words in EVENT_CLASS_WORDS.items())
+        raise SettingError(f"event class {text.strip()!r}: choose one of {choices}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class ReportSettings:
     """What a report is built with besides its source."""
@@ -66,13 +86,16 @@ class ReportSettings:
     k: int = DEFAULT_K
     on: date | None = None
     """The date whose rules apply when the source gives none."""
+    event_class: EventClass | None = None
+    """What kind of event it is, for the title norms (None: not given)."""
     store: str | None = None
     """The rating register whose FIDE list gives players' K (the server's, never a user's:
     :meth:`from_fields` leaves it out)."""
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, str]) -> ReportSettings:
-        """The settings of a form or query (fields ``system``, ``player``, ``k``, ``date``;
+        """The settings of a form or query (fields ``system``, ``player``, ``k``, ``date``,
+        ``event_class``;
         an empty or missing field takes the default); SettingError for a bad value."""
         def given(name: str) -> str:
             return (fields.get(name) or "").strip()
@@ -80,4 +103,6 @@ class ReportSettings:
         return cls(system=parse_system(given("system")) if given("system") else "fide",
                    player=given("player") or None,
                    k=parse_k(given("k")) if given("k") else DEFAULT_K,
-                   on=parse_date(given("date")) if given("date") else None)
+                   on=parse_date(given("date")) if given("date") else None,
+                   event_class=(parse_event_class(given("event_class"))
+                                if given("event_class") else None))

@@ -11,7 +11,24 @@ from typing import Any, TypeVar
 from rating.base import Column
 from rating.results import PlayerRating
 from reports import fmt
-from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
+from reports.columns import (
+    NORMS,
+    PLAYERS,
+    ROUNDS,
+    PlayerRow,
+    RoundRow,
+    by_name,
+    not_checked,
+    page_text,
+    rounded_change,
+)
+from reports.norm_view import (
+    event_class_words,
+    needs_words,
+    regulations,
+    shown_norms,
+    unchecked_by_all,
+)
 from reports.view import (
     Report,
     initial_workings,
@@ -22,7 +39,8 @@ from reports.view import (
     rated_with,
 )
 
-__all__ = ["render_players", "render_published", "render_rounds", "render_text", "terminal_notes"]
+__all__ = ["render_norms", "render_players", "render_published", "render_rounds", "render_text",
+           "terminal_notes"]
 
 T = TypeVar("T")
 
@@ -202,3 +220,39 @@ def render_text(report: Report) -> str:
     notes = terminal_notes(report)
     return "\n".join([*_title(report), body, *render_published(report),
                       *([""] if notes else []), *notes])
+
+
+_NORM_HEADS = {"start_no": "No", "name": "Name", "norm": "Norm", "result": "Result",
+               "rounds": "Rounds", "games": "Games", "application_games": "Appl.",
+               "score": "Score", "ra": "Ra", "performance": "Rp"}
+"""The columns of norms.csv the terminal's table shows, with its headers."""
+
+
+def render_norms(report: Report) -> str:
+    """What ``fiderate report --norms-only`` prints: the norms achieved, possible or not
+    decidable, each with what is missing, then what no source shows."""
+    i = report.tournament.info
+    given = event_class_words(report)
+    lines = [f"{i.name or 'Tournament'}: title norms ({regulations(report)}"
+             + (f", {given}" if given else "") + ")", ""]
+    checks = shown_norms(report)
+    if not checks:
+        lines.append("No title norm achieved or possible.")
+        return "\n".join(lines)
+    columns = [c for c in NORMS if c.name in _NORM_HEADS]
+    rows = [(*(_NORM_HEADS[c.name] for c in columns), "Ra floor")]
+    for check in checks:
+        rows.append((*(page_text(c.form, c.value(check)) for c in columns),
+                     "raised" if check.ra_floor_raised else ""))
+    lines += fmt.text_table(rows, left={1, 2, 3, 4, len(rows[0]) - 1})
+    lines.append("")
+    common = unchecked_by_all(checks)
+    for check in checks:
+        said = [w for w in (needs_words(report, check), check.exemption and
+                            f"exempt from the federation conditions: {check.exemption}") if w]
+        said += check.reasons
+        said += [f"not checked: {w}" for w in not_checked(check) if w not in common]
+        if said:
+            lines.append(f"{check.start_no} {check.name}, {check.norm.value}: {'; '.join(said)}")
+    lines += [f"not checked: {w}" for w in common]
+    return "\n".join(lines)

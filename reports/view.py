@@ -24,10 +24,12 @@ from importer.model import Player, Status, Tournament
 from importer.names import name_key
 from rating.base import Cell, Column, Form, RatingSystem
 from rating.fide import InitialRating
+from rating.norms import EventClass, NormCheck, NormResult
 from rating.published import Comparison, PublishedCheck
 from rating.results import PlayerNote, PlayerRating, RoundLine, TournamentRating
 from reports import fmt
 from reports.columns import (
+    NORMS,
     PLAYERS,
     ROUNDS,
     SCENARIOS,
@@ -36,6 +38,7 @@ from reports.columns import (
     RoundRow,
     ScenarioRow,
     TournamentRow,
+    norm_listed,
     page_text,
     values,
 )
@@ -51,10 +54,13 @@ __all__ = [
     "Report",
     "State",
     "Table",
+    "certified",
     "computed",
     "find_key",
     "finds",
     "initial_workings",
+    "norm_page_name",
+    "norm_table",
     "page_cells",
     "page_headers",
     "player_page_name",
@@ -115,6 +121,10 @@ class Report:
     """The tournament's players by start number."""
     published: PublishedCheck | None = None
     """Our rating change and performance against the figures the source publishes."""
+    norms: tuple[NormCheck, ...] = ()
+    """The title-norm check of every shown player, each norm they can seek."""
+    event_class: EventClass | None = None
+    """The event class the norms were checked with (None: not given)."""
 
     def notes_for(self, start_no: int) -> list[Note]:
         """The notes for one player's page: those about the event, and the player's own."""
@@ -137,6 +147,16 @@ class Report:
 def player_page_name(start_no: int) -> str:
     """The file name of a player's HTML page."""
     return f"player-{start_no}.html"
+
+
+def certified(report: Report) -> list[NormCheck]:
+    """The norms achieved: each gets a certificate page."""
+    return [c for c in report.norms if c.result is NormResult.ACHIEVED]
+
+
+def norm_page_name(check: NormCheck) -> str:
+    """The file name of an achieved norm's certificate page: 'norm-12-im.html'."""
+    return f"norm-{check.start_no}-{check.norm.value.lower()}.html"
 
 
 # ------------------------------------------------------------------------------ the tables
@@ -218,6 +238,11 @@ def scenario_table(report: Report) -> Table:
                                                      report.player(s.opponent_no))))
                  for s in pr.scenarios]
     return Table(SCENARIOS, tuple(rows))
+
+
+def norm_table(report: Report) -> Table:
+    """norms.csv: one row per shown player and norm achieved, possible or not decidable."""
+    return Table(NORMS, tuple(tuple(values(NORMS, c)) for c in report.norms if norm_listed(c)))
 
 
 def tournament_table(report: Report) -> Table:

@@ -29,7 +29,7 @@ def test_a_second_report_replaces_the_first_whole(run_cli, fixtures_dir, tmp_pat
     b = run_cli("report", str(fixtures_dir / "sample_rapid.trf"), "-o", str(out))
     assert b.code == 0, b.stderr
     expected = {"index.html", "rating_players.csv", "rating_rounds.csv", "rating_tournament.csv",
-                ".fiderate", *(f"player-{n}.html" for n in range(1, 7))}
+                "norms.csv", ".fiderate", *(f"player-{n}.html" for n in range(1, 7))}
     assert listing(out) - {"scenarios.csv"} == expected
     assert "player-7.html" not in listing(out)
     assert not [p for p in out.parent.iterdir() if p.name != "report"]  # no temporary leftovers

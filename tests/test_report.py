@@ -38,7 +38,8 @@ from reports.view import Note
 GOLDEN = Path(__file__).parent / "golden" / "report_small"
 GOLDEN_UKD = Path(__file__).parent / "golden" / "report_ukd"
 UPDATE = os.environ.get("FIDERATE_UPDATE_GOLDEN") == "1"
-CSV_FILES = ("rating_players.csv", "rating_rounds.csv", "scenarios.csv", "rating_tournament.csv")
+CSV_FILES = ("rating_players.csv", "rating_rounds.csv", "scenarios.csv", "rating_tournament.csv",
+             "norms.csv")
 IMG = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(1)</script>"
 
@@ -100,8 +101,7 @@ def read(text: str) -> list[dict[str, str]]:
 
 def test_csv_contract_columns_and_values():
     files = render_report(build_report(small()), ["csv"])
-    assert set(files) == {"rating_players.csv", "rating_rounds.csv", "scenarios.csv",
-                          "rating_tournament.csv"}
+    assert set(files) == set(CSV_FILES)
     players = read(files["rating_players.csv"])
     assert tuple(players[0]) == PLAYER_COLUMNS
     assert PLAYER_COLUMNS[:11] == ("start_no", "name", "fide_id", "rating", "k", "rated_games",
@@ -215,8 +215,7 @@ def test_html_is_deterministic():
 def test_focus_narrows_the_report():
     report = build_report(small(), focus="Alpha")
     files = render_report(report)
-    assert set(files) == {"rating_players.csv", "rating_rounds.csv", "scenarios.csv",
-                          "rating_tournament.csv", "index.html", "player-1.html"}
+    assert set(files) == {*CSV_FILES, "index.html", "player-1.html"}
     assert [r["start_no"] for r in read(files["rating_players.csv"])] == ["1"]
 
 

@@ -65,7 +65,7 @@ def test_report_formats_and_normalized_folder(run_cli, sample, tmp_path):
     assert run_cli("report", str(folder), "--out", str(out), "--format", "csv", "-q").code == 0
     assert {p.name for p in out.iterdir()} <= {"rating_players.csv", "rating_rounds.csv",
                                                  "scenarios.csv", "rating_tournament.csv",
-                                                 ".fiderate"}
+                                                 "norms.csv", ".fiderate"}
     assert run_cli("report", str(folder), "--out", str(out), "--format", "html", "-q").code == 0
     assert (out / "index.html").is_file()
 

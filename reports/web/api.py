@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OPENAPI", "api_period", "json_response", "period_json"]
 
-_REPORT_FIELDS = ("source", "system", "player", "k", "date")
+_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class")
 _PERIOD_FIELDS = ("period", "list", "tournaments", "ratings_list")
 
 
@@ -192,6 +192,10 @@ _OPTIONS = [
     _param("player", "One player: start number, name or FIDE id."),
     _param("k", "K for a player whose K is not known (default 20).", "integer"),
     _param("date", "YYYY-MM-DD: the date whose rules apply when the source gives none."),
+    _param("event_class", "What kind of event it is, for the title norms (no source shows "
+           "it): national-final, national-team or zonal (each exempt from the federation "
+           "conditions), or team-championship (a World or Continental team or club "
+           "championship: 7 games suffice). Default: not given, and listed as not checked."),
 ]
 _ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": \"…\"}"}
 _CALC_ERROR = {"description": "Bad input: {\"error\": \"…\", \"field\": the parameter it is "
@@ -207,8 +211,17 @@ _REPORT = {"description": "The report: key, url (its HTML pages), tournament, ru
                           "published, notes (text, items: one line per player concerned, "
                           "players: their start numbers), warnings (each an object: code, a "
                           "short stable name such as points-differ; message; players, the "
-                          "start numbers it is about, none for the event; round, or null). "
-                          + _EXACT}
+                          "start numbers it is about, none for the event; round, or null), "
+                          "norms (event_class as given, or null; rows: one per player and "
+                          "title norm achieved, possible in a live event, or not decidable "
+                          "from the source, the rows of norms.csv under its column names: "
+                          "start_no, name, norm (GM, IM, WGM or WIM), result (achieved, "
+                          "possible or not decidable), rounds (the rounds counted, e.g. "
+                          "1-9), games, application_games, score, ra, ra_floor_raised, "
+                          "performance, titled_opponents, title_opponents, federations, "
+                          "own_federation, exemption, needs (win, draw, any or empty), "
+                          "reasons and not_checked (each a text of '; '-separated words); "
+                          "a count the source cannot show is null, never 0). " + _EXACT}
 _FILES = {"type": "array", "items": {"type": "string", "format": "binary"}}
 _PERIOD = {"description": "The period: key, url (its HTML page and CSV files), period "
                           "(YYYY-MM), stored (written to the server's rating register), "

@@ -22,7 +22,7 @@ from reports.html import render_pages
 from reports.json_report import report_json
 from reports.report import render_report, report_for
 from reports.summary import live_round
-from reports.view import Report, player_page_name
+from reports.view import Report, certified, norm_page_name, player_page_name
 
 if TYPE_CHECKING:
     from reports.settings import ReportSettings
@@ -52,7 +52,7 @@ def kept_for(seconds: int = UPLOAD_TTL) -> str:
 
 _DOWNLOADS = (("report.zip", "Whole report (zip)"), ("rating_players.csv", "Players (CSV)"),
               ("rating_rounds.csv", "Rounds (CSV)"), ("rating_tournament.csv", "Tournament (CSV)"),
-              ("scenarios.csv", "Next-round scenarios (CSV)"))
+              ("scenarios.csv", "Next-round scenarios (CSV)"), ("norms.csv", "Title norms (CSV)"))
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 """Every file in the zip gets this time: the same report gives the same zip."""
 
@@ -174,7 +174,8 @@ class Kept:
         if made is not None:
             return made
         report = self.report
-        names = {"index.html", *(player_page_name(pr.start_no) for pr in report.shown)}
+        names = {"index.html", *(player_page_name(pr.start_no) for pr in report.shown),
+                 *map(norm_page_name, certified(report))}
         if name not in names:
             return None
         html = render_pages(report, only={name}, site=self.site(index=name == "index.html"))

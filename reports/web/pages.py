@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from rating import registry
 from reports.html import environment
 from reports.report import PlayerNotFound, resolve_player
-from reports.settings import ReportSettings
+from reports.settings import EVENT_CLASS_WORDS, ReportSettings
 from reports.view import Note
 from reports.web.calc import CALC_FORM, form_context, page_view
 from reports.web.compressed import answer
@@ -44,7 +44,7 @@ __all__ = ["RatedPeriod", "calc_page", "calc_refused", "client_of", "form_page",
            "report_redirect"]
 
 _LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024), "kept_for": kept_for()}
-_REPORT_FIELDS = ("source", "system", "player", "k", "date")
+_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class")
 
 
 def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -64,8 +64,11 @@ def form_page(fields: dict[str, str] | None = None, error: str = "", status: int
               ) -> HTMLResponse:
     """The report form, filled with what was sent, and the error if any."""
     form = {"source": "", "system": "fide", "player": "", "k": "20", "date": "",
+            "event_class": "",
             **{k: v for k, v in (fields or {}).items() if k in _REPORT_FIELDS}}
     return render("serve_form.html", status, form=form, systems=_systems(), limits=_LIMITS,
+                  event_classes=[{"name": c.value, "label": words[:1].upper() + words[1:]}
+                                 for c, words in EVENT_CLASS_WORDS.items()],
                   site=site_context(error=error))
 
 
