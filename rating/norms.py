@@ -325,7 +325,8 @@ def _administrative(t: Tournament, rules: NormRules, day: date | None,
 
 def _best(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition, ...],
           results: Sequence[RoundResult]) -> NormCheck:
-    """The check over all rounds played, or in a Swiss the best achieved prefix of them."""
+    """The check over all rounds played, or in a Swiss the achieved prefix of them that counts
+    the most games toward a title application (1.4.1)."""
     done = 0
     for r in results:
         if r.round != done + 1 or r.status in (Status.PENDING, Status.UNKNOWN):
@@ -333,11 +334,12 @@ def _best(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition
         done = r.round
     remaining = max(event.planned - done, 0)
     full = _check(event, player, norm, results, done, remaining, extra)
-    if full.result is NormResult.ACHIEVED or event.t.info.system is System.ROUND_ROBIN:
+    if event.t.info.system is System.ROUND_ROBIN:
         return full
     shortest = max(_least(event) - 1, 1)  # a prefix of fewer rounds has too few games
-    made = [c for c in (_check(event, player, norm, results, k, remaining, extra)
-                        for k in range(shortest, done)) if c.result is NormResult.ACHIEVED]
+    made = [c for c in (full, *(_check(event, player, norm, results, k, remaining, extra)
+                                for k in range(done - 1, shortest - 1, -1)))
+            if c.result is NormResult.ACHIEVED]  # the longest first: it wins a tie
     return max(made, key=lambda c: (c.application_games, c.games), default=full)
 
 
