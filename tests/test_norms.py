@@ -277,6 +277,19 @@ def test_1_4_1_a_swiss_counts_the_best_prefix_of_rounds():
         "1-11", 11, 2515)
 
 
+def test_1_4_1_a_swiss_counts_the_prefix_worth_most_games_even_when_all_rounds_make_it():
+    """1.4.1: once the norm is reached later games may be disregarded, so the rounds counted
+    are the ones worth most toward the application (1.4.1d), even when all of them make it."""
+    scores = [1, 1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 0]  # 7.5/9 against 2520, then lost to a 2200
+    c = norm(event(opponents([2520] * 9 + [2200], n=10), scores))
+    # rounds 1-9: 83 % → dp 273 → Rp 2793; 2600 needs 5.5 (61 % → dp 80; 5 is 56 % → 43), so
+    # 2 full points over: 11 games. Rounds 1-10: Ra (9 × 2520 + 2200) / 10 = 2488, 75 % → dp
+    # 193 → 2681, made too, but 2600 needs 7 (70 % → dp 149; 6.5 is 65 % → 110): 10 games.
+    assert c.result is NormResult.ACHIEVED
+    assert (c.rounds, c.games, c.ra, c.performance, c.application_games) == (
+        "1-9", 9, 2520, 2793, 11)
+
+
 # --- overscore (1.4.1d) ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("scores", "application"), [
