@@ -5,7 +5,10 @@ Pure: a :class:`~importer.model.Tournament` in, frozen records out, every thresh
 cited by number).  A condition the source cannot show either way — the time control's length,
 the registration, the chief arbiter's title, an event class not given — is listed as "not
 checked"; a norm that turns on opponents' titles or federations the source does not show is
-"not decidable", never "missed".
+"not decidable", never "missed".  In a live event a norm is "possible" while the rounds still
+to play can give it: ``needs`` says which result of the game in progress makes or keeps it
+(the check rerun with that game filled in), ``points_needed`` estimates what the rounds still
+to play need against opponents of the current Ra.
 """
 
 from __future__ import annotations
@@ -186,9 +189,10 @@ def check_norms(t: Tournament, start_no: int, *, event_class: EventClass | None 
     if game is None:
         return tuple(checks)
     outcomes = [_filled(event, results, game, points) for points in _OUTCOMES]
+    remaining = max(event.planned - _done(results), 0)
     return tuple(_forecast(c, [_best(ev, player, rules.norm(c.norm), extra, filled)
-                               for ev, filled in outcomes], game, event.planned - game.round)
-                 for c in checks)
+                               for ev, filled in outcomes], game, remaining,
+                           event.planned - game.round) for c in checks)
 
 
 _OUTCOMES = {Decimal(0): "any", Decimal("0.5"): "draw", Decimal(1): "win"}
@@ -197,22 +201,22 @@ least that makes or keeps the norm."""
 _KEPT = (NormResult.ACHIEVED, NormResult.POSSIBLE)
 
 
-def _forecast(check: NormCheck, reruns: Sequence[NormCheck], game: RoundResult, after: int
-              ) -> NormCheck:
+def _forecast(check: NormCheck, reruns: Sequence[NormCheck], game: RoundResult, remaining: int,
+              after: int) -> NormCheck:
     """*check* of a player whose game of the round in progress is pending, given the check
     rerun with that game lost, drawn and won: the least result that makes or keeps the norm
-    decides whether it is still possible.  With no round after this one, that result replaces
-    the estimate."""
+    decides whether it is still possible.  With no round *after* this one, that result
+    replaces the estimate of the points the *remaining* rounds need."""
     needs = next((word for word, c in zip(_OUTCOMES.values(), reruns, strict=True)
                   if c.result in _KEPT), "")
     if check.result is NormResult.ACHIEVED:
         return replace(check, needs=needs)
     estimate = check.points_needed if after > 0 else None
-    reasons = tuple(r for r in check.reasons if r != _rounds_left(
-        check.points_needed, after + 1, check.ra))
+    reasons = tuple(r for r in check.reasons
+                    if r != _rounds_left(check.points_needed, remaining, check.ra))
     if needs:
         return replace(check, result=NormResult.POSSIBLE, needs=needs, points_needed=estimate,
-                       reasons=(*reasons, _rounds_left(estimate, after + 1, check.ra)))
+                       reasons=(*reasons, _rounds_left(estimate, remaining, check.ra)))
     reach = "keep it within reach" if after > 0 else "make it"
     return replace(check, result=reruns[-1].result, points_needed=None,
                    reasons=(*reasons, f"round {game.round}: not even a win would {reach}"))
@@ -327,11 +331,7 @@ def _best(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition
           results: Sequence[RoundResult]) -> NormCheck:
     """The check over all rounds played, or in a Swiss the achieved prefix of them that counts
     the most games toward a title application (1.4.1)."""
-    done = 0
-    for r in results:
-        if r.round != done + 1 or r.status in (Status.PENDING, Status.UNKNOWN):
-            break
-        done = r.round
+    done = _done(results)
     remaining = max(event.planned - done, 0)
     full = _check(event, player, norm, results, done, remaining, extra)
     if event.t.info.system is System.ROUND_ROBIN:
@@ -341,6 +341,16 @@ def _best(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition
                                 for k in range(done - 1, shortest - 1, -1)))
             if c.result is NormResult.ACHIEVED]  # the longest first: it wins a tie
     return max(made, key=lambda c: (c.application_games, c.games), default=full)
+
+
+def _done(results: Sequence[RoundResult]) -> int:
+    """The rounds decided, one after another from round 1 (a player's results, in order)."""
+    done = 0
+    for r in results:
+        if r.round != done + 1 or r.status in (Status.PENDING, Status.UNKNOWN):
+            break
+        done = r.round
+    return done
 
 
 def _check(event: _Event, player: Player, norm: TitleNorm, results: Sequence[RoundResult],
