@@ -473,15 +473,18 @@ def _ra(games: Sequence[_Game], norm: TitleNorm, rules: NormRules) -> tuple[int 
 
 def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int | None,
             raised: bool, rp: int | None) -> list[Condition]:
-    """1.4.8–1.4.9: Ra, Rp and the 35 % score."""
+    """1.4.8–1.4.9: Ra, Rp and the 35 % score (which needs no rating)."""
+    share = [] if not n else [Condition(
+        name="score", article="1.4.8", ok=Fraction(score) / n >= rules.min_score,
+        have=f"{score}/{n}", need=f"{rules.min_score * 100} %",
+        words=f"score: {score} from {n} games (at least {rules.min_score * 100} %)")]
     if ra is None or rp is None:
         why = "no games counted" if not n else "the source does not show every opponent's rating"
         ok = False if not n else None
         return [Condition(name="Ra", article="1.4.6", ok=ok, words=f"no average rating: {why}"),
                 Condition(name="performance", article="1.4.8", ok=ok,
-                          words=f"no performance: {why}")]
+                          words=f"no performance: {why}"), *share]
     floor_words = f", the lowest opponent raised to {norm.floor} (1.4.7)" if raised else ""
-    share = Fraction(score) / n
     return [
         Condition(name="Ra", article="1.4.8", ok=ra >= norm.min_ra, have=str(ra),
                   need=str(norm.min_ra), words=f"average rating of the opponents {ra} "
@@ -490,9 +493,7 @@ def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int |
                   need=str(norm.min_rp), words=f"performance {rp} (at least {norm.min_rp}): "
                   f"Ra {ra} + {dp_for(percent_h(int(score * 100), n))} for "
                   f"{percent_h(int(score * 100), n)} % (1.4.9)"),
-        Condition(name="score", article="1.4.8", ok=share >= rules.min_score,
-                  have=f"{score}/{n}", need=f"{rules.min_score * 100} %",
-                  words=f"score: {score} from {n} games (at least {rules.min_score * 100} %)"),
+        *share,
     ]
 
 
@@ -622,5 +623,5 @@ def _reachable(event: _Event, norm: TitleNorm, conditions: Sequence[Condition],
         "own federation": so_far.own <= floor(rules.own_share * games),
         "one federation": so_far.top <= floor(rules.one_share * games),
     }
-    reach["score"] = reach["performance"]
+    reach["score"] = Fraction(so_far.score + remaining) >= rules.min_score * games
     return all(reach.get(name, True) for name in failed)

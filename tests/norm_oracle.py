@@ -277,7 +277,7 @@ class Oracle:
             and 5 * (real.count(me) if me != "FID" else 0) <= 3 * total
             and 3 * max((real.count(f) for f in real), default=0) <= 2 * total,
         }
-        can["35 %"] = can["rp"]
+        can["35 %"] = 10 * (halves + 2 * remaining) >= 7 * total
         return all(can.get(name, True) for name, ok in have.items() if ok is False)
 
 

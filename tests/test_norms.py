@@ -545,6 +545,19 @@ def test_a_norm_the_rounds_left_cannot_give_the_titled_opponents_is_missed():
     assert norm(t, IM).result is NormResult.ACHIEVED  # 4 IMs of 9: the IM norm is made already
 
 
+def test_a_score_the_rounds_left_cannot_lift_to_35_percent_is_missed():
+    """1.4.8: 1/9 with one round to play reaches at most 2/10 (35 % needs 3.5), whatever the
+    ratings, even one the source does not show; 3/9 could still reach 4/10."""
+    opps = opponents(n=9)
+    unknown = [replace(opps[0], rating=None, rating_known=False), *opps[1:]]
+    low = norm(event(unknown, [1] + [0] * 8, rounds=10))
+    assert (low.ra, low.result) == (None, NormResult.MISSED)
+    assert norm(event(unknown, [1, 1, 1] + [0] * 6, rounds=10)).result is NormResult.POSSIBLE
+    # over: 1/9 is missed, not "not decidable", though Ra and Rp are unknown
+    over = norm(event(unknown, [1] + [0] * 8))
+    assert (over.result, condition(over, "performance")) == (NormResult.MISSED, None)
+
+
 def test_what_no_round_can_change_makes_a_live_norm_missed():
     # 1.1: a rapid event, or 3 rounds on one day, never gives a norm, however many rounds left
     c = norm(event(opponents(n=8), [1] * 8, rounds=11, rating_list=RatingList.RAPID))
