@@ -616,6 +616,7 @@ def _reachable(event: _Event, norm: TitleNorm, conditions: Sequence[Condition],
         "games": games >= least,
         "performance": ra is None or _points_needed(ra, so_far.games, so_far.score, remaining,
                                                     norm, rules) is not None,
+        "score": Fraction(so_far.score + remaining) >= rules.min_score * games,
         "titled opponents": so_far.titled + remaining >= ceil(rules.titled_share * games),
         "title opponents": so_far.title + remaining >= max(rules.title_min,
                                                            ceil(rules.title_share * games)),
@@ -623,5 +624,4 @@ def _reachable(event: _Event, norm: TitleNorm, conditions: Sequence[Condition],
         "own federation": so_far.own <= floor(rules.own_share * games),
         "one federation": so_far.top <= floor(rules.one_share * games),
     }
-    reach["score"] = Fraction(so_far.score + remaining) >= rules.min_score * games
     return all(reach.get(name, True) for name in failed)
