@@ -205,18 +205,22 @@ def _forecast(check: NormCheck, reruns: Sequence[NormCheck], game: RoundResult, 
               after: int) -> NormCheck:
     """*check* of a player whose game of the round in progress is pending, given the check
     rerun with that game lost, drawn and won: the least result that makes or keeps the norm
-    decides whether it is still possible.  With no round *after* this one, that result
-    replaces the estimate of the points the *remaining* rounds need."""
+    decides whether it is still possible.  The estimate of the points the *remaining* rounds
+    need takes this round's opponent as paired (the least over its results of their points
+    and what the rerun still needs from the rounds *after* it); none when this is the last."""
     needs = next((word for word, c in zip(_OUTCOMES.values(), reruns, strict=True)
                   if c.result in _KEPT), "")
     if check.result is NormResult.ACHIEVED:
         return replace(check, needs=needs)
-    estimate = check.points_needed if after > 0 else None
     reasons = tuple(r for r in check.reasons
                     if r != _rounds_left(check.points_needed, remaining, check.ra))
     if needs:
+        estimate = min((points + (c.points_needed or 0) for points, c in zip(
+            _OUTCOMES, reruns, strict=True) if c.result is NormResult.ACHIEVED
+            or c.points_needed is not None), default=None) if after > 0 else None
         return replace(check, result=NormResult.POSSIBLE, needs=needs, points_needed=estimate,
-                       reasons=(*reasons, _rounds_left(estimate, remaining, check.ra)))
+                       reasons=(*reasons, _rounds_left(estimate, remaining, reruns[-1].ra,
+                                                       paired=True)))
     reach = "keep it within reach" if after > 0 else "make it"
     return replace(check, result=reruns[-1].result, points_needed=None,
                    reasons=(*reasons, f"round {game.round}: not even a win would {reach}"))
@@ -402,14 +406,18 @@ def _check(event: _Event, player: Player, norm: TitleNorm, results: Sequence[Rou
         points_needed=estimate)
 
 
-def _rounds_left(estimate: Decimal | None, remaining: int, ra: int | None) -> str:
-    """The rounds still to play, in words, with the estimate of the points they need."""
+def _rounds_left(estimate: Decimal | None, remaining: int, ra: int | None, *,
+                 paired: bool = False) -> str:
+    """The rounds still to play, in words, with the estimate of the points they need (against
+    the opponent *paired* in the round in progress, then others of the average *ra*)."""
     rounds = f"{remaining} round{'s' if remaining > 1 else ''} still to play"
     if estimate is None:
         return rounds
     points = (f"{estimate} point{'' if estimate == 1 else 's'} from" if estimate
               else "any results in")
-    return f"estimate: {points} the {rounds}, against opponents averaging {ra}"
+    against = (f"this round's opponent as paired, then opponents averaging {ra}" if paired
+               else f"against opponents averaging {ra}")
+    return f"estimate: {points} the {rounds}, {against}"
 
 
 def _games(event: _Event, left_out: Sequence[RoundResult], n: int, last: int) -> Condition:

@@ -515,21 +515,28 @@ def test_needs_judges_the_paired_opponent_not_the_average():
 
 
 def test_before_later_rounds_an_estimate_of_the_points_still_needed():
-    # 11 rounds, 8 played (5/8 against 2450), round 9 paired: over 11 games against 2450 a
-    # performance of 2600 needs 8 (72.7 % → 73 → dp 175: 2625; 7.5 → 68 % → dp 133: 2583),
-    # so 3 points from the 3 rounds still to play, an estimate
+    # 11 rounds, 8 played (5/8 against 2450), round 9 not paired yet: over 11 games against
+    # 2450 a performance of 2600 needs 8 (72.7 % → 73 → dp 175: 2625; 7.5 → 68 % → dp 133:
+    # 2583), so 3 points from the 3 rounds still to play, an estimate
     opps = opponents(n=9)
     scores = [1, 1, 1, 1, 0.5, 0.5, 0, 0, 0]
-    c = norm(event(opps, scores, rounds=11, statuses={9: Status.PENDING}))
-    assert (c.result, c.points_needed) == (NormResult.POSSIBLE, Decimal(3))
-    assert c.reasons[-1] == ("estimate: 3 points from the 3 rounds still to play, against "
-                             "opponents averaging 2450")
-    # round 9 must be won to keep it in reach: a draw leaves 7.5 at most (5.5/9 + 2)
-    assert c.needs == "win"
-    # before round 9 is paired (no pending game): the same estimate, no needs
     unpaired = norm(event(opps[:8], scores[:8], rounds=11))
     assert (unpaired.result, unpaired.points_needed, unpaired.needs) == (
         NormResult.POSSIBLE, Decimal(3), "")
+    assert unpaired.reasons[-1] == ("estimate: 3 points from the 3 rounds still to play, "
+                                    "against opponents averaging 2450")
+    # round 9 paired against a 2450: it must be won (a draw leaves 7.5 at most: 5.5/9 + 2),
+    # then 2 points from the last 2 rounds
+    c = norm(event(opps, scores, rounds=11, statuses={9: Status.PENDING}))
+    assert (c.result, c.needs, c.points_needed) == (NormResult.POSSIBLE, "win", Decimal(3))
+    assert c.reasons[-1] == ("estimate: 3 points from the 3 rounds still to play, this "
+                             "round's opponent as paired, then opponents averaging 2450")
+    # paired against a 2700 instead: Ra (8 × 2450 + 2700) / 9 = 2477.8 → 2478. A draw keeps it
+    # in reach (7.5/11 = 68 % → dp 133: 2611; 7/11 = 64 % → 102: 2580), a win makes it at once
+    # (6/9 = 67 % → dp 125: 2603), so the least points still needed are that win's 1
+    strong = [*opps[:8], replace(opps[8], rating=2700)]
+    s = norm(event(strong, scores, rounds=11, statuses={9: Status.PENDING}))
+    assert (s.result, s.needs, s.points_needed) == (NormResult.POSSIBLE, "draw", Decimal(1))
     # what the performance no longer allows is missed: 3/8 needs 5 from 3
     lost = norm(event(opps[:8], [1, 1, 1, 0, 0, 0, 0, 0], rounds=11))
     assert (lost.result, lost.points_needed) == (NormResult.MISSED, None)
