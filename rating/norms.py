@@ -221,9 +221,11 @@ def _forecast(check: NormCheck, reruns: Sequence[NormCheck], game: RoundResult, 
         return replace(check, result=NormResult.POSSIBLE, needs=needs, points_needed=estimate,
                        reasons=(*reasons, _rounds_left(estimate, remaining, reruns[-1].ra,
                                                        paired=True)))
+    result = reruns[-1].result  # missed, or not decidable (its reasons say why)
     reach = "keep it within reach" if after > 0 else "make it"
-    return replace(check, result=reruns[-1].result, points_needed=None,
-                   reasons=(*reasons, f"round {game.round}: not even a win would {reach}"))
+    missed = (f"round {game.round}: not even a win would {reach}",)
+    return replace(check, result=result, points_needed=None,
+                   reasons=(*reasons, *(missed if result is NormResult.MISSED else ())))
 
 
 def _filled(event: _Event, results: Sequence[RoundResult], game: RoundResult, points: Decimal

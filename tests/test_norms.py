@@ -506,6 +506,13 @@ def test_needs_is_the_least_result_of_the_round_in_progress_that_makes_the_norm(
         assert "round 9: not even a win would make it" in c.reasons
 
 
+def test_a_live_norm_that_turns_on_an_unknown_federation_is_not_decidable_never_missed():
+    c = norm(event(opponents(feds=["", *FEDS[1:]]), [*GOOD[:8], 0], statuses={9: Status.PENDING}))
+    assert (c.result, c.needs) == (NormResult.NOT_DECIDABLE, "")
+    assert "not decidable: the source does not show every opponent's federation" in c.reasons
+    assert not any("not even a win" in r for r in c.reasons)
+
+
 def test_needs_judges_the_paired_opponent_not_the_average():
     # 6/8 against 2450; round 9 against a 2200: a draw gives Ra (19600 + 2200) / 9 = 2422,
     # 6.5/9 = 72 % → 2588; a win 7/9 = 78 % → dp 220 → 2642 (the average alone would say draw)
