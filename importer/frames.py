@@ -27,6 +27,7 @@ PLAYER_DTYPES: dict[str, str] = {
 RESULT_DTYPES: dict[str, str] = {
     "start_no": "Int32", "round": "Int16", "opponent_no": "Int32", "colour": "string",
     "points": "Float64", "status": "string", "k": "Int32", "rating_change": "Float64",
+    "requested": "boolean",
 }
 GAME_DTYPES: dict[str, str] = {
     "round": "Int16", "board": "Int32", "white_no": "Int32", "black_no": "Int32",

@@ -64,7 +64,7 @@ PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating"
                   "published_performance", "published_games", "published_score",
                   "published_expected", "birth_date")
 RESULT_COLUMNS = ("start_no", "round", "opponent_no", "colour", "points", "status", "k",
-                  "rating_change")
+                  "rating_change", "requested")
 GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
 WARNING_COLUMNS = ("code", "message", "players", "round")
 
@@ -74,7 +74,7 @@ _PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_yea
           "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
           "result", "date_source", "rating_known", "published_performance", "published_games",
           "published_score", "published_expected", "birth_date", "round_dates",
-          "last_update", "players", "list_source"}
+          "last_update", "players", "list_source", "requested"}
 
 
 def format_points(points: Decimal | None) -> str:
@@ -116,6 +116,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "start_no": r.start_no, "round": r.round, "opponent_no": r.opponent_no,
         "colour": r.colour.value, "points": format_points(r.points), "status": r.status.value,
         "k": r.k, "rating_change": r.rating_change,
+        "requested": "true" if r.requested else "false",
     } for r in t.results)
     games = ({
         "round": g.round, "board": g.board, "white_no": g.white_no, "black_no": g.black_no,
@@ -160,7 +161,18 @@ def _numbers(text: str) -> tuple[int, ...]:
 
 def _flag(text: str) -> bool:
     """'true'/'false' (empty, from older folders, is true)."""
-    if text.casefold() in ("", "true"):
+    return _flag_or(text, empty=True)
+
+
+def _requested(text: str) -> bool:
+    """'true'/'false' (empty, from older folders, is false: not told apart)."""
+    return _flag_or(text, empty=False)
+
+
+def _flag_or(text: str, *, empty: bool) -> bool:
+    if not text:
+        return empty
+    if text.casefold() == "true":
         return True
     if text.casefold() == "false":
         return False
@@ -277,6 +289,7 @@ def read_folder(path: str | os.PathLike[str]) -> Tournament:
         points=x.opt("points", Decimal, "0, 0.5 or 1"),
         status=x.req("status", Status, "a status such as played or bye"),
         k=x.opt("k", int, "a K factor"), rating_change=x.opt("rating_change", Decimal, "a number"),
+        requested=x.enum("requested", _requested, "true or false"),
     ) for x in _read(folder / "results.csv", RESULT_COLUMNS))
     games = tuple(Game(
         round=g.req("round", int, "a round"), board=g.opt("board", int, "a board"),

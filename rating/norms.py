@@ -5,14 +5,17 @@ Pure: a :class:`~importer.model.Tournament` in, frozen records out, every thresh
 cited by number).  A condition the source cannot show either way — the time control's length,
 the registration, the chief arbiter's title, an event class not given — is listed as "not
 checked"; a norm that turns on opponents' titles or federations the source does not show is
-"not decidable", never "missed".
+"not decidable", never "missed".  In a live event a norm is "possible" while the rounds still
+to play can give it: ``needs`` says which result of the game in progress makes or keeps it
+(the check rerun with that game filled in), ``points_needed`` estimates what the rounds still
+to play need against opponents of the current Ra.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
@@ -102,6 +105,9 @@ class NormCheck:
     needs: str = ""
     """A live event: the least result of the round in progress that makes or keeps the norm
     ('win', 'draw', 'any'), or '' (none does, or no round in progress)."""
+    points_needed: Decimal | None = None
+    """A live event, for a norm still possible: the points needed from the rounds still to
+    play, estimated against opponents of the current Ra (None when not estimated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +182,65 @@ def check_norms(t: Tournament, start_no: int, *, event_class: EventClass | None 
         name="women's norms", article="1.4", ok=None, checked=False,
         words="not checked: WGM and WIM norms (the source does not show whether the player "
               "is a woman)"),)
-    return tuple(_best(event, player, rules.norm(title), extra) for title in sought)
+    results = t.results_of(start_no)
+    checks = [_best(event, player, rules.norm(title), extra, results) for title in sought]
+    game = next((r for r in results if r.round == event.live_round
+                 and r.status is Status.PENDING and r.opponent_no in event.by_no), None)
+    if game is None:
+        return tuple(checks)
+    outcomes = [_filled(event, results, game, points) for points in _OUTCOMES]
+    remaining = max(event.planned - _done(results), 0)
+    return tuple(_forecast(c, [_best(ev, player, rules.norm(c.norm), extra, filled)
+                               for ev, filled in outcomes], game, remaining,
+                           event.planned - game.round) for c in checks)
+
+
+_OUTCOMES = {Decimal(0): "any", Decimal("0.5"): "draw", Decimal(1): "win"}
+"""The results of the round in progress, least first, and what ``needs`` says when it is the
+least that makes or keeps the norm."""
+_KEPT = (NormResult.ACHIEVED, NormResult.POSSIBLE)
+
+
+def _forecast(check: NormCheck, reruns: Sequence[NormCheck], game: RoundResult, remaining: int,
+              after: int) -> NormCheck:
+    """*check* of a player whose game of the round in progress is pending, given the check
+    rerun with that game lost, drawn and won: the least result that makes or keeps the norm
+    decides whether it is still possible.  The estimate of the points the *remaining* rounds
+    need takes this round's opponent as paired (the least over its results of their points
+    and what the rerun still needs from the rounds *after* it); none when this is the last."""
+    needs = next((word for word, c in zip(_OUTCOMES.values(), reruns, strict=True)
+                  if c.result in _KEPT), "")
+    if check.result is NormResult.ACHIEVED:
+        return replace(check, needs=needs)
+    reasons = tuple(r for r in check.reasons
+                    if r != _rounds_left(check.points_needed, remaining, check.ra))
+    if needs:
+        estimate = min((points + (c.points_needed or 0) for points, c in zip(
+            _OUTCOMES, reruns, strict=True) if c.result is NormResult.ACHIEVED
+            or c.points_needed is not None), default=None) if after > 0 else None
+        return replace(check, result=NormResult.POSSIBLE, needs=needs, points_needed=estimate,
+                       reasons=(*reasons, _rounds_left(estimate, remaining, reruns[-1].ra,
+                                                       paired=True)))
+    result = reruns[-1].result  # missed, or not decidable (its reasons say why)
+    reach = "keep it within reach" if after > 0 else "make it"
+    missed = (f"round {game.round}: not even a win would {reach}",)
+    return replace(check, result=result, points_needed=None,
+                   reasons=(*reasons, *(missed if result is NormResult.MISSED else ())))
+
+
+def _filled(event: _Event, results: Sequence[RoundResult], game: RoundResult, points: Decimal
+            ) -> tuple[_Event, list[RoundResult]]:
+    """The event and the player's results with the pending *game* scored *points* (the
+    opponent's result mirrored); only a round robin's excluded players can change besides."""
+    mine = replace(game, status=Status.PLAYED, points=points)
+    filled = [mine if r is game else r for r in results]
+    if event.t.info.system is not System.ROUND_ROBIN:
+        return event, filled
+    theirs = {(game.opponent_no, game.round)}
+    everyone = (mine if r is game else replace(r, status=Status.PLAYED, points=1 - points)
+                if (r.start_no, r.round) in theirs and r.status is Status.PENDING else r
+                for r in event.t.results)
+    return replace(event, excluded=_zero_unrated(everyone, event.by_no)), filled
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,12 +250,15 @@ class _Event:
     t: Tournament
     rules: NormRules
     event_class: EventClass | None
+    by_no: dict[int, Player]
     planned: int
     excluded: frozenset[int]
     """1.4.2: in a round robin, unrated players who scored 0 against rated opponents."""
     titles_shown: bool
     exempt: tuple[bool | None, str]
     admin: tuple[Condition, ...]
+    live_round: int | None
+    """The round in progress: the last with a paired game not yet decided (None: none)."""
 
     @classmethod
     def of(cls, t: Tournament, rules: NormRules, event_class: EventClass | None,
@@ -200,17 +267,19 @@ class _Event:
             exempt: tuple[bool | None, str] = (True, f"{_EXEMPT_CLASSES[event_class]} (1.4.3)")
         else:
             exempt = swiss_exemption(t, rules)
-        return cls(t, rules, event_class, t.info.rounds or t.rounds_seen,
-                   _zero_unrated(t) if t.info.system is System.ROUND_ROBIN else frozenset(),
-                   any(p.title for p in t.players), exempt, _administrative(t, rules, day,
-                                                                            event_class))
+        by_no = t.players_by_no()
+        live = max((r.round for r in t.results
+                    if r.status is Status.PENDING and r.opponent_no is not None), default=None)
+        return cls(t, rules, event_class, by_no, t.info.rounds or t.rounds_seen,
+                   _zero_unrated(t.results, by_no) if t.info.system is System.ROUND_ROBIN
+                   else frozenset(), any(p.title for p in t.players), exempt,
+                   _administrative(t, rules, day, event_class), live)
 
 
-def _zero_unrated(t: Tournament) -> frozenset[int]:
+def _zero_unrated(results: Iterable[RoundResult], by_no: dict[int, Player]) -> frozenset[int]:
     """Unrated players whose games against rated opponents scored nothing (1.4.2)."""
-    by_no = t.players_by_no()
     scored: dict[int, Decimal] = {}
-    for r in t.results:
+    for r in results:
         opp = by_no.get(r.opponent_no) if r.opponent_no is not None else None
         me = by_no.get(r.start_no)
         if (r.status is Status.PLAYED and me is not None and me.rating is None
@@ -264,76 +333,98 @@ def _administrative(t: Tournament, rules: NormRules, day: date | None,
     return tuple(out)
 
 
-def _best(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition, ...]
-          ) -> NormCheck:
-    """The check over all rounds played, or in a Swiss the best achieved prefix of them."""
-    results = event.t.results_of(player.start_no)
+def _best(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition, ...],
+          results: Sequence[RoundResult]) -> NormCheck:
+    """The check over all rounds played, or in a Swiss the achieved prefix of them that counts
+    the most games toward a title application (1.4.1)."""
+    done = _done(results)
+    remaining = max(event.planned - done, 0)
+    full = _check(event, player, norm, results, done, remaining, extra)
+    if event.t.info.system is System.ROUND_ROBIN:
+        return full
+    shortest = max(_least(event) - 1, 1)  # a prefix of fewer rounds has too few games
+    made = [c for c in (full, *(_check(event, player, norm, results, k, remaining, extra)
+                                for k in range(done - 1, shortest - 1, -1)))
+            if c.result is NormResult.ACHIEVED]  # the longest first: it wins a tie
+    return max(made, key=lambda c: (c.application_games, c.games), default=full)
+
+
+def _done(results: Sequence[RoundResult]) -> int:
+    """The rounds decided, one after another from round 1 (a player's results, in order)."""
     done = 0
     for r in results:
         if r.round != done + 1 or r.status in (Status.PENDING, Status.UNKNOWN):
             break
         done = r.round
-    remaining = max(event.planned - done, 0)
-    full = _check(event, player, norm, results, done, remaining, extra)
-    if full.result is NormResult.ACHIEVED or event.t.info.system is System.ROUND_ROBIN:
-        return full
-    made = [c for c in (_check(event, player, norm, results, k, remaining, extra)
-                        for k in range(1, done)) if c.result is NormResult.ACHIEVED]
-    return max(made, key=lambda c: (c.application_games, c.games), default=full)
+    return done
 
 
 def _check(event: _Event, player: Player, norm: TitleNorm, results: Sequence[RoundResult],
            last: int, remaining: int, extra: tuple[Condition, ...]) -> NormCheck:
-    rules, by_no = event.rules, event.t.players_by_no()
+    rules, by_no = event.rules, event.by_no
     window = [r for r in results if r.round <= last]
     games = [_Game(by_no[r.opponent_no], r.points or Decimal(0)) for r in window
              if r.status is Status.PLAYED and r.opponent_no in by_no
              and r.opponent_no not in event.excluded]
     n = len(games)
     score = sum((g.points for g in games), Decimal(0))
-    conditions = [_games(event, norm, window, n, last)]
+    left_out = [r for r in window if r.status is not Status.PLAYED
+                or r.opponent_no in event.excluded]
+    conditions = [_games(event, left_out, n, last)]
     ra, raised = _ra(games, norm, rules)
     rp = None if ra is None or not n else ra + dp_for(percent_h(int(score * 100), n))
     conditions += _rating(norm, rules, n, score, ra, raised, rp)
     titled = sum(g.opponent.title.upper() in rules.titled for g in games)
     title = sum(g.opponent.title.upper() in norm.or_higher for g in games)
     conditions += _titles(event, norm, n, titled, title)
-    feds, own, fed_conditions, exemption = _federations(event, player, games)
+    feds, own, top, fed_conditions, exemption = _federations(event, player, games)
     conditions += fed_conditions
     conditions += [*event.admin, *extra]
     decided = [c.ok for c in conditions if c.checked]
     achieved = all(decided) and (remaining == 0 or event.t.info.system is not System.ROUND_ROBIN)
-    application = 0
+    application, estimate = 0, None
     if achieved:
         needed = _required_score(ra or 0, n, norm, rules)
         over = floor(score - needed) if needed is not None else 0
         application = min(rules.most_games, n + max(over, 0))  # 1.4.1d: a full point a game
         result = NormResult.ACHIEVED
-    elif remaining and _reachable(n, score, ra, remaining, norm, _least(event)):
+    elif remaining and _reachable(event, norm, conditions, left_out, _Tally(
+            n, score, ra, titled, title, feds, own, top), remaining):
         result = NormResult.POSSIBLE
-    elif False in decided:
+        estimate = None if ra is None else _points_needed(ra, n, score, remaining, norm, rules)
+    elif False in decided:  # and, with rounds still to play, out of reach
         result = NormResult.MISSED
-    elif remaining:
-        result = NormResult.POSSIBLE
     else:
         result = NormResult.NOT_DECIDABLE
     reasons = tuple(c.words for c in conditions if c.ok is not True and c.checked)
     if remaining and result is not NormResult.ACHIEVED:
-        reasons += (f"{remaining} round{'s' if remaining > 1 else ''} still to play",)
+        reasons += (_rounds_left(estimate, remaining, ra),)
     return NormCheck(
         start_no=player.start_no, name=player.name, norm=norm.title, result=result,
         rounds=f"1-{last}" if last else "", games=n, application_games=application,
         score=score, ra=ra, ra_floor_raised=raised, performance=rp, titled_opponents=titled,
         title_opponents=title, federations=feds, own_federation=own,
-        exemption=exemption if achieved else "", reasons=reasons, conditions=tuple(conditions))
+        exemption=exemption if achieved else "", reasons=reasons, conditions=tuple(conditions),
+        points_needed=estimate)
 
 
-def _games(event: _Event, norm: TitleNorm, window: Sequence[RoundResult], n: int, last: int
-           ) -> Condition:
-    """1.4.1–1.4.2: the games counted."""
+def _rounds_left(estimate: Decimal | None, remaining: int, ra: int | None, *,
+                 paired: bool = False) -> str:
+    """The rounds still to play, in words, with the estimate of the points they need (against
+    the opponent *paired* in the round in progress, then others of the average *ra*)."""
+    rounds = f"{remaining} round{'s' if remaining > 1 else ''} still to play"
+    if estimate is None:
+        return rounds
+    points = (f"{estimate} point{'' if estimate == 1 else 's'} from" if estimate
+              else "any results in")
+    against = (f"this round's opponent as paired, then opponents averaging {ra}" if paired
+               else f"against opponents averaging {ra}")
+    return f"estimate: {points} the {rounds}, {against}"
+
+
+def _games(event: _Event, left_out: Sequence[RoundResult], n: int, last: int) -> Condition:
+    """1.4.1–1.4.2: the games counted (*left_out*: the rounds up to *last* not counted)."""
     rules, least = event.rules, _least(event)
-    left_out = [r for r in window if r.status is not Status.PLAYED
-                or r.opponent_no in event.excluded]
     dropped = [f"round {r.round}: {_left_out_words(r, event)}" for r in left_out
                if r.status not in (Status.ABSENT, Status.UNKNOWN)]
     note = f"; not counted: {', '.join(dropped)}" if dropped else ""
@@ -343,16 +434,21 @@ def _games(event: _Event, norm: TitleNorm, window: Sequence[RoundResult], n: int
     if n >= least:
         return Condition(name="games", article="1.4.1", ok=True, have=have, need=need,
                          words=f"games counted: {n} (at least {least}){note}{over}")
-    short = (event.planned == rules.short_event_rounds == last and n == least - 1
-             and len(left_out) == 1 and (left_out[0].status is Status.FORFEIT_WIN or (
-                 left_out[0].status is Status.BYE and not left_out[0].requested)))
-    if short:
+    if event.planned == last and n == least - 1 and _one_excused(event, left_out):
         return Condition(name="games", article="1.4.1", ok=True, have=have, need=need,
                          words=f"{n} games in a {last}-round event: the missing game is a "
                                f"{_left_out_words(left_out[0], event)}, so {n} suffice "
                                "(usable once per title application)")
     return Condition(name="games", article="1.4.1", ok=False, have=have, need=need,
                      words=f"games counted: {n} (at least {least} needed){note}")
+
+
+def _one_excused(event: _Event, left_out: Sequence[RoundResult]) -> bool:
+    """1.4.1: a 9-round event whose only game not counted is a forfeit win or a
+    pairing-allocated bye (then 8 games suffice)."""
+    return (event.planned == event.rules.short_event_rounds and len(left_out) == 1
+            and (left_out[0].status is Status.FORFEIT_WIN
+                 or (left_out[0].status is Status.BYE and not left_out[0].requested)))
 
 
 def _least(event: _Event) -> int:
@@ -387,15 +483,18 @@ def _ra(games: Sequence[_Game], norm: TitleNorm, rules: NormRules) -> tuple[int 
 
 def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int | None,
             raised: bool, rp: int | None) -> list[Condition]:
-    """1.4.8–1.4.9: Ra, Rp and the 35 % score."""
+    """1.4.8–1.4.9: Ra, Rp and the 35 % score (which needs no rating)."""
+    share = [] if not n else [Condition(
+        name="score", article="1.4.8", ok=Fraction(score) / n >= rules.min_score,
+        have=f"{score}/{n}", need=f"{rules.min_score * 100} %",
+        words=f"score: {score} from {n} games (at least {rules.min_score * 100} %)")]
     if ra is None or rp is None:
         why = "no games counted" if not n else "the source does not show every opponent's rating"
         ok = False if not n else None
         return [Condition(name="Ra", article="1.4.6", ok=ok, words=f"no average rating: {why}"),
                 Condition(name="performance", article="1.4.8", ok=ok,
-                          words=f"no performance: {why}")]
+                          words=f"no performance: {why}"), *share]
     floor_words = f", the lowest opponent raised to {norm.floor} (1.4.7)" if raised else ""
-    share = Fraction(score) / n
     return [
         Condition(name="Ra", article="1.4.8", ok=ra >= norm.min_ra, have=str(ra),
                   need=str(norm.min_ra), words=f"average rating of the opponents {ra} "
@@ -404,9 +503,7 @@ def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int |
                   need=str(norm.min_rp), words=f"performance {rp} (at least {norm.min_rp}): "
                   f"Ra {ra} + {dp_for(percent_h(int(score * 100), n))} for "
                   f"{percent_h(int(score * 100), n)} % (1.4.9)"),
-        Condition(name="score", article="1.4.8", ok=share >= rules.min_score,
-                  have=f"{score}/{n}", need=f"{rules.min_score * 100} %",
-                  words=f"score: {score} from {n} games (at least {rules.min_score * 100} %)"),
+        *share,
     ]
 
 
@@ -433,8 +530,10 @@ def _titles(event: _Event, norm: TitleNorm, n: int, titled: int, title: int
 
 
 def _federations(event: _Event, player: Player, games: Sequence[_Game]
-                 ) -> tuple[int, int, list[Condition], str]:
-    """1.4.3–1.4.4: federations, and the exemptions; the FIDE flag is no federation."""
+                 ) -> tuple[int, int, int, list[Condition], str]:
+    """1.4.3–1.4.4: federations, and the exemptions; the FIDE flag is no federation.  Returns
+    the other federations, the opponents from the player's own, the most from any one, the
+    conditions and the exemption used."""
     rules, n = event.rules, len(games)
     own = player.federation
     feds = [g.opponent.federation for g in games]
@@ -446,8 +545,8 @@ def _federations(event: _Event, player: Player, games: Sequence[_Game]
     if not own or "" in feds:
         who = "the player's" if not own else "every opponent's"
         words = f"not decidable: the source does not show {who} federation"
-        return others, own_count, [Condition(name="federations", article="1.4.3", ok=None,
-                                             words=words)], ""
+        return others, own_count, 0, [Condition(name="federations", article="1.4.3", ok=None,
+                                                words=words)], ""
     top = counts.most_common(1)[0] if counts else ("", 0)
     found = [
         Condition(name="federations", article="1.4.3", ok=others >= rules.other_federations,
@@ -463,16 +562,16 @@ def _federations(event: _Event, player: Player, games: Sequence[_Game]
                         f"(at most {most_one} from any one)"),
     ]
     if all(c.ok for c in found):
-        return others, own_count, found, ""
+        return others, own_count, top[1], found, ""
     exempt, why = event.exempt
     if exempt is False:
-        return others, own_count, found, ""
+        return others, own_count, top[1], found, ""
     out = [c if c.ok else Condition(
         name=c.name, article=c.article, ok=exempt, have=c.have, need=c.need,
         words=(f"{c.words} — exempt: {why}; one norm of a title application must meet it "
                "(1.4.3e)" if exempt else f"{c.words} — not decidable whether exempt: {why}"))
         for c in found]
-    return others, own_count, out, why if exempt else ""
+    return others, own_count, top[1], out, why if exempt else ""
 
 
 def _required_score(ra: int, n: int, norm: TitleNorm, rules: NormRules) -> Decimal | None:
@@ -486,11 +585,53 @@ def _required_score(ra: int, n: int, norm: TitleNorm, rules: NormRules) -> Decim
     return None
 
 
-def _reachable(n: int, score: Decimal, ra: int | None, remaining: int, norm: TitleNorm,
-               least: int) -> bool:
-    """Whether winning every round still to play, against opponents of the current Ra, would
-    make the games and the performance (an estimate)."""
-    games = n + remaining
-    if games < least:
+def _points_needed(ra: int, n: int, score: Decimal, remaining: int, norm: TitleNorm,
+                   rules: NormRules) -> Decimal | None:
+    """The least points from the *remaining* rounds that make the performance and the 35 %
+    over all the games, against opponents of the current *ra* (an estimate); None when even
+    winning them all would not."""
+    needed = _required_score(ra, n + remaining, norm, rules)
+    if needed is None or needed - score > remaining:
+        return None
+    return Decimal(max(int((needed - score) * 2), 0)) / 2  # '0', '0.5', '1': no trailing '.0'
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """What the games counted so far add up to."""
+
+    games: int
+    score: Decimal
+    ra: int | None
+    titled: int
+    title: int
+    federations: int
+    own: int
+    top: int
+    """The most opponents from any one federation."""
+
+
+def _reachable(event: _Event, norm: TitleNorm, conditions: Sequence[Condition],
+               left_out: Sequence[RoundResult], so_far: _Tally, remaining: int) -> bool:
+    """Whether the rounds still to play could make every condition not met yet: each of them
+    won against a holder of the title sought from a federation not met yet, rated at the
+    current Ra (an estimate).  What the event is (1.1) no round can change."""
+    rules, games = event.rules, so_far.games + remaining
+    failed = {c.name for c in conditions if c.ok is False and c.checked}
+    if failed & {c.name for c in event.admin}:
         return False
-    return ra is None or ra + dp_for(percent_h(int((score + remaining) * 100), games)) >= norm.min_rp
+    least = _least(event) - (1 if _one_excused(event, left_out) else 0)
+    ra = so_far.ra
+    reach = {
+        "games": games >= least,
+        "performance": ra is None or _points_needed(ra, so_far.games, so_far.score, remaining,
+                                                    norm, rules) is not None,
+        "score": Fraction(so_far.score + remaining) >= rules.min_score * games,
+        "titled opponents": so_far.titled + remaining >= ceil(rules.titled_share * games),
+        "title opponents": so_far.title + remaining >= max(rules.title_min,
+                                                           ceil(rules.title_share * games)),
+        "federations": so_far.federations + remaining >= rules.other_federations,
+        "own federation": so_far.own <= floor(rules.own_share * games),
+        "one federation": so_far.top <= floor(rules.one_share * games),
+    }
+    return all(reach.get(name, True) for name in failed)

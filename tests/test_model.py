@@ -25,6 +25,7 @@ from importer.model import (
     TournamentInfo,
 )
 from importer.normalized import read_folder, write_folder
+from importer.trf.reader import parse_trf
 
 
 def sample() -> Tournament:
@@ -56,6 +57,28 @@ def test_folder_round_trips_exactly(tmp_path):
     text = (tmp_path / "out" / "players.csv").read_text()
     assert "'+cmd" in text and ",-3.20" in text
     assert "0012" in text
+
+
+def test_a_requested_bye_survives_the_folder(tmp_path):
+    """TRF ``F`` (a full-point bye the player asked for) against ``U`` (allocated by the
+    pairing), beside ``H`` and ``Z``: the difference the title norms' 8-game case needs."""
+    def line(no: int, points: str, *blocks: str) -> str:  # the TRF16 columns
+        return (f"001 {no:4d} m    {'Player ' + str(no):<33} 2000 ENG {'':>11} {'':<10} "
+                f"{points:>4} {'':>4}" + "".join(f"  {b}" for b in blocks))
+    trf = "\n".join(["012 Bye kinds", line(1, "2.5", "0000 - U", "0000 - F", "0000 - H"),
+                     line(2, "0.0", "0000 - Z", "0000 - Z", "0000 - Z")]) + "\n"
+    t = parse_trf(trf)
+    write_folder(t, tmp_path / "out")
+    back = read_folder(tmp_path / "out")
+    assert [(r.status, r.requested) for r in back.results_of(1)] == [
+        (Status.BYE, False), (Status.BYE, True), (Status.HALF_BYE, False)]
+    assert back == t
+    # a folder of an older fiderate has no such column: no bye counts as requested
+    p = tmp_path / "out" / "results.csv"
+    rows = p.read_text().splitlines()
+    p.write_text("\n".join(r.rsplit(",", 1)[0] for r in rows) + "\n")
+    assert rows[0].endswith(",requested")
+    assert not any(r.requested for r in read_folder(tmp_path / "out").results)
 
 
 def test_frames_have_nullable_dtypes():

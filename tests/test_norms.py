@@ -277,6 +277,19 @@ def test_1_4_1_a_swiss_counts_the_best_prefix_of_rounds():
         "1-11", 11, 2515)
 
 
+def test_1_4_1_a_swiss_counts_the_prefix_worth_most_games_even_when_all_rounds_make_it():
+    """1.4.1: once the norm is reached later games may be disregarded, so the rounds counted
+    are the ones worth most toward the application (1.4.1d), even when all of them make it."""
+    scores = [1, 1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 0]  # 7.5/9 against 2520, then lost to a 2200
+    c = norm(event(opponents([2520] * 9 + [2200], n=10), scores))
+    # rounds 1-9: 83 % → dp 273 → Rp 2793; 2600 needs 5.5 (61 % → dp 80; 5 is 56 % → 43), so
+    # 2 full points over: 11 games. Rounds 1-10: Ra (9 × 2520 + 2200) / 10 = 2488, 75 % → dp
+    # 193 → 2681, made too, but 2600 needs 7 (70 % → dp 149; 6.5 is 65 % → 110): 10 games.
+    assert c.result is NormResult.ACHIEVED
+    assert (c.rounds, c.games, c.ra, c.performance, c.application_games) == (
+        "1-9", 9, 2520, 2793, 11)
+
+
 # --- overscore (1.4.1d) ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("scores", "application"), [
@@ -463,7 +476,9 @@ def test_a_live_event_is_possible_until_it_is_decided():
     scores = [*GOOD[:8], 0]
     pending = norm(event(opponents(), scores, statuses={9: Status.PENDING}))
     assert (pending.result, pending.rounds, pending.games) == (NormResult.POSSIBLE, "1-8", 8)
-    assert "1 round still to play" in pending.reasons
+    # 6/8 against 2450: 6.5/9 = 72 % → dp 166 → 2616 makes it, 6/9 (67 % → 125: 2575) does not
+    assert (pending.needs, pending.points_needed) == ("draw", None)  # no estimate: the last round
+    assert pending.reasons[-1] == "1 round still to play"
     # out of reach even with a win: 2/8 against 2450
     hopeless = norm(event(opponents(), [0] * 6 + [1, 1, 0], statuses={9: Status.PENDING}))
     assert hopeless.result is NormResult.MISSED
@@ -473,6 +488,103 @@ def test_a_live_event_is_possible_until_it_is_decided():
     assert rr.result is NormResult.POSSIBLE
     swiss = norm(event(opponents(n=10), [*GOOD, 0], statuses={10: Status.PENDING}))
     assert swiss.result is NormResult.ACHIEVED and swiss.rounds == "1-9"
+
+
+# --- the forecast of a live event (the issue's item 3) -------------------------------------------
+
+@pytest.mark.parametrize(("scores", "needs"), [
+    ([1, 1, 1, 1, 1, 1, 1, 0], "any"),  # 7/8: a loss gives 7/9 = 78 % → dp 220 → 2670
+    ([1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5], "draw"),  # 6/8: 6.5/9 → 2616, 6/9 → 2575
+    ([1, 1, 1, 1, 0.5, 0.5, 0.5, 0], "win"),  # 5.5/8: only 6.5/9
+    ([1, 1, 1, 1, 0, 0, 0, 0], ""),  # 4/8: a win gives 5/9 = 56 % → dp 43 → 2493
+])
+def test_needs_is_the_least_result_of_the_round_in_progress_that_makes_the_norm(scores, needs):
+    c = norm(event(opponents(), [*scores, 0], statuses={9: Status.PENDING}))
+    assert c.needs == needs
+    assert c.result is (NormResult.POSSIBLE if needs else NormResult.MISSED)
+    if not needs:
+        assert "round 9: not even a win would make it" in c.reasons
+
+
+def test_a_live_norm_that_turns_on_an_unknown_federation_is_not_decidable_never_missed():
+    c = norm(event(opponents(feds=["", *FEDS[1:]]), [*GOOD[:8], 0], statuses={9: Status.PENDING}))
+    assert (c.result, c.needs) == (NormResult.NOT_DECIDABLE, "")
+    assert "not decidable: the source does not show every opponent's federation" in c.reasons
+    assert not any("not even a win" in r for r in c.reasons)
+
+
+def test_needs_judges_the_paired_opponent_not_the_average():
+    # 6/8 against 2450; round 9 against a 2200: a draw gives Ra (19600 + 2200) / 9 = 2422,
+    # 6.5/9 = 72 % → 2588; a win 7/9 = 78 % → dp 220 → 2642 (the average alone would say draw)
+    c = norm(event(opponents([2450] * 8 + [2200]), [1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5, 0],
+                   statuses={9: Status.PENDING}))
+    assert (c.result, c.needs) == (NormResult.POSSIBLE, "win")
+
+
+def test_before_later_rounds_an_estimate_of_the_points_still_needed():
+    # 11 rounds, 8 played (5/8 against 2450), round 9 not paired yet: over 11 games against
+    # 2450 a performance of 2600 needs 8 (72.7 % → 73 → dp 175: 2625; 7.5 → 68 % → dp 133:
+    # 2583), so 3 points from the 3 rounds still to play, an estimate
+    opps = opponents(n=9)
+    scores = [1, 1, 1, 1, 0.5, 0.5, 0, 0, 0]
+    unpaired = norm(event(opps[:8], scores[:8], rounds=11))
+    assert (unpaired.result, unpaired.points_needed, unpaired.needs) == (
+        NormResult.POSSIBLE, Decimal(3), "")
+    assert unpaired.reasons[-1] == ("estimate: 3 points from the 3 rounds still to play, "
+                                    "against opponents averaging 2450")
+    # round 9 paired against a 2450: it must be won (a draw leaves 7.5 at most: 5.5/9 + 2),
+    # then 2 points from the last 2 rounds
+    c = norm(event(opps, scores, rounds=11, statuses={9: Status.PENDING}))
+    assert (c.result, c.needs, c.points_needed) == (NormResult.POSSIBLE, "win", Decimal(3))
+    assert c.reasons[-1] == ("estimate: 3 points from the 3 rounds still to play, this "
+                             "round's opponent as paired, then opponents averaging 2450")
+    # paired against a 2700 instead: Ra (8 × 2450 + 2700) / 9 = 2477.8 → 2478. A draw keeps it
+    # in reach (7.5/11 = 68 % → dp 133: 2611; 7/11 = 64 % → 102: 2580), a win makes it at once
+    # (6/9 = 67 % → dp 125: 2603), so the least points still needed are that win's 1
+    strong = [*opps[:8], replace(opps[8], rating=2700)]
+    s = norm(event(strong, scores, rounds=11, statuses={9: Status.PENDING}))
+    assert (s.result, s.needs, s.points_needed) == (NormResult.POSSIBLE, "draw", Decimal(1))
+    # what the performance no longer allows is missed: 3/8 needs 5 from 3
+    lost = norm(event(opps[:8], [1, 1, 1, 0, 0, 0, 0, 0], rounds=11))
+    assert (lost.result, lost.points_needed) == (NormResult.MISSED, None)
+
+
+def test_a_norm_the_rounds_left_cannot_give_the_titled_opponents_is_missed():
+    # 1.4.5: 11 games need 4 GMs; none met in 9 rounds, 2 to play: out of reach, whatever the
+    # performance (8/9 against 2450); for the IM norm (IMs met) it stays possible
+    no_gm = ["IM", "IM", "IM", "IM", "FM", "FM", "CM", "", ""]
+    t = event(opponents(titles=no_gm), [1] * 8 + [0], rounds=11, me=replace(ME, title="FM"))
+    gm = norm(t)
+    assert (gm.result, gm.title_opponents) == (NormResult.MISSED, 0)
+    assert norm(t, IM).result is NormResult.ACHIEVED  # 4 IMs of 9: the IM norm is made already
+
+
+def test_a_score_the_rounds_left_cannot_lift_to_35_percent_is_missed():
+    """1.4.8: 1/9 with one round to play reaches at most 2/10 (35 % needs 3.5), whatever the
+    ratings, even one the source does not show; 3/9 could still reach 4/10."""
+    opps = opponents(n=9)
+    unknown = [replace(opps[0], rating=None, rating_known=False), *opps[1:]]
+    low = norm(event(unknown, [1] + [0] * 8, rounds=10))
+    assert (low.ra, low.result) == (None, NormResult.MISSED)
+    assert norm(event(unknown, [1, 1, 1] + [0] * 6, rounds=10)).result is NormResult.POSSIBLE
+    # over: 1/9 is missed, not "not decidable", though Ra and Rp are unknown
+    over = norm(event(unknown, [1] + [0] * 8))
+    assert (over.result, condition(over, "performance")) == (NormResult.MISSED, None)
+
+
+def test_what_no_round_can_change_makes_a_live_norm_missed():
+    # 1.1: a rapid event, or 3 rounds on one day, never gives a norm, however many rounds left
+    c = norm(event(opponents(n=8), [1] * 8, rounds=11, rating_list=RatingList.RAPID))
+    assert (c.result, c.points_needed) == (NormResult.MISSED, None)
+
+
+def test_needs_in_a_round_robin_mirrors_the_opponents_result():
+    # 1.4.2: round 10 against an unrated player who has no other game: if the applicant wins,
+    # that player scored 0 against rated opponents and the game is left out; 9 games with 3 GMs
+    # (a third of 9) make it; a draw keeps 10 games, which need 4 GMs
+    opps = opponents([2450] * 9 + [None], titles=[*TITLES, ""], n=10)
+    c = norm(event(opps, [*GOOD, 0], system=System.ROUND_ROBIN, statuses={10: Status.PENDING}))
+    assert (c.result, c.needs) == (NormResult.POSSIBLE, "win")
 
 
 # --- the real British Championship 2026 ------------------------------------------------------------
@@ -493,7 +605,9 @@ def test_ra_and_rp_on_the_british_championship_2026(realdata: Path):
     g = of(4, GM)
     assert (g.rounds, g.games, g.score, g.ra, g.ra_floor_raised, g.performance) == (
         "1-8", 8, Decimal("6.5"), 2405, False, 2656)
-    assert g.result is NormResult.POSSIBLE  # 8 games so far; 1 GM faced (3 needed)
+    # 8 games so far, 1 GM faced: with one round left at most 2 of the 3 GMs 1.4.5 asks for
+    assert g.result is NormResult.MISSED and g.needs == ""
+    assert "opponents holding GM: 1 (at least 3)" in g.reasons
     assert (g.titled_opponents, g.title_opponents) == (8, 1)
     # Banerjee (22, FM): 76w1 86b1 9w½ 3b0 51w1 5b½ 15w1 10b1 = 6/8; ratings 2143 2085 2455
     # 2514 2244 2494 2421 2455 = 18811. IM (floor 2050, none raised): 2351.375 → 2351; 75 % →
@@ -510,8 +624,17 @@ def test_ra_and_rp_on_the_british_championship_2026(realdata: Path):
     for title in (IM, WGM, WIM):
         assert (s[title].ra, s[title].ra_floor_raised, s[title].performance) == (2328, False, 2423)
     assert (s[GM].ra, s[GM].ra_floor_raised, s[GM].performance) == (2339, True, 2434)
-    assert s[WGM].result is NormResult.POSSIBLE  # 2423 ≥ 2400, one game short
-    assert s[IM].result is NormResult.POSSIBLE  # 2423 < 2450: a win in round 9 could do it
+    # round 9 (pending) against Hobson (51, FM, ENG, 2244): 18620 + 2244 = 20864 / 9 = 2318.2 →
+    # Ra 2318. A win: 6/9 = 67 % → dp 125 → 2443, a WGM norm (GM/IM/WGM faced: 5, 15, 3, 10;
+    # 6 of 9 titled; 6 English opponents of at most 5, waived by 1.4.3d), no IM norm (2450);
+    # a draw: 5.5/9 = 61 % → dp 80 → 2398 < 2400.
+    assert (s[WGM].result, s[WGM].needs) == (NormResult.POSSIBLE, "win")
+    assert (s[IM].result, s[IM].needs) == (NormResult.MISSED, "")
+    assert "round 9: not even a win would make it" in s[IM].reasons
+    # Banerjee's GM norm: a win against Adams (2, GM, ENG, 2595) in round 9 makes it: 18926 +
+    # 2595 = 21521 / 9 = 2391.2 → Ra 2391 (≥ 2380); 7/9 = 78 % → dp 220 → 2611; GMs 3, 5, 2;
+    # 5 English opponents (at most 5); IND, POL, NED, SCO. A draw: 72 % → dp 166 → 2557.
+    assert (gm.result, gm.needs) == (NormResult.POSSIBLE, "win")
 
 
 def test_the_swiss_exemption_on_the_british_championship_2026(realdata: Path):
