@@ -28,8 +28,8 @@ from rating.fide import percent_h
 from rating.rules import NormRules, NormTitle, TitleNorm, norm_rules_for
 from rating.tables import dp_for
 
-__all__ = ["Condition", "EventClass", "NormCheck", "NormResult", "check_norms", "is_woman",
-           "norms_sought", "swiss_exemption"]
+__all__ = ["Condition", "EventClass", "NormCheck", "NormResult", "check_event_norms", "check_norms",
+           "is_woman", "norms_sought", "swiss_exemption"]
 
 
 class EventClass(StrEnum):
@@ -171,18 +171,32 @@ def _present(r: RoundResult) -> bool:
 def check_norms(t: Tournament, start_no: int, *, event_class: EventClass | None = None,
                 on: date | None = None) -> tuple[NormCheck, ...]:
     """The check of every norm the player with *start_no* can seek (1.4.1–1.4.9)."""
+    return check_event_norms(t, (start_no,), event_class=event_class, on=on)
+
+
+def check_event_norms(t: Tournament, start_nos: Iterable[int] | None = None, *,
+                      event_class: EventClass | None = None, on: date | None = None
+                      ) -> tuple[NormCheck, ...]:
+    """:func:`check_norms` of the players with *start_nos* (None: every player), in that
+    order; what the event's players share is worked out once."""
     day = on or t.info.start_date
     rules = norm_rules_for(day or date.max)
-    player = t.player(start_no)
+    event = _Event.of(t, rules, event_class, day)
+    numbers = [p.start_no for p in t.players] if start_nos is None else list(start_nos)
+    return tuple(c for no in numbers for c in _player_norms(event, no))
+
+
+def _player_norms(event: _Event, start_no: int) -> tuple[NormCheck, ...]:
+    rules = event.rules
+    player = event.by_no.get(start_no)
     if player is None:
         raise KeyError(f"no player with start number {start_no}")
-    event = _Event.of(t, rules, event_class, day)
     sought = norms_sought(player, rules)
     extra = () if is_woman(player, rules) is not None or not sought else (Condition(
         name="women's norms", article="1.4", ok=None, checked=False,
         words="not checked: WGM and WIM norms (the source does not show whether the player "
               "is a woman)"),)
-    results = t.results_of(start_no)
+    results = event.results.get(start_no, [])
     checks = [_best(event, player, rules.norm(title), extra, results) for title in sought]
     game = next((r for r in results if r.round == event.live_round
                  and r.status is Status.PENDING and r.opponent_no in event.by_no), None)
@@ -259,6 +273,8 @@ class _Event:
     admin: tuple[Condition, ...]
     live_round: int | None
     """The round in progress: the last with a paired game not yet decided (None: none)."""
+    results: dict[int, list[RoundResult]]
+    """Each player's results, in round order."""
 
     @classmethod
     def of(cls, t: Tournament, rules: NormRules, event_class: EventClass | None,
@@ -273,7 +289,14 @@ class _Event:
         return cls(t, rules, event_class, by_no, t.info.rounds or t.rounds_seen,
                    _zero_unrated(t.results, by_no) if t.info.system is System.ROUND_ROBIN
                    else frozenset(), any(p.title for p in t.players), exempt,
-                   _administrative(t, rules, day, event_class), live)
+                   _administrative(t, rules, day, event_class), live, _by_player(t.results))
+
+
+def _by_player(results: Iterable[RoundResult]) -> dict[int, list[RoundResult]]:
+    out: dict[int, list[RoundResult]] = {}
+    for r in sorted(results, key=lambda r: r.round):
+        out.setdefault(r.start_no, []).append(r)
+    return out
 
 
 def _zero_unrated(results: Iterable[RoundResult], by_no: dict[int, Player]) -> frozenset[int]:

@@ -31,7 +31,7 @@ from importer.names import name_key
 from rating import registry
 from rating.base import RatingSystem
 from rating.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
-from rating.norms import EventClass, check_norms
+from rating.norms import EventClass, check_event_norms
 from rating.notes import grouped
 from rating.published import compare_published
 from rating.results import PlayerNote
@@ -249,8 +249,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     published = compare_published(t, rating, source="FIDE" if fide else "chess-results",
                                   only=None if focus_no is None else {focus_no})
     shown = [p.start_no for p in t.players if focus_no is None or p.start_no == focus_no]
-    norms = tuple(c for no in shown
-                  for c in check_norms(t, no, event_class=event_class, on=rating.on))
+    norms = check_event_norms(t, shown, event_class=event_class, on=rating.on)
     return Report(tournament=t, rating=rating, beside=beside, focus=focus_no,
                   notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
                   player_notes=tuple(about), k_note=k_note,
