@@ -86,8 +86,10 @@ def shown_norms(report: Report) -> list[NormCheck]:
 
 def needs_words(report: Report, check: NormCheck) -> str:
     """'a win in round 9 makes the IM norm' while a round is in progress ('' otherwise)."""
+    if not check.needs:
+        return ""
     live = live_round(report.tournament)
-    if not check.needs or live is None:
+    if live is None:
         return ""
     verb = "keeps" if check.result is NormResult.ACHIEVED else "makes"
     what = {"win": "a win", "draw": "a draw or a win", "any": "any result"}.get(check.needs,
