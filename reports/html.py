@@ -369,12 +369,21 @@ def _header(report: Report) -> dict[str, Any]:
     r = report.rating
     return {"name": i.name or "Tournament", "dates": dates, "federation": i.federation,
             "rounds": i.rounds, "players": len(report.tournament.players),
+            "players_line": _players_line(report),
             "system": r.rules if r.rules.startswith(r.label) else f"{r.label}: {r.rules}",
             "list": r.rating_list.value,
             "on": r.on.isoformat(), "time_control": i.time_control,
             "rating_calculation": i.rating_calculation, "source": i.source,
             "rated": rated_with(report), "provisional": provisional(report),
             "state": state(report), "event_href": event_page(report.tournament)}
+
+
+def _players_line(report: Report) -> str:
+    """'108 players'; '1 of 9 players shown' when the index lists only some (a player's card,
+    a report for one player)."""
+    total, shown = len(report.tournament.players), len(report.shown)
+    words = f"{total} player{'s' if total != 1 else ''}"
+    return words if shown >= total else f"{shown} of {words} shown"
 
 
 def _has_page(report: Report, pr: PlayerRating) -> bool:

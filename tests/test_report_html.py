@@ -138,3 +138,16 @@ def test_a_next_game_against_an_unrated_opponent_has_its_reason():
     one = render_rounds(report, 1)
     assert "Change -1.70 → -2 → new rating 2403" in one
     assert "win +0.80 → 2404, draw -4.20 → 2399, loss -9.20 → 2394" in one
+
+
+def test_a_player_card_index_says_how_many_of_the_players_it_lists(realdata):
+    """A player's card shows one player of nine: the index says so, not '9 players'."""
+    import importer
+
+    report = build_report(importer.load(realdata / "chess-results" / "ru_player_details_art9_2020.html"),
+                          on=date(2020, 1, 5))
+    index = render_report(report, ["html"])["index.html"]
+    meta = re.search(r'<p class="meta">(.*?)</p>', index, re.DOTALL)
+    assert meta is not None
+    assert "1 of 9 players shown" in meta.group(1)
+    assert len(report.shown) == 1 and len(report.tournament.players) == 9
