@@ -21,6 +21,8 @@ from reports.web.uploads import MAX_FILES
 
 TRF = ROOT / "fixtures" / "sample_open.trf"
 XLSX = ROOT / "fixtures" / "excel" / "ranking_crosstable_complete_ties.xlsx"
+NORM = ROOT / "fixtures" / "norms" / "pennine_im_norm.trf"
+"""A round robin where one player makes an IM norm: norms.csv rows and a certificate page."""
 OPTION = re.compile(r"(?<![\w-])--[a-z][\w-]*")
 NONE = re.compile(r"(?<![\w-])None(?![\w-])")
 LOCAL = ("/home/", "/tmp/", "/work/", "/root/", "/var/", "/usr/", "C:\\")
@@ -103,6 +105,11 @@ def answers(server) -> dict[str, requests.Response]:
     for name in ("rating_players.csv", "rating_rounds.csv", "rating_tournament.csv"):
         got[f"uploaded {name}"] = _get(server, base + name)
     got["uploaded excel report"] = _uploaded(server, "report", XLSX)
+    norm = _uploaded(server, "report", NORM)
+    norm_base = norm.url.split("/", 3)[3]
+    for name in ("player-1.html", "norm-1-im.html", "norms.csv"):
+        got[f"uploaded norm report {name}"] = _get(server, norm_base + name)
+        assert got[f"uploaded norm report {name}"].status_code == 200, name
     got["api report, link"] = _get(server, "api/report", source=TNR)
     got["api report, upload"] = _uploaded(server, "api/report", XLSX)
     got["api report, none"] = _get(server, "api/report")
@@ -173,7 +180,7 @@ def test_a_report_folder_shows_file_names_only(tmp_path, run_cli):
     files name the input by its file name, never by where it lies."""
     inputs = tmp_path / "inputs"
     inputs.mkdir()
-    for source in (XLSX, TRF):
+    for source in (XLSX, TRF, NORM):
         shutil.copy(source, inputs / source.name)
         out = tmp_path / source.stem
         res = run_cli("report", str(inputs / source.name), "--out", str(out))
@@ -181,6 +188,7 @@ def test_a_report_folder_shows_file_names_only(tmp_path, run_cli):
         assert _folder_faults(out, tmp_path) == {}
     page = (tmp_path / XLSX.stem / "index.html").read_text(encoding="utf-8")
     assert f"{XLSX.name}: ranking crosstable" in page  # the warning names the file
+    assert list((tmp_path / NORM.stem).glob("norm-*.html"))  # the certificate was crawled too
 
 
 def test_a_period_folder_shows_file_names_only(tmp_path, run_cli):
