@@ -91,3 +91,17 @@ def test_ratings_and_ints() -> None:
         parse_int("1a")
     with pytest.raises(InputError):
         parse_int("٣")
+
+
+@pytest.mark.parametrize(("shown", "read"), [
+    (("f", "", ""), ("f", "m", "m")),      # Swiss-Manager: 'w' for women, blank for men
+    (("f", "m", ""), ("f", "m", "")),      # a column that marks men too: a blank is unknown
+    (("", "", ""), ("", "", "")),          # a column that marks no one says nothing
+])
+def test_a_sex_column_of_women_only_says_the_blanks_are_men(shown, read):
+    from importer.chessresults.table import men_where_blank
+    from importer.model import Player
+
+    players = [Player(start_no=i + 1, name=f"P{i}", sex=s) for i, s in enumerate(shown)]
+    assert tuple(p.sex for p in men_where_blank(players, {"sex": 4})) == read
+    assert men_where_blank(players, {"name": 1}) == players  # no sex column: as shown

@@ -283,7 +283,8 @@ def test_british_starting_rank(realdata: Path) -> None:
     baz = by_no[6]
     assert (baz.name, baz.title, baz.fide_id, baz.federation, baz.rating, baz.national_id) == (
         "Bazakutsa, Svyatoslav", "IM", "14198525", "UKR", 2488, "352799")
-    assert (by_no[107].sex, by_no[107].national_id, by_no[1].sex) == ("f", "", "")
+    # Swiss-Manager's sex column marks women only ('w'): a blank there is a man
+    assert (by_no[107].sex, by_no[107].national_id, by_no[1].sex) == ("f", "", "m")
     assert p.info.rounds == 9  # from the menu 'Rd.6/9'
 
 

@@ -24,6 +24,7 @@ from importer.chessresults.table import (
     cell_at,
     content,
     link_snr,
+    men_where_blank,
     player_from_row,
     player_index,
     tied_ranks,
@@ -347,7 +348,7 @@ def read_ranking(ctx: Ctx, t: Table, cols: RankingColumns) -> list[Player]:
         players.append(replace(p, k=k, rating_change=change, published_performance=performance,
                                published_games=games, published_score=score,
                                published_expected=expected))
-    players = tied_ranks(players)
+    players = men_where_blank(tied_ranks(players), idx)
     if cols.by_structure and ctx.unknown:
         read = ", ".join(dict.fromkeys(cols.by_structure))
         ctx.warn("unknown-language", f"unknown language: columns "

@@ -46,6 +46,7 @@ __all__ = [
     "is_game_result",
     "is_header",
     "link_snr",
+    "men_where_blank",
     "player_from_row",
     "player_index",
     "player_name",
@@ -132,6 +133,14 @@ def player_name(text: str) -> str:
 def sex_of(text: str) -> str:
     t = text.casefold()
     return "f" if t in ("w", "f", "ж") else "m" if t in ("m", "м") else ""
+
+
+def men_where_blank(players: list[Player], idx: dict[str, int]) -> list[Player]:
+    """A sex column that marks only women (Swiss-Manager's ``w``, blank for men) says the
+    blank rows are men; a column that also marks men, or marks no one, is read as shown."""
+    if "sex" not in idx or "m" in (sexes := {p.sex for p in players}) or "f" not in sexes:
+        return players
+    return [p if p.sex else replace(p, sex="m") for p in players]
 
 
 def id_or_blank(text: str) -> str:
