@@ -95,3 +95,29 @@ def test_the_norms_made_at_the_san_sebastian_open(realdata: Path):
     i = made[(29, "IM")]
     assert (i.ra, i.performance, i.title_opponents, i.federations, i.own_federation) == (
         2350, 2475, 6, 3, 1)
+
+
+@pytest.mark.parametrize("name", ["british-after-round-7", "british-during-round-9"])
+def test_norms_csv_lists_what_the_independent_reading_finds(realdata: Path, dp, name):
+    """The report's norms.csv on the real British Championship (crosstable and starting rank):
+    its rows are the norms the independent reading finds achieved, possible or not decidable,
+    with the same Ra and Rp."""
+    import csv
+    import io
+
+    from reports.report import build_report, render_report
+
+    t = importer.load_many([realdata / path for path in EVENTS[name]])
+    oracle = Oracle(t, dp)
+    want = set()
+    for p in t.players:
+        for norm in oracle.sought(p.start_no):
+            r = oracle.reading(p.start_no, norm)
+            if r.result in ("achieved", "possible", "not decidable"):
+                want.add((str(p.start_no), norm, r.result, str(r.ra or ""), str(r.rp or "")))
+    text = render_report(build_report(t), ["csv"])["norms.csv"]
+    rows = list(csv.DictReader(io.StringIO(text)))
+    got = {(r["start_no"], r["norm"], r["result"], r["ra"], r["performance"]) for r in rows}
+    assert len(rows) == len(got)  # one row per player and norm
+    assert got == want
+    assert want  # the British has norms in reach
