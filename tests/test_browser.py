@@ -78,6 +78,16 @@ def british(realdata, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def pennine(fixtures_dir, tmp_path_factory):
+    """The invented round robin where No. 1 makes an IM norm: a certificate page."""
+    import importer
+
+    out = tmp_path_factory.mktemp("pennine") / "report"
+    write_report(importer.load(fixtures_dir / "norms" / "pennine_im_norm.trf"), out)
+    return out
+
+
+@pytest.fixture(scope="module")
 def sample(fixtures_dir, tmp_path_factory):
     import importer
 
@@ -645,11 +655,14 @@ def test_the_printed_index_shows_every_column_on_a4(browser, british):
     page.close()
 
 
-def test_dark_screens_keep_the_contrast(browser, british, period):
-    """Dark colours when the screen asks for them, and axe-core finds no text below AA."""
+def test_dark_screens_keep_the_contrast(browser, british, period, pennine):
+    """Dark colours when the screen asks for them, and axe-core finds no text below AA (the
+    norms' marks and badges too)."""
     axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
     page = browser.new_page(viewport={"width": DESKTOP, "height": 844}, color_scheme="dark")
     for path, typed in ((british / "index.html", "adams"), (british / "player-1.html", ""),
+                        (pennine / "index.html", ""), (pennine / "player-1.html", ""),
+                        (pennine / "player-2.html", ""), (pennine / "norm-1-im.html", ""),
                         (period / "period-players" / "99200001-standard.html", "")):
         page.goto(path.as_uri())
         if typed:
