@@ -328,7 +328,8 @@ def _administrative(t: Tournament, rules: NormRules, day: date | None,
         busiest = max(Counter(dates).values())
         most = rules.most_rounds_a_day
         out.append(Condition(name="rounds a day", article="1.1", ok=busiest <= most,
-                             words=f"at most {busiest} rounds a day ({most} allowed)"))
+                             words=f"at most {busiest} round{'s' if busiest != 1 else ''} a "
+                                   f"day ({most} allowed)"))
     else:
         out.append(Condition(name="rounds a day", article="1.1", ok=None, checked=False,
                              words=f"not checked: at most {rules.most_rounds_a_day} rounds a "
@@ -510,7 +511,7 @@ def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int |
     share = [] if not n else [Condition(
         name="score", article="1.4.8", ok=Fraction(score) / n >= rules.min_score,
         have=f"{score}/{n}", need=f"{rules.min_score * 100} %",
-        words=f"score: {score} from {n} games (at least {rules.min_score * 100} %)")]
+        words=f"score: {_points(score)} from {n} games (at least {rules.min_score * 100} %)")]
     if ra is None or rp is None:
         why = "no games counted" if not n else "the source does not show every opponent's rating"
         ok = False if not n else None
@@ -518,16 +519,23 @@ def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int |
                 Condition(name="performance", article="1.4.8", ok=ok,
                           words=f"no performance: {why}"), *share]
     floor_words = f", the lowest opponent raised to {norm.floor} (1.4.7)" if raised else ""
+    percent = percent_h(int(score * 100), n)
+    dp = dp_for(percent)
     return [
         Condition(name="Ra", article="1.4.8", ok=ra >= norm.min_ra, have=str(ra),
                   need=str(norm.min_ra), words=f"average rating of the opponents {ra} "
                   f"(at least {norm.min_ra}){floor_words}"),
         Condition(name="performance", article="1.4.8", ok=rp >= norm.min_rp, have=str(rp),
                   need=str(norm.min_rp), words=f"performance {rp} (at least {norm.min_rp}): "
-                  f"Ra {ra} + {dp_for(percent_h(int(score * 100), n))} for "
-                  f"{percent_h(int(score * 100), n)} % (1.4.9)"),
+                  f"Ra {ra} {'−' if dp < 0 else '+'} {abs(dp)} for {percent} % (1.4.9)"),
         *share,
     ]
+
+
+def _points(score: Decimal) -> str:
+    """'5½', '7', '½': a score as the pages print it."""
+    whole, half = divmod(score, 1)
+    return (f"{int(whole)}" if whole or not half else "") + ("½" if half else "")
 
 
 def _titles(event: _Event, norm: TitleNorm, n: int, titled: int, title: int

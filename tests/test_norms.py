@@ -186,7 +186,9 @@ def test_1_4_8_at_least_35_percent_unrounded():
     c = norm(event(strong, [0] * 8 + [1] * 4 + [0.5]))  # losses first: no prefix does better
     assert c.performance == 3000 - 110 and condition(c, "performance") is True
     assert condition(c, "score") is False and c.result is NormResult.MISSED
-    assert "score: 4.5 from 13 games (at least 35 %)" in c.reasons
+    assert "score: 4½ from 13 games (at least 35 %)" in c.reasons
+    assert next(x.words for x in c.conditions if x.name == "performance").endswith(
+        "Ra 3000 − 110 for 35 % (1.4.9)")  # a negative dp in words, not '+ -110'
     # 5/13 = 38.5 %
     assert condition(norm(event(strong, [0] * 8 + [1] * 5)), "score") is True
     # exactly 35 %: 7/20
