@@ -439,7 +439,7 @@ def _rounds_left(estimate: Decimal | None, remaining: int, ra: int | None, *,
     rounds = f"{remaining} round{'s' if remaining > 1 else ''} still to play"
     if estimate is None:
         return rounds
-    points = (f"{estimate} point{'' if estimate == 1 else 's'} from" if estimate
+    points = (f"{_points(estimate)} point{'' if estimate <= 1 else 's'} from" if estimate
               else "any results in")
     against = (f"this round's opponent as paired, then opponents averaging {ra}" if paired
                else f"against opponents averaging {ra}")

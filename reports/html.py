@@ -270,6 +270,7 @@ def _norm(report: Report, check: NormCheck, said: Container[str] = ()) -> Simple
                                     words=c.words.removeprefix("not checked: "))
                     for c in check.conditions
                     if c.checked or c.words.removeprefix("not checked: ") not in said],
+        ahead=[_sentence(r) for r in check.reasons if r not in {c.words for c in check.conditions}],
         href=norm_page_name(check) if check.result is NormResult.ACHIEVED else "")
 
 

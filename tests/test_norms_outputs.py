@@ -375,3 +375,19 @@ def test_norms_csv_neutralises_formulas_in_text(pennine):
     text = render_report(build_report(named), ["csv"])["norms.csv"]
     (row,) = rows(text)
     assert row["name"] == "'=1+2, Tom" and row["ra"] == "2332"
+
+
+def test_the_player_page_says_what_the_rounds_ahead_need(realdata):
+    """The British after round 7 of 9: a norm still possible says, on the player's page, the
+    rounds still to play and the estimate of the points they need, as the check words them."""
+    cr = realdata / "chess-results"
+    t = importer.load_many([cr / "british2026_champ_crosstable.html",
+                            cr / "en_swiss_startingrank_art0_british2026.html"])
+    report = build_report(t)
+    possible = next(c for c in report.norms if c.result is NormResult.POSSIBLE
+                    and c.points_needed is not None)
+    estimate = next(r for r in possible.reasons if r.startswith("estimate: "))
+    assert "2 rounds still to play" in estimate
+    page = render_report(report, ["html"])[f"player-{possible.start_no}.html"]
+    text = " ".join(lxml.html.fromstring(page).get_element_by_id("norms").text_content().split())
+    assert f"E{estimate[1:]}." in text
