@@ -41,10 +41,17 @@ class EventClass(StrEnum):
     TEAM_CHAMPIONSHIP = "team-championship"
     """A World or Continental team or club championship (1.4.1: 7 games suffice)."""
 
+    @property
+    def words(self) -> str:
+        """The class in words for people: 'a national championship final'."""
+        return _CLASS_WORDS[self]
 
-_EXEMPT_CLASSES = {EventClass.NATIONAL_FINAL: "a national championship final",
-                   EventClass.NATIONAL_TEAM: "a national team championship",
-                   EventClass.ZONAL: "a zonal tournament"}
+
+_CLASS_WORDS = {EventClass.NATIONAL_FINAL: "a national championship final",
+                EventClass.NATIONAL_TEAM: "a national team championship",
+                EventClass.ZONAL: "a zonal tournament",
+                EventClass.TEAM_CHAMPIONSHIP: "a World or Continental team or club championship"}
+_EXEMPT_CLASSES = frozenset({EventClass.NATIONAL_FINAL, EventClass.NATIONAL_TEAM, EventClass.ZONAL})
 """1.4.3: the event classes exempt from the federation conditions."""
 
 
@@ -280,7 +287,7 @@ class _Event:
     def of(cls, t: Tournament, rules: NormRules, event_class: EventClass | None,
            day: date | None) -> _Event:
         if event_class in _EXEMPT_CLASSES:
-            exempt: tuple[bool | None, str] = (True, f"{_EXEMPT_CLASSES[event_class]} (1.4.3)")
+            exempt: tuple[bool | None, str] = (True, f"{event_class.words} (1.4.3)")
         else:
             exempt = swiss_exemption(t, rules)
         by_no = t.players_by_no()

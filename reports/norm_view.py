@@ -16,7 +16,6 @@ from rating.norms import Condition, NormCheck, NormResult
 from rating.rules import norm_rules_for
 from reports import fmt
 from reports.columns import norm_listed, not_checked
-from reports.settings import EVENT_CLASS_WORDS
 from reports.summary import live_round
 from reports.view import Report
 
@@ -134,7 +133,7 @@ def floor_words(report: Report, check: NormCheck) -> str:
 
 def event_class_words(report: Report) -> str:
     """The event class given, in words ('' when none was given)."""
-    return EVENT_CLASS_WORDS[report.event_class] if report.event_class is not None else ""
+    return report.event_class.words if report.event_class is not None else ""
 
 
 @dataclass(frozen=True, slots=True)

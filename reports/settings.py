@@ -15,7 +15,7 @@ from rating import registry
 from rating.norms import EventClass
 from reports.errors import ReportError
 
-__all__ = ["DEFAULT_K", "EVENT_CLASS_WORDS", "K_MAX", "K_MIN", "ReportSettings", "SettingError",
+__all__ = ["DEFAULT_K", "K_MAX", "K_MIN", "ReportSettings", "SettingError",
            "parse_date", "parse_event_class", "parse_k", "parse_system"]
 
 DEFAULT_K = 20
@@ -57,13 +57,6 @@ def parse_system(text: str) -> str:
     return name
 
 
-EVENT_CLASS_WORDS = {
-    EventClass.NATIONAL_FINAL: "a national championship final",
-    EventClass.NATIONAL_TEAM: "a national team championship",
-    EventClass.ZONAL: "a zonal tournament",
-    EventClass.TEAM_CHAMPIONSHIP: "a World or Continental team or club championship",
-}
-"""The event classes a norm check can be told, in words for people."""
 
 
 def parse_event_class(text: str) -> EventClass:
@@ -72,7 +65,7 @@ def parse_event_class(text: str) -> EventClass:
     try:
         return EventClass(name)
     except ValueError:
-        choices = "; ".join(f"{c.value} ({words})" for c, words in EVENT_CLASS_WORDS.items())
+        choices = "; ".join(f"{c.value} ({c.words})" for c in EventClass)
         raise SettingError(f"event class {text.strip()!r}: choose one of {choices}") from None
 
 

@@ -19,9 +19,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from rating import registry
+from rating.norms import EventClass
 from reports.html import environment
 from reports.report import PlayerNotFound, resolve_player
-from reports.settings import EVENT_CLASS_WORDS, ReportSettings
+from reports.settings import ReportSettings
 from reports.view import Note
 from reports.web.calc import CALC_FORM, form_context, page_view
 from reports.web.compressed import answer
@@ -67,8 +68,8 @@ def form_page(fields: dict[str, str] | None = None, error: str = "", status: int
             "event_class": "",
             **{k: v for k, v in (fields or {}).items() if k in _REPORT_FIELDS}}
     return render("serve_form.html", status, form=form, systems=_systems(), limits=_LIMITS,
-                  event_classes=[{"name": c.value, "label": words[:1].upper() + words[1:]}
-                                 for c, words in EVENT_CLASS_WORDS.items()],
+                  event_classes=[{"name": c.value, "label": c.words[:1].upper() + c.words[1:]}
+                                 for c in EventClass],
                   site=site_context(error=error))
 
 
