@@ -79,6 +79,7 @@ def environment() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.filters["blank"] = _blank  # numbers arrive formatted by reports.fmt
+    env.filters["sentence"] = _sentence  # Jinja's capitalize would lower 'FIDE' to 'Fide'
     script = env.get_template(SORT_SCRIPT).render()  # as the pages include it
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     env.globals["script_src"] = f"'sha256-{digest}'"
