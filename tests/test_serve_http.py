@@ -417,7 +417,7 @@ def test_posts_from_other_sites_are_refused_before_anything_is_read(server, site
     api = requests.post(server.url + "api/report", data={"source": "999404"}, headers=sent,
                         timeout=10)
     assert api.status_code == 403
-    assert api.json() == {"error": CROSS_SITE.replace("&#39;", "'")}
+    assert api.json() == {"error": CROSS_SITE.replace("&#39;", "'"), "code": "forbidden"}
     period = requests.post(server.url + "period", data={"period": "2025-13"}, headers=sent,
                            timeout=10)
     assert period.status_code == 403 and error_line(period.text) == CROSS_SITE

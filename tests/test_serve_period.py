@@ -120,7 +120,7 @@ def test_without_a_write_token_the_register_is_read_and_never_written(tmp_path, 
         refused = post_period(server, "api/period", with_list=False, headers=bearer(TOKEN))
         assert refused.status_code == 403
         assert refused.json() == {"error": "this server does not save periods to its rating "
-                                           "register"}
+                                           "register", "code": "forbidden"}
         api = post_period(server, "api/period", with_list=False)
         assert api.status_code == 200 and api.json()["stored"] is False
         assert ("Not saved: this server does not save periods to its rating register."
@@ -159,7 +159,7 @@ def test_a_missing_or_wrong_token_rates_the_month_and_saves_nothing(tmp_path, ru
             refused = post_period(server, "api/period", headers=headers)
             assert refused.status_code == 403, headers
             assert refused.json() == {"error": "the write token is wrong (Authorization: "
-                                               "Bearer TOKEN)"}
+                                               "Bearer TOKEN)", "code": "forbidden"}
         api = post_period(server, "api/period").json()
         assert api["stored"] is False
         assert "Not saved to the rating register: no write token was given." in \

@@ -168,6 +168,16 @@ def test_the_api_s_refusals_carry_a_field_and_a_code(answers):
                   "api calc, flag": (400, "table", "bad-value")}
 
 
+def test_every_api_refusal_carries_its_code(answers):
+    """Beside the words, a machine code for programs, by what went wrong."""
+    codes = {k: (r.status_code, r.json()["code"]) for k, r in answers.items()
+             if k.startswith("api") and not k.startswith("api calc") and r.status_code >= 400}
+    assert codes == {"api report, none": (400, "bad-input"),
+                     "api report, unknown field": (400, "bad-input"),
+                     "api 404": (404, "not-found"), "api 405": (405, "method-not-allowed")}
+    assert answers["413 api"].json()["code"] == "too-large"
+
+
 def _folder_faults(out: Path, *local: Path) -> dict[str, list[str]]:
     files = [p for p in out.rglob("*") if p.suffix in (".html", ".csv", ".json")]
     assert len(files) > 3

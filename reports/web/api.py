@@ -1,8 +1,9 @@
 """The JSON API: reports, the rating period, the calculator and a health check, described at
 /api/openapi.json.
 
-Errors are ``{"error": "<the command line's one-line message>"}`` with a 4xx status for bad
-input, 502 when chess-results cannot be read and 500 for a bug in fiderate.
+Errors are ``{"error": "<one line in words>", "code": "<machine code>"}`` with a 4xx status
+for bad input, 502 when chess-results cannot be read and 500 for a bug in fiderate
+(:func:`reports.web.problems.error_code`: ``bad-input``, ``not-found``, ``busy``, …).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from reports.calc_input import CalcError
 from reports.settings import ReportSettings
 from reports.web.calc import api_answer
 from reports.web.pages import RatedPeriod, client_of, rate_period
-from reports.web.problems import Problem, problem, refuse_unknown, retry_headers
+from reports.web.problems import Problem, error_code, problem, refuse_unknown, retry_headers
 from reports.web.security import CACHE_STATIC, bearer_token
 from reports.web.uploads import read_form
 
@@ -54,7 +55,8 @@ def error_response(exc: Exception, form: Form | None = None) -> Response:
     status, line = problem(exc)
     if status >= 500:
         raise exc
-    body: dict[str, str] = {"error": form.clean(line) if form else line}
+    body: dict[str, str] = {"error": form.clean(line) if form else line,
+                            "code": error_code(status)}
     if isinstance(exc, CalcError):
         body.update(code=exc.code, field=exc.field)
     response = json_response(body, status)
@@ -197,7 +199,9 @@ _OPTIONS = [
            "conditions), or team-championship (a World or Continental team or club "
            "championship: 7 games suffice). Default: not given, and listed as not checked."),
 ]
-_ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": \"…\"}"}
+_ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": the "
+                         "reason in words, \"code\": bad-input, not-found, too-large, busy, "
+                         "chess-results-failed, …}"}
 _CALC_ERROR = {"description": "Bad input: {\"error\": \"…\", \"field\": the parameter it is "
                              "about, \"code\": bad-value, missing, conflict or unknown-field}"}
 _EXACT = ("Figures are exact, as in the CSV files character for character: every decimal "

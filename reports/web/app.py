@@ -45,7 +45,7 @@ from reports.errors import user_facing_errors
 from reports.web import api, pages
 from reports.web.jobs import Runner
 from reports.web.limits import Tracked
-from reports.web.problems import Problem, problem
+from reports.web.problems import Problem, error_code, problem
 from reports.web.security import SameOrigin, SecurityHeaders, content_security_policy, parse_origin
 from reports.web.service import Config, Fetcher, Periods, Reports
 
@@ -68,7 +68,7 @@ def _error(request: Request, status: int, line: str) -> Response:
     """One line: JSON for the API, else the form of the page the request was for."""
     path = request.url.path
     if path.startswith("/api/") or path == "/healthz":
-        return api.json_response({"error": line}, status)
+        return api.json_response({"error": line, "code": error_code(status)}, status)
     if path.startswith("/period"):
         return pages.period_form(request, error=line, status=status)
     if path.startswith("/calc"):

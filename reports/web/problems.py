@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from importer.errors import FetchError, NoSuchTournament
 from reports.errors import user_facing_errors
 
-__all__ = ["Problem", "for_people", "problem", "refuse_unknown", "retry_headers"]
+__all__ = ["Problem", "error_code", "for_people", "problem", "refuse_unknown", "retry_headers"]
 
 _MAX_MESSAGE = 300
 _ASIDE = re.compile(r" \((?:--[a-z][a-z0-9-]*)\)")
@@ -64,6 +64,18 @@ def problem(exc: BaseException) -> tuple[int, str]:
         return 422, "reading this needs more memory than this server allows"
     what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     return 500, _one_line(f"internal error in fiderate ({what}); please report it")
+
+
+_CODES = {400: "bad-input", 403: "forbidden", 404: "not-found", 405: "method-not-allowed",
+          408: "too-slow", 409: "conflict", 411: "length-required", 413: "too-large",
+          415: "unsupported-type", 422: "too-much-to-read", 429: "busy",
+          502: "chess-results-failed", 503: "unavailable", 504: "chess-results-too-slow"}
+"""The machine code of the API's error for each status (the words say the rest)."""
+
+
+def error_code(status: int) -> str:
+    """The API's machine code for an error of HTTP *status*: 'not-found', 'busy', …"""
+    return _CODES.get(status, "refused" if status < 500 else "server-error")
 
 
 def for_people(message: str) -> str:
