@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import rating.registry as registry
     from rating.base import EloSystem, FideSystem, RatingSystem, rate_games
     from rating.errors import RatingError
+    from rating.norms import EventClass, NormCheck, NormResult, check_event_norms, check_norms
     from rating.period import rate_period
     from rating.period_records import (
         PeriodGame,
@@ -44,9 +45,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EloSystem",
+    "EventClass",
     "FideRules",
     "FideSystem",
     "GameRating",
+    "NormCheck",
+    "NormResult",
     "PeriodGame",
     "PeriodGames",
     "PeriodPlayer",
@@ -64,6 +68,8 @@ __all__ = [
     "Scenario",
     "Standing",
     "TournamentRating",
+    "check_event_norms",
+    "check_norms",
     "frames",
     "rate_games",
     "rate_period",
@@ -77,6 +83,7 @@ _MODULES = {"frames": "rating.frames", "registry": "rating.registry"}
 """Modules exported by name."""
 _FROM = {
     "rating.errors": ("RatingError",),
+    "rating.norms": ("EventClass", "NormCheck", "NormResult", "check_event_norms", "check_norms"),
     "rating.period": ("rate_period",),
     "rating.period_records": ("PeriodGame", "PeriodGames", "PeriodPlayer", "PeriodResult",
                               "PeriodStatus", "PeriodTournament", "Pool", "PoolGame", "Standing"),

@@ -1,7 +1,7 @@
 """The title norms as people read them: the words of each result and condition, the index's
 marks and summary, the live round's need, and the rows of a norm certificate.
 
-Pure: the checks come made in the report (:func:`rating.norms.check_norms`, once, by
+Pure: the checks come made in the report (:func:`rating.norms.check_event_norms`, once, by
 :func:`reports.report.build_report`); nothing here decides a norm.
 """
 
