@@ -67,44 +67,34 @@ def report_dir(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="module")
-def british(realdata, tmp_path_factory):
+def reported(tmp_path_factory, name: str, *sources, **options) -> Path:
+    """The report folder of *sources* (one event), written once for the module."""
     import importer
 
-    t = importer.load_many([str(realdata / CR / n) for n in BRITISH_LIVE])
-    out = tmp_path_factory.mktemp("british") / "report"
-    write_report(t, out)
+    out = tmp_path_factory.mktemp(name) / "report"
+    write_report(importer.load_many([str(s) for s in sources]), out, **options)
     return out
+
+
+@pytest.fixture(scope="module")
+def british(realdata, tmp_path_factory):
+    return reported(tmp_path_factory, "british", *(realdata / CR / n for n in BRITISH_LIVE))
 
 
 @pytest.fixture(scope="module")
 def pennine(fixtures_dir, tmp_path_factory):
     """The invented round robin where No. 1 makes an IM norm: a certificate page."""
-    import importer
-
-    out = tmp_path_factory.mktemp("pennine") / "report"
-    write_report(importer.load(fixtures_dir / "norms" / "pennine_im_norm.trf"), out)
-    return out
+    return reported(tmp_path_factory, "pennine", fixtures_dir / "norms" / "pennine_im_norm.trf")
 
 
 @pytest.fixture(scope="module")
 def sample(fixtures_dir, tmp_path_factory):
-    import importer
-
-    out = tmp_path_factory.mktemp("sample") / "report"
-    write_report(importer.load(fixtures_dir / "sample_open.trf"), out)
-    return out
+    return reported(tmp_path_factory, "sample", fixtures_dir / "sample_open.trf")
 
 
 @pytest.fixture(scope="module")
 def card(realdata, tmp_path_factory):
-    from datetime import date
-
-    import importer
-
-    out = tmp_path_factory.mktemp("card") / "report"
-    write_report(importer.load(realdata / CR / CARD), out, on=date(2020, 1, 5))
-    return out
+    return reported(tmp_path_factory, "card", realdata / CR / CARD, on=date(2020, 1, 5))
 
 
 def _open(pages, path: Path, width: int = DESKTOP):
@@ -356,12 +346,7 @@ def arad_sized() -> Tournament:
 
 @pytest.fixture(scope="module")
 def british_final(realdata, tmp_path_factory):
-    import importer
-
-    t = importer.load_many([str(realdata / CR / n) for n in BRITISH_FINAL])
-    out = tmp_path_factory.mktemp("british_final") / "report"
-    write_report(t, out)
-    return out
+    return reported(tmp_path_factory, "british_final", *(realdata / CR / n for n in BRITISH_FINAL))
 
 
 @pytest.fixture(scope="module")
@@ -379,11 +364,7 @@ def arad(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def portimao(realdata, tmp_path_factory):
-    import importer
-
-    out = tmp_path_factory.mktemp("portimao") / "report"
-    write_report(importer.load(realdata / CR / PORTIMAO), out)
-    return out
+    return reported(tmp_path_factory, "portimao", realdata / CR / PORTIMAO)
 
 
 def _row_box(page, selector: str = "#players tbody tr:not([hidden])") -> dict:
