@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_published import with_header  # the tests folder is on the path (pyproject)
 
 from importer.chessresults import Page, build_tournament, parse_page
 from importer.model import Status
@@ -39,16 +40,6 @@ def russian_header(text: str, words: dict[str, str]) -> str:
         return re.sub(r"(<t[hd][^>]*>)([^<]*)(</t[hd]>)",
                       lambda c: c[1] + words.get(c[2].strip(), c[2]) + c[3], m[0])
     return re.sub(r'<tr class="CRn?g1b">.*?</tr>', row, text, flags=re.DOTALL)
-
-
-def ranking_header(text: str, words: list[str]) -> str:
-    start = text.index('<tr class="CRng1b">')
-    end = text.index("</tr>", start)
-    cells = re.findall(r'<t[hd] class="[^"]*">.*?</t[hd]>', text[start:end])
-    assert len(cells) == len(words)
-    row = "".join(re.sub(r">.*?<", f">{w}<", c, count=1) for c, w in zip(cells, words,
-                                                                         strict=True))
-    return text[:start] + '<tr class="CRng1b">' + row + text[end:]
 
 
 def blank_ties(text: str) -> str:
@@ -124,7 +115,7 @@ def test_english_ranking_blank_ties_take_the_rank_above(tied: str) -> None:
 
 def test_russian_ranking_with_blank_ties_reads_every_rank(realdata: Path, tied: str) -> None:
     english = parse_page(tied, source="en.html")
-    page = parse_page(ranking_header(tied, RU_RANKING), source="ru.html")
+    page = parse_page(with_header(tied, RU_RANKING), source="ru.html")
     assert page.kind == "ranking" and page.language == "ru"
     assert [(p.start_no, p.rank, p.points) for p in page.players] == [
         (p.start_no, p.rank, p.points) for p in english.players]
