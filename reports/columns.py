@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 
 from importer.model import Player, Tournament
 from rating.base import Cell, Column, Form
-from rating.norms import NormCheck, NormResult
+from rating.norms import Condition, NormCheck, NormResult
 from rating.results import PlayerRating, RoundLine, Scenario, TournamentRating
 from reports import fmt
 from reports.errors import ReportError
@@ -60,6 +60,7 @@ __all__ = [
     "ScenarioRow",
     "TournamentRow",
     "by_name",
+    "condition_words",
     "csv_value",
     "exact",
     "json_value",
@@ -327,10 +328,14 @@ def listed(words: Iterable[str]) -> str:
     return "; ".join(w.replace(";", ",") for w in words)
 
 
+def condition_words(condition: Condition) -> str:
+    """A condition in words, without the 'not checked: ' the outputs say in their own way."""
+    return condition.words.removeprefix("not checked: ")
+
+
 def not_checked(check: NormCheck) -> tuple[str, ...]:
     """The conditions no source shows (time control, registration, …), in words."""
-    return tuple(c.words.removeprefix("not checked: ") for c in check.conditions
-                 if not c.checked)
+    return tuple(condition_words(c) for c in check.conditions if not c.checked)
 
 
 def _counted(check: NormCheck, value: int, *conditions: str) -> int | None:

@@ -8,7 +8,8 @@ from fractions import Fraction
 
 from rating.numbers import round_half_up, to_cent
 
-__all__ = ["average", "change", "expected", "hundredths", "points", "signed", "text_table"]
+__all__ = ["average", "change", "expected", "hundredths", "points", "sentence", "signed",
+           "text_table"]
 
 
 def change(value: Decimal | None) -> str:
@@ -52,6 +53,11 @@ def points(value: Decimal | float | None) -> str:
     if half == 0:
         return str(whole)
     return ("" if whole == 0 else str(whole)) + "½"
+
+
+def sentence(words: str) -> str:
+    """Words as the start of a sentence: only the first letter raised ('FIDE' stays)."""
+    return words[:1].upper() + words[1:]
 
 
 def text_table(rows: Sequence[Sequence[str]], left: Collection[int] = (0,)) -> list[str]:

@@ -28,7 +28,16 @@ from rating.fide import InitialRating
 from rating.norms import NormCheck, NormResult
 from rating.results import PlayerRating, RoundLine, Scenario
 from reports import fmt
-from reports.columns import PLAYERS, ROUNDS, PlayerRow, RoundRow, by_name, page_text, rounded_change
+from reports.columns import (
+    PLAYERS,
+    ROUNDS,
+    PlayerRow,
+    RoundRow,
+    by_name,
+    condition_words,
+    page_text,
+    rounded_change,
+)
 from reports.links import event_page, fide_profile
 from reports.norm_view import (
     certificate,
@@ -79,7 +88,7 @@ def environment() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.filters["blank"] = _blank  # numbers arrive formatted by reports.fmt
-    env.filters["sentence"] = _sentence  # Jinja's capitalize would lower 'FIDE' to 'Fide'
+    env.filters["sentence"] = fmt.sentence  # Jinja's capitalize would lower 'FIDE' to 'Fide'
     script = env.get_template(SORT_SCRIPT).render()  # as the pages include it
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     env.globals["script_src"] = f"'sha256-{digest}'"
@@ -266,18 +275,11 @@ def _norm(report: Report, check: NormCheck, said: Container[str] = ()) -> Simple
         rounds=check.rounds, games=check.games, application_games=check.application_games,
         achieved=check.result is NormResult.ACHIEVED, score=fmt.points(check.score),
         ra=check.ra, raised=floor_words(report, check), rp=check.performance,
-        needs=_sentence(needs_words(report, check)), exemption=check.exemption,
-        conditions=[SimpleNamespace(mark=mark(c), article=c.article,
-                                    words=c.words.removeprefix("not checked: "))
-                    for c in check.conditions
-                    if c.checked or c.words.removeprefix("not checked: ") not in said],
-        ahead=[_sentence(r) for r in check.reasons if r not in {c.words for c in check.conditions}],
+        needs=fmt.sentence(needs_words(report, check)), exemption=check.exemption,
+        conditions=[SimpleNamespace(mark=mark(c), article=c.article, words=condition_words(c))
+                    for c in check.conditions if c.checked or condition_words(c) not in said],
+        ahead=[fmt.sentence(r) for r in check.reasons if r not in {c.words for c in check.conditions}],
         href=norm_page_name(check) if check.result is NormResult.ACHIEVED else "")
-
-
-def _sentence(words: str) -> str:
-    """Words as the start of a sentence (only the first letter raised)."""
-    return words[:1].upper() + words[1:]
 
 
 def _norms_header(report: Report) -> dict[str, Any]:

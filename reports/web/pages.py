@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from rating import registry
 from rating.norms import EventClass
+from reports import fmt
 from reports.html import environment
 from reports.report import PlayerNotFound, resolve_player
 from reports.settings import ReportSettings
@@ -57,7 +58,7 @@ def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
 
 
 def _systems() -> list[dict[str, str]]:
-    return [{"name": r.name, "label": r.help[:1].upper() + r.help[1:]}
+    return [{"name": r.name, "label": fmt.sentence(r.help)}
             for r in registry.registrations()]
 
 
@@ -68,7 +69,7 @@ def form_page(fields: dict[str, str] | None = None, error: str = "", status: int
             "event_class": "",
             **{k: v for k, v in (fields or {}).items() if k in _REPORT_FIELDS}}
     return render("serve_form.html", status, form=form, systems=_systems(), limits=_LIMITS,
-                  event_classes=[{"name": c.value, "label": c.words[:1].upper() + c.words[1:]}
+                  event_classes=[{"name": c.value, "label": fmt.sentence(c.words)}
                                  for c in EventClass],
                   site=site_context(error=error))
 
