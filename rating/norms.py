@@ -29,7 +29,7 @@ from rating.rules import NormRules, NormTitle, TitleNorm, norm_rules_for
 from rating.tables import dp_for
 
 __all__ = ["Condition", "EventClass", "NormCheck", "NormResult", "check_event_norms", "check_norms",
-           "is_woman", "norms_sought", "swiss_exemption"]
+           "excluded_opponents", "is_woman", "left_out_words", "norms_sought", "swiss_exemption"]
 
 
 class EventClass(StrEnum):
@@ -294,8 +294,7 @@ class _Event:
         live = max((r.round for r in t.results
                     if r.status is Status.PENDING and r.opponent_no is not None), default=None)
         return cls(t, rules, event_class, by_no, t.info.rounds or t.rounds_seen,
-                   _zero_unrated(t.results, by_no) if t.info.system is System.ROUND_ROBIN
-                   else frozenset(), any(p.title for p in t.players), exempt,
+                   excluded_opponents(t, by_no), any(p.title for p in t.players), exempt,
                    _administrative(t, rules, day, event_class), live, _by_player(t.results))
 
 
@@ -304,6 +303,14 @@ def _by_player(results: Iterable[RoundResult]) -> dict[int, list[RoundResult]]:
     for r in sorted(results, key=lambda r: r.round):
         out.setdefault(r.start_no, []).append(r)
     return out
+
+
+def excluded_opponents(t: Tournament, by_no: dict[int, Player] | None = None) -> frozenset[int]:
+    """1.4.2: the players whose games count for no one's norm: in a round robin, the unrated
+    who scored 0 against rated opponents."""
+    if t.info.system is not System.ROUND_ROBIN:
+        return frozenset()
+    return _zero_unrated(t.results, by_no if by_no is not None else t.players_by_no())
 
 
 def _zero_unrated(results: Iterable[RoundResult], by_no: dict[int, Player]) -> frozenset[int]:
@@ -456,7 +463,7 @@ def _rounds_left(estimate: Decimal | None, remaining: int, ra: int | None, *,
 def _games(event: _Event, left_out: Sequence[RoundResult], n: int, last: int) -> Condition:
     """1.4.1–1.4.2: the games counted (*left_out*: the rounds up to *last* not counted)."""
     rules, least = event.rules, _least(event)
-    dropped = [f"round {r.round}: {_left_out_words(r, event)}" for r in left_out
+    dropped = [f"round {r.round}: {left_out_words(r)}" for r in left_out
                if r.status not in (Status.ABSENT, Status.UNKNOWN)]
     note = f"; not counted: {', '.join(dropped)}" if dropped else ""
     over = (f"; an event of more than {rules.most_games} rounds counts as {rules.most_games} "
@@ -468,7 +475,7 @@ def _games(event: _Event, left_out: Sequence[RoundResult], n: int, last: int) ->
     if event.planned == last and n == least - 1 and _one_excused(event, left_out):
         return Condition(name="games", article="1.4.1", ok=True, have=have, need=need,
                          words=f"{n} games in a {last}-round event: the missing game is a "
-                               f"{_left_out_words(left_out[0], event)}, so {n} suffice "
+                               f"{left_out_words(left_out[0])}, so {n} suffice "
                                "(usable once per title application)")
     return Condition(name="games", article="1.4.1", ok=False, have=have, need=need,
                      words=f"games counted: {n} (at least {least} needed){note}")
@@ -489,14 +496,17 @@ def _least(event: _Event) -> int:
     return event.rules.min_games
 
 
-def _left_out_words(r: RoundResult, event: _Event) -> str:
+def left_out_words(r: RoundResult) -> str:
+    """Why a round counts no game for a norm, in words (a game played: its opponent is one
+    :func:`excluded_opponents` leaves out)."""
     if r.status is Status.BYE:
         return "requested bye" if r.requested else "pairing-allocated bye"
     if r.status is Status.PLAYED:
         return "an unrated opponent who scored 0 against rated players (1.4.2)"
     return {Status.FORFEIT_WIN: "forfeit win", Status.FORFEIT_LOSS: "forfeit loss",
             Status.UNPLAYED: "game of less than one move", Status.HALF_BYE: "half-point bye",
-            Status.PENDING: "result not yet known"}.get(r.status, "no game")
+            Status.PENDING: "result not yet known",
+            Status.UNKNOWN: "not shown by the source"}.get(r.status, "no game")
 
 
 def _ra(games: Sequence[_Game], norm: TitleNorm, rules: NormRules) -> tuple[int | None, bool]:

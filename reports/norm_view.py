@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from importer.model import Status
-from rating.norms import Condition, NormCheck, NormResult
+from rating.norms import Condition, NormCheck, NormResult, excluded_opponents, left_out_words
 from rating.rules import norm_rules_for
 from reports import fmt
 from reports.columns import norm_listed, not_checked
@@ -161,31 +161,26 @@ class Certificate:
     opponents: tuple[Opponent, ...]
 
 
-_LEFT_OUT = {Status.FORFEIT_WIN: "forfeit win", Status.FORFEIT_LOSS: "forfeit loss",
-             Status.UNPLAYED: "game of less than one move", Status.HALF_BYE: "half-point bye",
-             Status.BYE: "bye", Status.ABSENT: "no game", Status.UNKNOWN: "not shown",
-             Status.PENDING: "no result yet"}
-
-
 def certificate(report: Report, check: NormCheck) -> Certificate:
     """A norm certificate's rows: every round the check counts (those without a game say
     why: they count no game)."""
     t = report.tournament
     rules = norm_rules_for(report.rating.on)
     last = int(check.rounds.rsplit("-", 1)[-1]) if check.rounds else 0
+    excluded = excluded_opponents(t)
     rows = []
     for r in t.results_of(check.start_no):
         if r.round > last:
             continue
         opp = t.player(r.opponent_no) if r.opponent_no is not None else None
-        played = r.status is Status.PLAYED and opp is not None
+        played = r.status is Status.PLAYED and opp is not None and opp.start_no not in excluded
         if opp is None or not opp.rating_known:
             rating = "" if opp is None else "not shown"
         else:
             rating = (str(opp.rating) if opp.rating is not None
                       else f"unrated: {rules.unrated} counted")
         result = (fmt.points(r.points if r.points is not None else Decimal(0)) if played
-                  else f"not counted: {_LEFT_OUT.get(r.status, r.status.value)}")
+                  else f"not counted: {left_out_words(r)}")
         rows.append(Opponent(r.round, opp.name if opp else "", opp.title if opp else "",
                              opp.federation if opp else "", rating, result, played))
     player = report.player(check.start_no)

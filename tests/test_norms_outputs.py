@@ -9,6 +9,7 @@ import csv
 import io
 import re
 from dataclasses import replace
+from decimal import Decimal
 
 import lxml.html
 import pytest
@@ -22,7 +23,7 @@ from rating.norms import EventClass, NormResult
 from reports.cmd_report import _EVENT_CLASSES
 from reports.columns import NORM_COLUMNS
 from reports.json_report import report_json
-from reports.norm_view import needs_words
+from reports.norm_view import certificate, needs_words
 from reports.report import build_report, render_report
 from reports.settings import ReportSettings, SettingError
 from reports.view import Report
@@ -217,6 +218,28 @@ def test_a_certificate_leaves_what_the_source_does_not_show_to_be_filled(pennine
     page = lxml.html.fromstring(render_report(build_report(bare), ["html"])["norm-1-im.html"])
     filled = {dt.text_content(): dt.getnext().text_content() for dt in page.iter("dt")}
     assert filled["Place"] == filled["Chief arbiter"] == "to be filled"
+
+
+def test_a_certificate_counts_the_games_the_check_counts(pennine):
+    """1.4.2: in a round robin an unrated player who scored 0 against the rated counts for no
+    one: the certificate lists that round as not counted, as the check does."""
+    def byrne_unrated_on_zero(r):
+        if r.start_no == 10 and r.status is Status.PLAYED:
+            return replace(r, points=Decimal(0))
+        if r.opponent_no == 10 and r.status is Status.PLAYED:
+            return replace(r, points=Decimal(1))
+        return r
+
+    t = replace(pennine, results=tuple(map(byrne_unrated_on_zero, pennine.results)),
+                players=tuple(replace(p, rating=None) if p.start_no == 10 else p
+                              for p in pennine.players))
+    report = build_report(t)
+    check = next(c for c in report.norms if c.start_no == 1 and c.norm.value == "IM")
+    assert check.games == 8  # round 1, against Byrne, is left out
+    rows = certificate(report, check).opponents
+    assert [r.round for r in rows if r.counted] == list(range(2, 10))
+    assert rows[0].result == ("not counted: an unrated opponent who scored 0 against rated "
+                              "players (1.4.2)")
 
 
 def test_only_an_achieved_norm_has_a_certificate(pennine, files):
