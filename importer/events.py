@@ -7,23 +7,19 @@ reads every source and returns each event once:
   exactly as :func:`importer.chessresults.build_tournament` merges them; two pages of the
   same view (two crosstables, two pairings of one round) taken at different moments are two
   snapshots: the newer is kept, with a note;
-* other sources (TRF, Excel, Swiss-Manager CSV, links, fiderate's folders) showing one event
-  — the same chess-results number, the same FIDE event id, or the same name, start date and
-  players — are snapshots of it too: the newer is kept (more rounds with results, then the
-  later update), with one note naming both.
+* other sources showing one event (:mod:`importer.identity` decides: the same tournament
+  number or FIDE event id, or the same players playing the same games) are copies or
+  snapshots of it: the newer is kept (more rounds with results, then the later update),
+  and each decision is a :class:`Merge`, noted with its reason.
 
-:class:`EventIdentity` says what makes two tournaments one event; the rating register keeps
-it to rate an event only once.
+Sources the user names as *separate* are never merged with another.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date
 from decimal import Decimal
 from functools import cached_property
 from itertools import repeat
@@ -32,7 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from importer.errors import InputError
-from importer.model import DateSource, RoundResult, SourceWarning, Status, Tournament, TournamentInfo
+from importer.identity import EventIdentity, SameBy, Sameness
+from importer.model import RoundResult, SourceWarning, Status, Tournament, TournamentInfo
 from importer.names import name_key
 from importer.sources import (
     FidePage,
@@ -50,75 +47,7 @@ if TYPE_CHECKING:
 
     from importer.chessresults import Page
 
-__all__ = ["Event", "EventIdentity", "Events", "PlayedGames", "distinct_events", "load_events",
-           "load_many"]
-
-SAME_PLAYERS = 0.8
-"""Two files without ids are one event when their names and start dates agree and at least
-this share of their players (of both together) is the same."""
-
-
-def _short(text: str) -> str:
-    return f"{zlib.crc32(text.encode()):08x}"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EventIdentity:
-    """What identifies a tournament across files, snapshots and months."""
-
-    chess_results: str = ""
-    """The chess-results tournament number."""
-    fide_event: str = ""
-    """FIDE's event id (the details' 'FIDE event' or a TRF's)."""
-    name: str = ""
-    """The name as compared (:func:`importer.names.name_key`)."""
-    start: date | None = None
-    """The start date, when the source gives it (a page's last update is not one)."""
-    players: frozenset[str] = frozenset()
-    """The players: their FIDE ids, else a short hash of name and federation."""
-    games: str = ""
-    """A fingerprint of the start date and the games played: equal only for the same
-    results."""
-
-    @classmethod
-    def of(cls, t: Tournament, games: PlayedGames | None = None) -> EventIdentity:
-        """The identity of a tournament (*games*: its played games, when already read)."""
-        info = t.info
-        start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
-        players = frozenset(p.fide_id.strip()
-                            or _short(f"{name_key(p.name)}|{p.federation.strip().upper()}")
-                            for p in t.players)
-        return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
-                   name=name_key(info.name), start=start, players=players,
-                   games=(games or PlayedGames.of(t)).fingerprint(start))
-
-    def same_as(self, other: EventIdentity) -> bool:
-        """True when both show one event: the ids when both have them, else the same games,
-        else the same name, start date and (mostly) players."""
-        if self.chess_results and other.chess_results:
-            return self.chess_results == other.chess_results
-        if self.fide_event and other.fide_event:
-            return self.fide_event == other.fide_event
-        if self.games and self.games == other.games:
-            return True
-        if not self.name or self.name != other.name:
-            return False
-        if self.start is not None and other.start is not None and self.start != other.start:
-            return False
-        both = self.players | other.players
-        return bool(both) and len(self.players & other.players) >= SAME_PLAYERS * len(both)
-
-    def buckets(self) -> Iterable[tuple[str, str]]:
-        """Where to look for the same event: only identities sharing a bucket are compared."""
-        if self.chess_results:
-            yield "cr", self.chess_results
-        if self.fide_event:
-            yield "fide", self.fide_event
-        if self.games:
-            yield "games", self.games
-        if self.name:
-            yield "name", self.name
-
+__all__ = ["Event", "Events", "Merge", "PlayedGames", "distinct_events", "load_events", "load_many"]
 
 _POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
 _START, _OPPONENT, _POINTS, _ROUND = (attrgetter(n) for n in ("start_no", "opponent_no", "points",
@@ -156,16 +85,6 @@ class PlayedGames:
         ok = (me >= 0) & (them >= 0) & (score >= 0)
         return cls(me[ok], them[ok], score[ok], rounds[ok])
 
-    def fingerprint(self, start: date | None) -> str:
-        """A hash of the start date and the games (equal only for the same results)."""
-        import numpy as np  # lazy, as in of()
-
-        if not len(self.me):
-            return ""
-        rows = np.stack([self.rounds, self.me, self.them, self.score_h], axis=1)
-        rows = rows[np.lexsort(rows.T[::-1])]
-        return hashlib.sha1(str(start).encode() + rows.tobytes()).hexdigest()
-
 
 @dataclass(frozen=True, kw_only=True)
 class Event:
@@ -190,12 +109,39 @@ class Event:
     @cached_property
     def identity(self) -> EventIdentity:
         """What identifies the event (computed when first asked for)."""
-        return self.known or EventIdentity.of(self.tournament, self.played)
+        return self.known or EventIdentity.of(self.tournament)
 
     @property
     def label(self) -> str:
         """The sources as one text: 'a.html, b.html'."""
         return ", ".join(self.sources)
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """One source counted in another's event: which rule, which sources."""
+
+    left: str
+    """The source (or sources) counted in the other."""
+    kept: str
+    """The source the event is read from."""
+    why: Sameness
+    title: str
+    """The event's name."""
+    moments: tuple[str, str] | None = None
+    """The two moments (left's, kept's) when *left* is an earlier snapshot."""
+
+    @property
+    def note(self) -> SourceWarning:
+        """The merge in words."""
+        if self.moments is None:
+            return SourceWarning("same-event", f"{self.left} and {self.kept} show the same event "
+                                 f"({self.title}), {self.why.words}: it is counted once")
+        old, new = self.moments
+        return SourceWarning(
+            "older-snapshot", f"{self.left} and {self.kept} show one event ({self.title}) at "
+            f"two moments, {self.why.words}: the newer, {self.kept} ({new}), is used; "
+            f"{self.left} ({old}) is left out")
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +152,8 @@ class Events:
     notes: tuple[SourceWarning, ...] = ()
     fide_pages: tuple[FidePage, ...] = ()
     """FIDE's calculations pages given; their events are among ``events`` (last)."""
+    merges: tuple[Merge, ...] = ()
+    """Each source counted in another's event, and why."""
 
     def __len__(self) -> int:
         return len(self.events)
@@ -241,8 +189,9 @@ def _title(t: Tournament) -> str:
     return t.info.name or (f"tournament {t.info.id}" if t.info.id else "one event")
 
 
-def distinct_events(items: Sequence[Event]) -> Events:
-    """Each event once: snapshots of one event keep the newer, copies the first given."""
+def distinct_events(items: Sequence[Event], *, separate: Collection[str] = ()) -> Events:
+    """Each event once: snapshots of one event keep the newer, copies the first given.  An
+    event read from a source in *separate* is merged with none."""
     if len(items) < 2:
         return Events(tuple(items))
     parent = list(range(len(items)))
@@ -253,40 +202,39 @@ def distinct_events(items: Sequence[Event]) -> Events:
             i = parent[i]
         return i
 
+    why: dict[tuple[int, int], Sameness] = {}
     seen: dict[tuple[str, str], list[int]] = {}
     for i, ev in enumerate(items):
+        if any(src in separate for src in ev.sources):
+            continue
         for bucket in ev.identity.buckets():
             for j in seen.get(bucket, []):
-                if root(i) != root(j) and ev.identity.same_as(items[j].identity):
+                if root(i) != root(j) and (same := ev.identity.same_as(items[j].identity)):
+                    why[(i, j)] = why[(j, i)] = same
                     parent[max(root(i), root(j))] = min(root(i), root(j))
             seen.setdefault(bucket, []).append(i)
     groups: dict[int, list[int]] = {}
     for i in range(len(items)):
         groups.setdefault(root(i), []).append(i)
     kept: list[Event] = []
-    notes: list[SourceWarning] = []
+    merges: list[Merge] = []
     for members in groups.values():
-        if len(members) == 1:
-            kept.append(items[members[0]])
-            continue
         best = max(members, key=lambda i: (_progress(items[i].tournament), -i))
         chosen = items[best]
+        kept.append(chosen)
         for i in members:
             if i == best:
                 continue
             other = items[i]
-            if _progress(other.tournament) == _progress(chosen.tournament):
-                notes.append(SourceWarning(
-                    "same-event", f"{other.label} and {chosen.label} show the same event "
-                    f"({_title(chosen.tournament)}): it is counted once"))
-            else:
-                notes.append(SourceWarning(
-                    "older-snapshot", f"{other.label} and {chosen.label} show one event "
-                    f"({_title(chosen.tournament)}) at two moments: the newer, "
-                    f"{chosen.label} ({_state(chosen.tournament)}), is used; "
-                    f"{other.label} ({_state(other.tournament)}) is left out"))
-        kept.append(chosen)
-    return Events(tuple(kept), tuple(notes))
+            same = (other.identity.same_as(chosen.identity)
+                    or next(s for (a, _), s in why.items() if a == i))
+            moments = (None if _progress(other.tournament) == _progress(chosen.tournament)
+                       else (_state(other.tournament), _state(chosen.tournament)))
+            if same.by is SameBy.SNAPSHOT and moments is None:
+                moments = (_state(other.tournament), _state(chosen.tournament))
+            merges.append(Merge(other.label, chosen.label, same, _title(chosen.tournament),
+                                moments))
+    return Events(tuple(kept), tuple(m.note for m in merges), merges=tuple(merges))
 
 
 # ------------------------------------------------------------------------ saved pages
@@ -311,14 +259,16 @@ def _page_progress(page: Page) -> tuple[int, str]:
     return decided, _updated(page.info)
 
 
-def _page_groups(saved: Sequence[SavedPage]) -> list[list[SavedPage]]:
+def _page_groups(saved: Sequence[SavedPage], separate: Collection[str]) -> list[list[SavedPage]]:
     """Pages by tournament: the same number; a page without one joins the tournament of its
-    name, or the only tournament there is."""
+    name, or the only tournament there is.  A page in *separate* is a tournament alone."""
     groups: dict[tuple[str, str], list[SavedPage]] = {}
     names: dict[str, tuple[str, str]] = {}
     loose: list[SavedPage] = []
     for s in saved:
-        if s.page.tnr:
+        if s.source in separate:
+            groups[("apart", s.source)] = [s]
+        elif s.page.tnr:
             groups.setdefault(("tnr", s.page.tnr), []).append(s)
             names.setdefault(name_key(s.page.info.name), ("tnr", s.page.tnr))
         else:
@@ -376,11 +326,13 @@ def _read(source: str, session: requests.Session | None, base_url: str | None,
 
 def load_events(sources: Sequence[str | os.PathLike[str]], *,
                 session: requests.Session | None = None, base_url: str | None = None,
-                progress: Progress | None = None) -> Events:
+                progress: Progress | None = None,
+                separate: Collection[str | os.PathLike[str]] = ()) -> Events:
     """The events the sources show, each once (see the module's docstring).
 
-    Sources are anything :func:`importer.load` reads.  InputError for a source that cannot
-    be read, or for pages of one tournament that do not fit together.
+    Sources are anything :func:`importer.load` reads; those in *separate* (also read when
+    not among *sources*) are each their own event, merged with no other.  InputError for a
+    source that cannot be read, or for pages of one tournament that do not fit together.
     """
     if not sources:
         raise InputError("no sources given")
@@ -389,7 +341,10 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
     notes: list[SourceWarning] = []
     order: dict[int, int] = {}
     fide: list[FidePage] = []
-    for i, source in enumerate(os.fspath(s) for s in sources):
+    given = [os.fspath(s) for s in sources]
+    named = [os.fspath(s) for s in separate]
+    apart = set(named)
+    for i, source in enumerate(dict.fromkeys([*given, *named])):
         got = _read(source, session, base_url, progress)
         if isinstance(got, FidePage):
             fide.append(got)
@@ -400,7 +355,7 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
             saved.append(got)
     if saved:  # lazy: only saved chess-results pages need their merging
         from importer.chessresults import build_tournament
-    for group in _page_groups(saved):
+    for group in _page_groups(saved, apart):
         pages = _newest_pages(group, notes)
         label = ", ".join(s.source for s in pages)
         t = build_tournament([s.page for s in pages], source=label)
@@ -408,10 +363,10 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
                            [s.page for s in pages], source=label)
         read.append((order[id(group[0])], Event.of(t, [s.source for s in group])))
     read.sort(key=lambda pair: pair[0])
-    found = distinct_events([ev for _, ev in read])
+    found = distinct_events([ev for _, ev in read], separate=apart)
     # FIDE's events stay apart: the tournaments they show are rated from their own files
     shown = tuple(Event.of(t, [page.source]) for page in fide for t in page.tournaments)
-    return Events(found.events + shown, (*notes, *found.notes), tuple(fide))
+    return Events(found.events + shown, (*notes, *found.notes), tuple(fide), found.merges)
 
 
 def load_many(sources: Sequence[str | os.PathLike[str]], *,

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
+from importer.identity import fide_id_text, player_key
 from importer.model import Player, RatingList, Tournament
 from importer.names import name_key
 from rating.notes import Note, grouped
@@ -112,19 +112,13 @@ class Identities:
 
 
 def fallback_key(name: str, federation: str, birth_year: int | None) -> str:
-    """The key of a player found nowhere: 'adams michael|ENG|1971'."""
-    return f"{name_key(name)}|{federation.strip().upper()}|{birth_year or ''}"
+    """The key of a player found nowhere: 'adams michael|ENG|1971'
+    (:func:`importer.identity.player_key`)."""
+    return player_key(name, federation, birth_year)
 
 
 def _fide_id(p: Player) -> str:
-    return _id_text(p.fide_id)
-
-
-@lru_cache(maxsize=1 << 16)
-def _id_text(given: str) -> str:
-    """A FIDE id as the source gives it, or '' when it is none (blank, zeros, not digits)."""
-    text = given.strip()
-    return text if text.isascii() and text.isdigit() and text.strip("0") else ""
+    return fide_id_text(p.fide_id)
 
 
 def list_candidates(fide_list: FideList, wanted: Collection[tuple[str, str]]
@@ -192,7 +186,7 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     for tkey, t in tournaments:
         rl = t.info.rating_list or RatingList.STANDARD
         for p in t.players:
-            fid = _id_text(p.fide_id)
+            fid = fide_id_text(p.fide_id)
             how = MatchedBy.FIDE_ID
             if not fid:
                 where = f"No. {p.start_no} in {tkey}"

@@ -21,7 +21,8 @@ import numpy as np
 import numpy.typing as npt
 
 from importer.errors import InputError
-from importer.events import Event, EventIdentity, PlayedGames, distinct_events
+from importer.events import Event, PlayedGames, distinct_events
+from importer.identity import EventIdentity
 from importer.model import Player, RatingList, Tournament
 from importer.numbers import MAX_RATING
 from rating.errors import RatingError
@@ -377,7 +378,7 @@ def _games_and_events(tournaments: Sequence[Tournament], keys: Sequence[str],
         except InputError as exc:
             raise RatingError(str(exc)) from None
     if events is None:
-        events = [EventIdentity.of(t, g) for t, g in zip(tournaments, played, strict=True)]
+        events = [EventIdentity.of(t) for t in tournaments]
         once = distinct_events([Event(tournament=t, sources=(k,), known=i) for t, k, i in zip(
             tournaments, keys, events, strict=True)])
         if len(once) < len(tournaments):

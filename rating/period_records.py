@@ -10,7 +10,7 @@ from enum import StrEnum
 from types import SimpleNamespace
 from typing import Any, overload
 
-from importer.events import EventIdentity
+from importer.identity import EventIdentity
 from importer.model import RatingList, Tournament, quick_init
 from rating.identity import MatchedBy, RatingFrom
 from rating.notes import Note

@@ -14,7 +14,8 @@ from datetime import date
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from importer.events import Event, EventIdentity, PlayedGames, distinct_events
+from importer.events import Event, PlayedGames, distinct_events
+from importer.identity import EventIdentity
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
 from rating.identity import RatingFrom, identify, list_candidates, wanted_names, wanted_on_list

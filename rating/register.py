@@ -23,8 +23,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
-from importer.events import EventIdentity
 from importer.fidelist import FideList, ListEntry
+from importer.identity import EventIdentity, Keyed
 from importer.model import RatingList, Tournament
 from importer.names import name_key
 from rating.errors import RatingError
@@ -35,7 +35,7 @@ from rating.rules import rules_for
 
 __all__ = ["BUSY_TIMEOUT", "SCHEMA_VERSION", "Register", "StoredList", "list_for"]
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 BUSY_TIMEOUT: Final = 10.0
 """Seconds to wait for a register another process is writing (``fiderate period --store``,
 a server saving a month) before giving up with a clear message."""
@@ -101,7 +101,17 @@ _EVENTS: Final = (
 )
 """Version 3: each tournament's identity (so that an event is rated once), players found by
 federation and name, and the output folders a committed period has yet to swap in."""
-_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS, 3: _EVENTS}
+_SAME_GAMES: Final = (
+    *(f"ALTER TABLE tournaments ADD COLUMN {c} TEXT NOT NULL DEFAULT ''"
+      for c in ("named_players", "named_games")),
+    "ALTER TABLE tournaments ADD COLUMN all_ids INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX tournaments_players ON tournaments(players)",
+    "CREATE INDEX tournaments_named ON tournaments(named_players)",
+)
+"""Version 4: an event's games by round and player (importer.identity), under FIDE ids and
+under names; an older row's ``games`` (a pattern without the players) matches no event."""
+_MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS, 3: _EVENTS,
+                                                  4: _SAME_GAMES}
 """Statements that bring the schema from version v − 1 to v."""
 
 
@@ -258,7 +268,8 @@ class Register:
 
     def rated_events(self, identity: EventIdentity) -> list[tuple[date, str, str]]:
         """The periods that rated this event: (period, the tournament's key, its name)."""
-        conds, args = ["name_key = ?"], [identity.name]
+        conds, args = ["players = ?", "named_players = ?"], [
+            " ".join(sorted(identity.keyed.players)), " ".join(sorted(identity.named.players))]
         if identity.chess_results:
             conds.append("chess_results = ?")
             args.append(identity.chess_results)
@@ -266,13 +277,15 @@ class Register:
             conds.append("fide_event = ?")
             args.append(identity.fide_event)
         out = []
-        for period, key, name, cr, fide, nkey, start, players, games in self._db.execute(
+        for (period, key, name, cr, fide, nkey, start, players, games, named, named_games,
+             all_ids) in self._db.execute(
                 "SELECT period, key, name, chess_results, fide_event, name_key, start_known, "
-                f"players, games FROM tournaments WHERE {' OR '.join(conds)} "
-                "ORDER BY period, key", args):
+                "players, games, named_players, named_games, all_ids FROM tournaments "
+                f"WHERE {' OR '.join(conds)} ORDER BY period, key", args):
             stored = EventIdentity(chess_results=cr, fide_event=fide, name=nkey,
                                    start=date.fromisoformat(start) if start else None,
-                                   players=frozenset(players.split()), games=games)
+                                   keyed=Keyed.stored(players, games),
+                                   named=Keyed.stored(named, named_games), all_ids=bool(all_ids))
             if identity.same_as(stored):
                 out.append((_first(period), key, name))
         return out
@@ -497,7 +510,7 @@ class Register:
             if output is not None:
                 db.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?, ?)",
                            (str(output[0]), str(output[1]), period))
-            db.executemany("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.executemany("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [(period, s.key, s.tournament.info.name, str(s.rating_list),
                              s.start.isoformat(), *_identity_row(s.identity))
                             for s in result.tournaments])
@@ -549,11 +562,12 @@ def list_for(path: str | os.PathLike[str], tournaments: Sequence[Tournament], on
     return found if found is not None and len(found) else None
 
 
-def _identity_row(identity: EventIdentity) -> tuple[str, ...]:
+def _identity_row(identity: EventIdentity) -> tuple[str | int, ...]:
     """The columns of the tournaments table that identify its event."""
     return (identity.chess_results, identity.fide_event, identity.name,
             identity.start.isoformat() if identity.start else "",
-            " ".join(sorted(identity.players)), identity.games)
+            " ".join(sorted(identity.keyed.players)), identity.keyed.text,
+            " ".join(sorted(identity.named.players)), identity.named.text, int(identity.all_ids))
 
 
 def _rekey_fallbacks(db: sqlite3.Connection) -> None:

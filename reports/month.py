@@ -3,8 +3,9 @@ server's period page share (the FIDE list read for the events' players, the mont
 the register, the notes of sources and list first).
 
 FIDE's calculations pages given beside the tournaments are a check, not events: each event
-of a page that a given tournament holds (the same FIDE event id, else the player in it with
-its name, start date or most of its opponents) is rated from that tournament and FIDE's
+of a page that a given tournament holds (:func:`importer.identity.shows_games_of`: the same
+FIDE event id, else the player in it with each game the page shows) is rated from that
+tournament and FIDE's
 figures are compared with ours (:func:`rating.fide_check.check_fide_page`); an event no
 tournament holds is rated from the page itself, with a note."""
 
@@ -18,8 +19,7 @@ from typing import Any
 
 from importer.events import Event, Events
 from importer.fidelist import FideList, read_fide_list
-from importer.model import Tournament
-from importer.names import name_key
+from importer.identity import shows_games_of
 from importer.sources import FidePage
 from rating.fide_check import FideCheck, check_fide_page
 from rating.identity import wanted_on_list
@@ -43,23 +43,6 @@ class Month:
     fide_checks: tuple[FideCheck, ...] = ()
 
 
-def _holds(t: Tournament, page: FidePage, shown: Tournament) -> bool:
-    """Whether tournament *t* is the event FIDE's page shows as *shown*."""
-    if t.info.fide_event_id and t.info.fide_event_id == shown.info.fide_event_id:
-        return True
-    calc = page.calculation
-    me = next((p for p in t.players if (calc.fide_id and p.fide_id == calc.fide_id)
-               or (calc.name and name_key(p.name) == name_key(calc.name))), None)
-    if me is None:
-        return False
-    if name_key(t.info.name) == name_key(shown.info.name) or (
-            shown.info.start_date is not None and t.info.start_date == shown.info.start_date):
-        return True
-    names = {name_key(p.name) for p in t.players}
-    opponents = [name_key(p.name) for p in shown.players[1:]]
-    return bool(opponents) and 2 * sum(n in names for n in opponents) > len(opponents)
-
-
 def _named_by_file(page: FidePage) -> FidePage:
     """*page* named by its file name alone: the period's pages are published."""
     name = file_name(page.source)
@@ -77,7 +60,8 @@ def _split(found: Events) -> tuple[list[Event], list[tuple[FidePage, list[Event]
     for page in map(_named_by_file, found.fide_pages):
         holders: list[Event] = []
         for shown in page.tournaments:
-            holder = next((e for e in given if _holds(e.tournament, page, shown)), None)
+            holder = next((e for e in given
+                           if shows_games_of(e.tournament, shown.players[0], shown)), None)
             if holder is None:
                 holder = Event.of(shown, [page.source])
                 rated.append(holder)

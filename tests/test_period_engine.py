@@ -8,7 +8,7 @@ from datetime import date
 import numpy as np
 from test_register import event
 
-from importer.events import EventIdentity
+from importer.identity import EventIdentity
 from importer.model import RatingList
 from rating.period import rate_period
 from rating.period_core import PlayerLists

@@ -1,0 +1,281 @@
+"""Sameness, decided once: when two sources show one event, and who a player is.
+
+Two sources show **one event** when (in this order, the first that both can answer decides):
+
+1. both give a chess-results tournament number: the same number;
+2. both give a FIDE event id: the same id;
+3. they show the same players (FIDE ids where both sources give them, else the players'
+   names) playing the same games (round, both players, result), with no two different
+   start dates.  A source holding the first rounds of the other's (an earlier moment of the
+   same event) is a *snapshot* of it.
+
+Nothing else makes two sources one event: an equal name, date or pattern of results never
+does (two sections of one open, two quads of one club stay apart).  Each decision is a
+:class:`Sameness`: its rule and the games it rests on, said in words.
+
+A **player** is their FIDE id; without one, their name, federation and birth year
+(:func:`player_key`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+from functools import lru_cache
+from typing import Final
+
+from importer.model import DateSource, Player, Status, Tournament
+from importer.names import name_key
+
+__all__ = ["EventIdentity", "Keyed", "SameBy", "Sameness", "fide_id_text", "player_key",
+           "player_token", "shows_games_of"]
+
+_POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
+
+
+@lru_cache(maxsize=1 << 16)
+def fide_id_text(given: str) -> str:
+    """A FIDE id as the source gives it, or '' when it is none (blank, zeros, not digits)."""
+    text = given.strip()
+    return text if text.isascii() and text.isdigit() and text.strip("0") else ""
+
+
+def player_key(name: str, federation: str, birth_year: int | None, fide_id: str = "") -> str:
+    """Who a player is across sources and months: the FIDE id, else
+    'adams michael|ENG|1971' (name, federation, birth year)."""
+    return fide_id_text(fide_id) or f"{name_key(name)}|{federation.strip().upper()}|{birth_year or ''}"
+
+
+def _short(text: str) -> str:
+    return f"{zlib.crc32(text.encode()):08x}"
+
+
+def player_token(p: Player) -> str:
+    """A player as one event shows them: the FIDE id, else a short hash of name and
+    federation (a source of the event may not show the birth year)."""
+    return fide_id_text(p.fide_id) or _short(f"{name_key(p.name)}|{p.federation.strip().upper()}")
+
+
+class SameBy(StrEnum):
+    """The rule that made two sources one event."""
+
+    CHESS_RESULTS = "chess_results"
+    FIDE_EVENT = "fide_event"
+    GAMES = "games"
+    """The same players and the same games."""
+    SNAPSHOT = "snapshot"
+    """The same players; one source's games are the other's first rounds."""
+
+
+Rows = Mapping[int, frozenset[tuple[str, str, int]]]
+"""Games by round: (player, opponent, score in hundredths), from each player's side."""
+
+
+def _digest(rows: Iterable[tuple[str, str, int]]) -> str:
+    return hashlib.sha1("\n".join(sorted(f"{a} {b} {s}" for a, b, s in rows)).encode()
+                        ).hexdigest()[:16]
+
+
+def _game_count(rows: Rows) -> int:
+    """Games (not rows): a game shown from both sides counts once."""
+    return sum(len({frozenset((a, b)) for a, b, _ in games}) for games in rows.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """An event's players and games under one way of naming players."""
+
+    players: frozenset[str] = frozenset()
+    rounds: tuple[tuple[int, str], ...] = ()
+    """Each round's digest of its games, by round."""
+    rows: Rows | None = field(default=None, compare=False)
+    """The games themselves, when read from a source (not from the register)."""
+
+    @classmethod
+    def of(cls, t: Tournament, token: Mapping[int, str]) -> Keyed:
+        by_round: dict[int, set[tuple[str, str, int]]] = {}
+        for r in t.results:
+            if r.status is not Status.PLAYED or r.opponent_no is None:
+                continue
+            me, them, score = token.get(r.start_no), token.get(r.opponent_no), _POINTS_H.get(
+                r.points) if r.points is not None else None
+            if me is None or them is None or score is None:
+                continue
+            by_round.setdefault(r.round, set()).add((me, them, score))
+        rows = {rnd: frozenset(games) for rnd, games in sorted(by_round.items())}
+        return cls(frozenset(token.values()), tuple((rnd, _digest(g)) for rnd, g in rows.items()),
+                   rows)
+
+    @property
+    def text(self) -> str:
+        """The rounds as stored: '1:0a1b… 2:9f3c…'."""
+        return " ".join(f"{rnd}:{d}" for rnd, d in self.rounds)
+
+    @classmethod
+    def stored(cls, players: str, rounds: str) -> Keyed:
+        """The identity as :attr:`text` and a space-separated player list stored it."""
+        parsed = []
+        for part in rounds.split():
+            rnd, _, d = part.partition(":")
+            if not d or not rnd.isdigit():
+                return cls(frozenset(players.split()))  # an older register's fingerprint
+            parsed.append((int(rnd), d))
+        return cls(frozenset(players.split()), tuple(parsed))
+
+    def within(self, other: Keyed) -> SameBy | None:
+        """GAMES when both show the same games, SNAPSHOT when this one's are the first
+        rounds of *other*'s, else None (the players must be the same)."""
+        if not self.rounds or self.players != other.players:
+            return None
+        if self.rounds == other.rounds:
+            return SameBy.GAMES
+        mine, theirs = dict(self.rounds), dict(other.rounds)
+        last = self.rounds[-1][0]
+        if any(rnd not in mine for rnd in theirs if rnd < last):
+            return None
+        if any(theirs.get(rnd) != d for rnd, d in self.rounds[:-1]):
+            return None
+        if theirs.get(last) == mine[last]:
+            return SameBy.SNAPSHOT
+        if self.rows is None or other.rows is None or last not in other.rows:
+            return None
+        return SameBy.SNAPSHOT if self.rows[last] <= other.rows[last] else None
+
+
+@dataclass(frozen=True, slots=True)
+class Sameness:
+    """Why two sources are one event."""
+
+    by: SameBy
+    games: int = 0
+    players: int = 0
+    number: str = ""
+    """The tournament number or event id, for the id rules."""
+
+    @property
+    def words(self) -> str:
+        """The reason, for people: 'the same 36 games of the same 10 players'."""
+        if self.by is SameBy.CHESS_RESULTS:
+            return f"the same chess-results tournament (number {self.number})"
+        if self.by is SameBy.FIDE_EVENT:
+            return f"the same FIDE event (id {self.number})"
+        games = f"{self.games} game{'s' if self.games != 1 else ''}"
+        players = f"{self.players} player{'s' if self.players != 1 else ''}"
+        if self.by is SameBy.GAMES:
+            return f"the same {games} of the same {players}"
+        return f"the same {players}, and the {games} of the one are the other's first rounds"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventIdentity:
+    """What identifies a tournament across files, snapshots and months."""
+
+    chess_results: str = ""
+    """The chess-results tournament number."""
+    fide_event: str = ""
+    """FIDE's event id (the details' 'FIDE event' or a TRF's)."""
+    name: str = ""
+    """The name as compared (:func:`importer.names.name_key`): shown, never deciding."""
+    start: date | None = None
+    """The start date, when the source gives it (a page's last update is not one)."""
+    keyed: Keyed = field(default_factory=Keyed)
+    """Players by FIDE id where the source gives one, else by name and federation."""
+    named: Keyed = field(default_factory=Keyed)
+    """Players by name alone (for a source of the event that gives no ids)."""
+    all_ids: bool = False
+    """Every player has a FIDE id."""
+
+    @classmethod
+    def of(cls, t: Tournament) -> EventIdentity:
+        """The identity of a tournament."""
+        info = t.info
+        start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
+        tokens = {p.start_no: player_token(p) for p in t.players}
+        names = {p.start_no: _short(name_key(p.name)) for p in t.players}
+        return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
+                   name=name_key(info.name), start=start, keyed=Keyed.of(t, tokens),
+                   named=Keyed.of(t, names),
+                   all_ids=bool(t.players) and all(fide_id_text(p.fide_id) for p in t.players))
+
+    @property
+    def players(self) -> frozenset[str]:
+        """The players: FIDE ids, else short hashes of name and federation."""
+        return self.keyed.players
+
+    @property
+    def games(self) -> int:
+        """How many games the source shows played."""
+        return _game_count(self.keyed.rows) if self.keyed.rows is not None else 0
+
+    def within(self, other: EventIdentity) -> Sameness | None:
+        """Why this source shows the event *other* shows (the same, or an earlier moment of
+        it), or None when they are two events."""
+        if self.chess_results and other.chess_results:
+            return (Sameness(SameBy.CHESS_RESULTS, number=self.chess_results)
+                    if self.chess_results == other.chess_results else None)
+        if self.fide_event and other.fide_event:
+            return (Sameness(SameBy.FIDE_EVENT, number=self.fide_event)
+                    if self.fide_event == other.fide_event else None)
+        if self.start is not None and other.start is not None and self.start != other.start:
+            return None
+        by = self.keyed.within(other.keyed)
+        if by is None and not (self.all_ids and other.all_ids):
+            by = self.named.within(other.named)
+        if by is None:
+            return None
+        return Sameness(by, games=self.games or other.games, players=len(self.players))
+
+    def same_as(self, other: EventIdentity) -> Sameness | None:
+        """Why both show one event (either the earlier moment), or None."""
+        return self.within(other) or other.within(self)
+
+    def buckets(self) -> Iterable[tuple[str, str]]:
+        """Where to look for the same event: only identities sharing a bucket are compared."""
+        if self.chess_results:
+            yield "cr", self.chess_results
+        if self.fide_event:
+            yield "fide", self.fide_event
+        if self.keyed.rounds:
+            yield "players", _digest((p, "", 0) for p in self.keyed.players)
+            yield "names", _digest((p, "", 0) for p in self.named.players)
+
+
+def _games_of(t: Tournament, no: int) -> list[tuple[str, str, int]]:
+    """Player *no*'s games: (opponent's FIDE id, opponent's name key, score in hundredths)."""
+    by_no = t.players_by_no()
+    out = []
+    for r in t.results:
+        opp = by_no.get(r.opponent_no) if r.opponent_no is not None else None
+        score = _POINTS_H.get(r.points) if r.points is not None else None
+        if r.start_no == no and r.status is Status.PLAYED and opp is not None and score is not None:
+            out.append((fide_id_text(opp.fide_id), name_key(opp.name), score))
+    return out
+
+
+def shows_games_of(t: Tournament, player: Player, shown: Tournament) -> bool:
+    """Whether tournament *t* holds the games *shown* shows of *player* (FIDE's calculation
+    of one player's event): the same FIDE event id, or the player (by FIDE id, else name) in
+    *t* with each shown game: the same opponent (by id where both give one, else by name),
+    the same result."""
+    if t.info.fide_event_id and t.info.fide_event_id == shown.info.fide_event_id:
+        return True
+    pid = fide_id_text(player.fide_id)
+    me = next((p for p in t.players if (pid and fide_id_text(p.fide_id) == pid)
+               or (not pid and name_key(p.name) == name_key(player.name))), None)
+    if me is None:
+        return False
+    wanted = _games_of(shown, player.start_no)
+    held = _games_of(t, me.start_no)
+    for oid, oname, score in wanted:
+        found = next((g for g in held if g[2] == score
+                      and ((oid and g[0] == oid) or ((not oid or not g[0]) and g[1] == oname))),
+                     None)
+        if found is None:
+            return False
+        held.remove(found)
+    return bool(wanted)
