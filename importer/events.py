@@ -28,13 +28,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from importer.errors import InputError
-from importer.identity import EventIdentity, SameBy, Sameness
+from importer.identity import EventIdentity, SameBy, Sameness, group_events
 from importer.model import RoundResult, SourceWarning, Status, Tournament, TournamentInfo
 from importer.names import name_key
 from importer.sources import (
     FidePage,
     Progress,
     SavedPage,
+    display_name,
     load,
     load_fide_url,
     read_file,
@@ -95,6 +96,10 @@ class Event:
     """The files and links it was read from, as the user gave them."""
     known: EventIdentity | None = field(default=None, repr=False)
     """Its identity, when already computed."""
+    apart: bool = False
+    """The user said it is an event of its own: it is merged with no other."""
+    counted: tuple[str, ...] = ()
+    """Other sources of the same event, counted in this one (copies, older snapshots)."""
 
     @classmethod
     def of(cls, t: Tournament, sources: Sequence[str] = ()) -> Event:
@@ -113,8 +118,8 @@ class Event:
 
     @property
     def label(self) -> str:
-        """The sources as one text: 'a.html, b.html'."""
-        return ", ".join(self.sources)
+        """The sources as one text, each by its name: 'a.html, b.html'."""
+        return ", ".join(map(display_name, self.sources))
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,52 +194,37 @@ def _title(t: Tournament) -> str:
     return t.info.name or (f"tournament {t.info.id}" if t.info.id else "one event")
 
 
-def distinct_events(items: Sequence[Event], *, separate: Collection[str] = ()) -> Events:
+def distinct_events(items: Sequence[Event]) -> Events:
     """Each event once: snapshots of one event keep the newer, copies the first given.  An
-    event read from a source in *separate* is merged with none."""
+    event marked ``apart`` is merged with none."""
     if len(items) < 2:
         return Events(tuple(items))
-    parent = list(range(len(items)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    why: dict[tuple[int, int], Sameness] = {}
-    seen: dict[tuple[str, str], list[int]] = {}
-    for i, ev in enumerate(items):
-        if any(src in separate for src in ev.sources):
-            continue
-        for bucket in ev.identity.buckets():
-            for j in seen.get(bucket, []):
-                if root(i) != root(j) and (same := ev.identity.same_as(items[j].identity)):
-                    why[(i, j)] = why[(j, i)] = same
-                    parent[max(root(i), root(j))] = min(root(i), root(j))
-            seen.setdefault(bucket, []).append(i)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(items)):
-        groups.setdefault(root(i), []).append(i)
+    identities = [ev.identity for ev in items]
+    found = group_events(identities, apart={i for i, ev in enumerate(items) if ev.apart})
+    notes = [SourceWarning(
+        "ambiguous-event", f"{items[i].label} shows the same games as {items[a].label} and as "
+        f"{items[b].label}, which are two events (the players are told apart by FIDE ids "
+        f"{items[i].label} does not give): it is rated as an event of its own; if it is one "
+        "of them, leave it out") for i, (a, b) in found.ambiguous.items()]
     kept: list[Event] = []
     merges: list[Merge] = []
-    for members in groups.values():
+    for members in found.groups:
         best = max(members, key=lambda i: (_progress(items[i].tournament), -i))
         chosen = items[best]
-        kept.append(chosen)
+        kept.append(replace(chosen, counted=(*chosen.counted, *(
+            src for i in members if i != best for src in (*items[i].sources, *items[i].counted)))))
         for i in members:
             if i == best:
                 continue
             other = items[i]
-            same = (other.identity.same_as(chosen.identity)
-                    or next(s for (a, _), s in why.items() if a == i))
+            same = found.reason(i, best, identities)
             moments = (None if _progress(other.tournament) == _progress(chosen.tournament)
                        else (_state(other.tournament), _state(chosen.tournament)))
             if same.by is SameBy.SNAPSHOT and moments is None:
                 moments = (_state(other.tournament), _state(chosen.tournament))
             merges.append(Merge(other.label, chosen.label, same, _title(chosen.tournament),
                                 moments))
-    return Events(tuple(kept), tuple(m.note for m in merges), merges=tuple(merges))
+    return Events(tuple(kept), (*notes, *(m.note for m in merges)), merges=tuple(merges))
 
 
 # ------------------------------------------------------------------------ saved pages
@@ -288,7 +278,7 @@ def _newest_pages(group: Sequence[SavedPage], notes: list[SourceWarning]) -> lis
     copies: set[str] = set()
     for s in group:
         if s.provenance.sha256 and s.provenance.sha256 in copies:
-            notes.append(SourceWarning("same-page", f"{s.source} is a copy of another page "
+            notes.append(SourceWarning("same-page", f"{display_name(s.source)} is a copy of another page "
                                        "given; it is read once"))
             continue
         copies.add(s.provenance.sha256)
@@ -303,10 +293,11 @@ def _newest_pages(group: Sequence[SavedPage], notes: list[SourceWarning]) -> lis
         if left:
             used = next(s for s in pages if _page_progress(s.page) == newest)
             notes.append(SourceWarning(
-                "older-snapshot", f"{', '.join(s.source for s in left)} and {used.source} show "
+                "older-snapshot", f"{', '.join(display_name(s.source) for s in left)} and "
+                f"{display_name(used.source)} show "
                 f"the same view of {used.page.info.name or 'the tournament'} at two moments: "
-                f"the newer, {used.source} ({_state(used.page)}), is used; "
-                f"{', '.join(f'{s.source} ({_state(s.page)})' for s in left)} "
+                f"the newer, {display_name(used.source)} ({_state(used.page)}), is used; "
+                f"{', '.join(f'{display_name(s.source)} ({_state(s.page)})' for s in left)} "
                 f"{'is' if len(left) == 1 else 'are'} left out"))
     order = {id(s): i for i, s in enumerate(group)}
     return sorted(kept, key=lambda s: order[id(s)])
@@ -363,7 +354,8 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
                            [s.page for s in pages], source=label)
         read.append((order[id(group[0])], Event.of(t, [s.source for s in group])))
     read.sort(key=lambda pair: pair[0])
-    found = distinct_events([ev for _, ev in read], separate=apart)
+    found = distinct_events([replace(ev, apart=not apart.isdisjoint(ev.sources))
+                             for _, ev in read])
     # FIDE's events stay apart: the tournaments they show are rated from their own files
     shown = tuple(Event.of(t, [page.source]) for page in fide for t in page.tournaments)
     return Events(found.events + shown, (*notes, *found.notes), tuple(fide), found.merges)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -32,8 +32,18 @@ from typing import Final
 from importer.model import DateSource, Player, Status, Tournament
 from importer.names import name_key
 
-__all__ = ["EventIdentity", "Keyed", "SameBy", "Sameness", "fide_id_text", "player_key",
-           "player_token", "shows_games_of"]
+__all__ = [
+    "EventIdentity",
+    "Grouping",
+    "Keyed",
+    "SameBy",
+    "Sameness",
+    "fide_id_text",
+    "group_events",
+    "player_key",
+    "player_token",
+    "shows_games_of",
+]
 
 _POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
 
@@ -49,6 +59,15 @@ def player_key(name: str, federation: str, birth_year: int | None, fide_id: str 
     """Who a player is across sources and months: the FIDE id, else
     'adams michael|ENG|1971' (name, federation, birth year)."""
     return fide_id_text(fide_id) or f"{name_key(name)}|{federation.strip().upper()}|{birth_year or ''}"
+
+
+def same_player(fide_id: str, name: str, other_id: str, other_name: str) -> bool:
+    """Whether two sources' players are one person: by FIDE id where both give one (one
+    name under two spellings is one player, two ids are two), else by name."""
+    mine, theirs = fide_id_text(fide_id), fide_id_text(other_id)
+    if mine and theirs:
+        return mine == theirs
+    return bool(name_key(name)) and name_key(name) == name_key(other_name)
 
 
 def _short(text: str) -> str:
@@ -245,15 +264,77 @@ class EventIdentity:
             yield "names", _digest((p, "", 0) for p in self.named.players)
 
 
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """Sources grouped into events: each group one event, with why its members are."""
+
+    groups: tuple[tuple[int, ...], ...]
+    why: Mapping[tuple[int, int], Sameness]
+    """For two members of one group that were compared: why they are one event."""
+    ambiguous: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    """A source showing the games of two events that are not one (say, without FIDE ids,
+    two sections of namesakes): merged with neither; the two it matched."""
+
+    def reason(self, a: int, b: int, identities: Sequence[EventIdentity]) -> Sameness:
+        """Why sources *a* and *b* of one group are one event."""
+        found = self.why.get((a, b)) or identities[a].same_as(identities[b])
+        return found or next(s for (x, _), s in self.why.items() if x == a)
+
+
+def group_events(identities: Sequence[EventIdentity], *, apart: Collection[int] = ()
+                 ) -> Grouping:
+    """Which of *identities* show one event (the rules of this module).  A source in
+    *apart* (by index) is an event alone; a source that matches two events that are not one
+    is merged with neither (``ambiguous``)."""
+    same: dict[tuple[int, int], Sameness] = {}
+    seen: dict[tuple[str, str], list[int]] = {}
+    for i, ident in enumerate(identities):
+        if i in apart:
+            continue
+        for bucket in ident.buckets():
+            for j in seen.get(bucket, []):
+                if (j, i) not in same and (s := ident.same_as(identities[j])):
+                    same[(j, i)] = same[(i, j)] = s
+            seen.setdefault(bucket, []).append(i)
+    linked: dict[int, list[int]] = {}
+    for a, b in same:
+        linked.setdefault(a, []).append(b)
+
+    def one(a: int, b: int) -> bool:
+        return (a, b) in same or identities[a].same_as(identities[b]) is not None
+
+    ambiguous = {}
+    for i, others in linked.items():
+        pair = next(((a, b) for n, a in enumerate(others) for b in others[n + 1:]
+                     if not one(a, b)), None)
+        if pair is not None:
+            ambiguous[i] = pair
+    parent = list(range(len(identities)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in sorted(same):
+        if a < b and a not in ambiguous and b not in ambiguous:
+            parent[max(root(a), root(b))] = min(root(a), root(b))
+    groups: dict[int, list[int]] = {}
+    for i in range(len(identities)):
+        groups.setdefault(root(i), []).append(i)
+    return Grouping(tuple(map(tuple, groups.values())), same, ambiguous)
+
+
 def _games_of(t: Tournament, no: int) -> list[tuple[str, str, int]]:
-    """Player *no*'s games: (opponent's FIDE id, opponent's name key, score in hundredths)."""
+    """Player *no*'s games: (opponent's FIDE id, opponent's name, score in hundredths)."""
     by_no = t.players_by_no()
     out = []
     for r in t.results:
         opp = by_no.get(r.opponent_no) if r.opponent_no is not None else None
         score = _POINTS_H.get(r.points) if r.points is not None else None
         if r.start_no == no and r.status is Status.PLAYED and opp is not None and score is not None:
-            out.append((fide_id_text(opp.fide_id), name_key(opp.name), score))
+            out.append((opp.fide_id, opp.name, score))
     return out
 
 
@@ -264,16 +345,14 @@ def shows_games_of(t: Tournament, player: Player, shown: Tournament) -> bool:
     the same result."""
     if t.info.fide_event_id and t.info.fide_event_id == shown.info.fide_event_id:
         return True
-    pid = fide_id_text(player.fide_id)
-    me = next((p for p in t.players if (pid and fide_id_text(p.fide_id) == pid)
-               or (not pid and name_key(p.name) == name_key(player.name))), None)
+    me = next((p for p in t.players
+               if same_player(p.fide_id, p.name, player.fide_id, player.name)), None)
     if me is None:
         return False
     wanted = _games_of(shown, player.start_no)
     held = _games_of(t, me.start_no)
     for oid, oname, score in wanted:
-        found = next((g for g in held if g[2] == score
-                      and ((oid and g[0] == oid) or ((not oid or not g[0]) and g[1] == oname))),
+        found = next((g for g in held if g[2] == score and same_player(*g[:2], oid, oname)),
                      None)
         if found is None:
             return False

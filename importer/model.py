@@ -16,7 +16,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, ClassVar, Final, TypeVar
 
-from importer.text import printable
+from importer.text import display_name, printable
 
 __all__ = [
     "FULL_POINT",
@@ -356,8 +356,9 @@ class SourceWarning:
         return self.message
 
     def at(self, where: str) -> SourceWarning:
-        """The same warning with where it was found before its message ('a.trf:12: …')."""
-        return replace(self, message=f"{where}: {self.message}") if where else self
+        """The same warning with where it was found before its message ('a.trf:12: …'), a
+        file named by its name alone (:func:`importer.text.display_name`)."""
+        return replace(self, message=f"{display_name(where)}: {self.message}") if where else self
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

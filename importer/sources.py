@@ -20,6 +20,7 @@ from importer.decoding import decode_page
 from importer.errors import InputError, UnknownFormat
 from importer.model import Provenance, Tournament
 from importer.normalized import is_normalized_folder, read_folder
+from importer.text import display_name
 from importer.urls import FideCalcRef, parse_fide_calc_url, parse_ref
 
 if TYPE_CHECKING:
@@ -29,8 +30,18 @@ if TYPE_CHECKING:
     from importer.fetch import TournamentPage
     from importer.fidecalc import FideCalculation
 
-__all__ = ["FidePage", "Progress", "SavedPage", "from_pages", "load", "load_fide_url", "load_url",
-           "read_file", "something_read"]
+__all__ = [
+    "FidePage",
+    "Progress",
+    "SavedPage",
+    "display_name",
+    "from_pages",
+    "load",
+    "load_fide_url",
+    "load_url",
+    "read_file",
+    "something_read",
+]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Larger inputs are refused: no tournament file comes near this."""

@@ -1,11 +1,12 @@
 """Text from a source made safe for terminals and files: control characters and escape
-sequences removed (the one place every name, title, club and event name goes through)."""
+sequences removed (the one place every name, title, club and event name goes through); a
+source named as published pages name it."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["printable"]
+__all__ = ["display_name", "printable"]
 
 _CONTROLS = re.compile(
     r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC … BEL or ST (window titles)
@@ -26,3 +27,12 @@ def printable(text: str) -> str:
     if text.isprintable():  # the common case: nothing to strip
         return text
     return _SPACES.sub(" ", _CONTROLS.sub("", text))
+
+
+def display_name(location: str) -> str:
+    """A source as published pages and notes name it: a file (or folder) by its name alone
+    ('/home/ann/x.trf' → 'x.trf': where it lay is the reader's own business), an address as
+    it is."""
+    if "://" in location:
+        return location
+    return re.split(r"[\\/]", location.rstrip("/\\"))[-1] or location

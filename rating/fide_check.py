@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from importer.fidecalc import FideCalculation, FideEvent, FideGame
-from importer.names import name_key
+from importer.identity import same_player
 from rating import fide
 from rating.numbers import to_decimal
 from rating.period_records import PeriodGame, PeriodPlayer, PeriodResult
@@ -99,8 +99,8 @@ def _pairs(page: Sequence[FideGame], ours: Sequence[PeriodGame]
     matched: list[tuple[FideGame | None, PeriodGame | None]] = []
     unnamed: list[FideGame] = []
     for g in page:
-        found = next((o for o in left if name_key(o.opponent_name) == name_key(g.opponent)
-                      and g.opponent), None)
+        found = next((o for o in left if same_player("", o.opponent_name, "", g.opponent)),
+                     None)
         if found is None:
             unnamed.append(g)
             continue
@@ -142,9 +142,8 @@ def _event(d: _Diffs, ev: FideEvent, key: str, ours: Sequence[PeriodGame], *,
 
 def _player(calc: FideCalculation, result: PeriodResult) -> PeriodPlayer | None:
     rows = [p for p in result.players if calc.rating_list is None or p.list is calc.rating_list]
-    by_id = next((p for p in rows if calc.fide_id and p.fide_id == calc.fide_id), None)
-    return by_id or next((p for p in rows if calc.name and name_key(p.name) == name_key(calc.name)),
-                         None)
+    return next((p for p in sorted(rows, key=lambda p: not p.fide_id)  # a FIDE id first
+                 if same_player(p.fide_id, p.name, calc.fide_id, calc.name)), None)
 
 
 def check_fide_page(calc: FideCalculation, result: PeriodResult,

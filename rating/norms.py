@@ -2,9 +2,9 @@
 
 Pure: a :class:`~importer.model.Tournament` in, frozen records out, every threshold read from
 :class:`rating.rules.NormRules` (FIDE Title Regulations in force from 1 January 2024, articles
-cited by number).  A condition the source cannot show either way — the time control's length,
-the registration, the chief arbiter's title, an event class not given — is listed as "not
-checked"; a norm that turns on opponents' titles or federations the source does not show is
+cited by number).  A condition the source cannot show either way — a time control whose label
+cannot be read, the registration, the chief arbiter's title, an event class not given — is
+listed as "not checked"; a norm that turns on opponents' titles or federations the source does not show is
 "not decidable", never "missed".  In a live event a norm is "possible" while the rounds still
 to play can give it: ``needs`` says which result of the game in progress makes or keeps it
 (the check rerun with that game filled in), ``points_needed`` estimates what the rounds still
@@ -27,6 +27,7 @@ from rating import fide
 from rating.fide import percent_h
 from rating.rules import NormRules, NormTitle, TitleNorm, norm_rules_for
 from rating.tables import dp_for
+from rating.time_controls import norm_time_control
 
 __all__ = ["Condition", "EventClass", "NormCheck", "NormResult", "check_event_norms", "check_norms",
            "excluded_opponents", "is_woman", "left_out_words", "norms_sought", "swiss_exemption"]
@@ -176,19 +177,22 @@ def _present(r: RoundResult) -> bool:
 
 
 def check_norms(t: Tournament, start_no: int, *, event_class: EventClass | None = None,
-                on: date | None = None) -> tuple[NormCheck, ...]:
+                on: date | None = None, qc_approved: bool = False) -> tuple[NormCheck, ...]:
     """The check of every norm the player with *start_no* can seek (1.4.1–1.4.9)."""
-    return check_event_norms(t, (start_no,), event_class=event_class, on=on)
+    return check_event_norms(t, (start_no,), event_class=event_class, on=on,
+                             qc_approved=qc_approved)
 
 
 def check_event_norms(t: Tournament, start_nos: Iterable[int] | None = None, *,
-                      event_class: EventClass | None = None, on: date | None = None
-                      ) -> tuple[NormCheck, ...]:
+                      event_class: EventClass | None = None, on: date | None = None,
+                      qc_approved: bool = False) -> tuple[NormCheck, ...]:
     """:func:`check_norms` of the players with *start_nos* (None: every player), in that
-    order; what the event's players share is worked out once."""
+    order; what the event's players share is worked out once.  *qc_approved*: FIDE's
+    Qualification Commission approved the event's fast-standard time control for norms, as
+    the user says (:func:`rating.time_controls.norm_time_control`)."""
     day = on or t.info.start_date
     rules = norm_rules_for(day or date.max)
-    event = _Event.of(t, rules, event_class, day)
+    event = _Event.of(t, rules, event_class, day, qc_approved)
     numbers = [p.start_no for p in t.players] if start_nos is None else list(start_nos)
     return tuple(c for no in numbers for c in _player_norms(event, no))
 
@@ -285,7 +289,7 @@ class _Event:
 
     @classmethod
     def of(cls, t: Tournament, rules: NormRules, event_class: EventClass | None,
-           day: date | None) -> _Event:
+           day: date | None, qc_approved: bool = False) -> _Event:
         if event_class in _EXEMPT_CLASSES:
             exempt: tuple[bool | None, str] = (True, f"{event_class.words} (1.4.3)")
         else:
@@ -295,7 +299,8 @@ class _Event:
                     if r.status is Status.PENDING and r.opponent_no is not None), default=None)
         return cls(t, rules, event_class, by_no, t.info.rounds or t.rounds_seen,
                    excluded_opponents(t, by_no), any(p.title for p in t.players), exempt,
-                   _administrative(t, rules, day, event_class), live, _by_player(t.results))
+                   _administrative(t, rules, day, event_class, qc_approved), live,
+                   _by_player(t.results))
 
 
 def _by_player(results: Iterable[RoundResult]) -> dict[int, list[RoundResult]]:
@@ -326,17 +331,18 @@ def _zero_unrated(results: Iterable[RoundResult], by_no: dict[int, Player]) -> f
 
 
 def _administrative(t: Tournament, rules: NormRules, day: date | None,
-                    event_class: EventClass | None) -> tuple[Condition, ...]:
+                    event_class: EventClass | None, qc_approved: bool = False
+                    ) -> tuple[Condition, ...]:
     """1.1 and the event class: what the pages show of them, and what they do not."""
     out = []
     if t.info.rating_list in (RatingList.RAPID, RatingList.BLITZ):
         out.append(Condition(name="time control", article="1.1", ok=False,
                              words=f"a {t.info.rating_list.value} event: norms come only from "
                                    "standard games"))
-    else:
-        shown = f" (the source shows {t.info.time_control})" if t.info.time_control else ""
-        out.append(Condition(name="time control", article="1.1", ok=None, checked=False,
-                             words=f"not checked: at least 2 hours for 60 moves{shown}"))
+    else:  # the label read: at least 2 hours for 60 moves, or FIDE's fast-standard terms
+        tc = norm_time_control(t.info.time_control, day, rules, qc_approved=qc_approved)
+        out.append(Condition(name="time control", article="1.1", ok=tc.ok, checked=tc.checked,
+                             words=tc.words, have=tc.have, need=tc.need))
     dates = t.info.round_dates
     if dates and len(dates) >= t.rounds_seen and all(dates):
         busiest = max(Counter(dates).values())

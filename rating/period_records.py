@@ -302,6 +302,9 @@ class PeriodResult:
     replaces: Mapping[str, date] = field(default_factory=dict)
     """Tournaments rated in another month before, re-rated here: key → that month (writing
     the period moves them)."""
+    sources: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each tournament's sources: the one it is read from, then those counted in it (copies,
+    older snapshots of the same event)."""
 
     def player(self, key: str, rating_list: RatingList = RatingList.STANDARD) -> PeriodPlayer | None:
         """The row of one player on one list, or None."""

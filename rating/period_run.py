@@ -40,6 +40,10 @@ class PeriodSource:
     """The file or link it was read from (for its key and the notes)."""
     month: date | None = None
     """The list month it is assigned to (None: the month its dates give)."""
+    apart: bool = False
+    """The user said it is an event of its own (never the same as another source)."""
+    counted: tuple[str, ...] = ()
+    """Other sources of the same event counted in this one (copies, older snapshots)."""
 
 
 _MONTH_TEXT = re.compile(r"(\d{4})-(\d{2})")
@@ -96,7 +100,8 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     notes: list[Note] = []
     offered = [item if isinstance(item, PeriodSource) else PeriodSource(tournament=item)
                for item in tournaments]
-    found = distinct_events([Event.of(s.tournament, [_label(s)]) for s in offered])
+    found = distinct_events([replace(Event.of(s.tournament, [_label(s)]), apart=s.apart,
+                                     counted=s.counted) for s in offered])
     notes += (Note(w.message) for w in found.notes)
     by_tournament = {id(s.tournament): s for s in offered}
     chosen: list[Tournament] = []
@@ -104,6 +109,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     assigned: set[str] = set()
     identities: list[EventIdentity] = []
     played: list[PlayedGames] = []
+    read_from: dict[str, tuple[str, ...]] = {}
     for event in found.events:
         src = by_tournament[id(event.tournament)]
         t, name = src.tournament, _label(src)
@@ -118,6 +124,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         identities.append(event.identity)
         played.append(event.played)
         keys.append(tournament_key(src.source, t, set(keys)))
+        read_from[keys[-1]] = (_label(src), *event.counted)
         if src.month is not None:
             assigned.add(keys[-1])
     ids_given, federations = wanted_on_list(chosen)
@@ -151,7 +158,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
                          corrections=corrections or {}, assigned=assigned, k_default=k_default)
     notes += _not_listed(result, ratings_list)
     return replace(result, notes=(*notes, *result.notes), previous=previous, imported=imported,
-                   replaces=replaces)
+                   replaces=replaces, sources=read_from)
 
 
 def _label(src: PeriodSource) -> str:

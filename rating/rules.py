@@ -7,11 +7,15 @@ the one-time adjustment of March 2024 — is held here, once, and read from here
 (``tests/test_rule_values.py`` checks that no other module spells 2400, 3600 or 700).
 
 The FIDE Title Regulations' norm thresholds are versioned the same way: one frozen
-:class:`NormRules` per version, picked by :func:`norm_rules_for` (read by :mod:`rating.norms`).
+:class:`NormRules` per version, picked by :func:`norm_rules_for` (read by :mod:`rating.norms`);
+so are the least time of a standard game (:class:`StandardTimeRules`, Rating Regulations 1.1–1.2)
+and FIDE's fast-standard controls (:class:`FastStandardRules`), read by
+:mod:`rating.time_controls`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
@@ -25,9 +29,10 @@ from rating.numbers import round_half_away, round_half_away_array
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = ["CapRule", "FideRules", "InitialRule", "ListAdjustment", "NormRules", "NormTitle",
-           "TitleNorm", "all_rules", "list_adjustment", "norm_rules_for", "previous_rules",
-           "rules_for"]
+__all__ = ["CapRule", "FastStandardRules", "FideRules", "InitialRule", "ListAdjustment", "NormRules",
+           "NormTitle", "StandardTimeRules", "TitleNorm", "all_rules", "fast_standard_for",
+           "list_adjustment", "norm_rules_for", "previous_rules", "rules_for",
+           "standard_time_rules_for"]
 
 
 class CapRule(StrEnum):
@@ -324,6 +329,8 @@ class NormRules:
     """… counting only players who missed at most this many rounds."""
     most_rounds_a_day: int = 2
     """1.1: rounds played in one day, at most."""
+    min_minutes: int = 120
+    """1.1: each player has at least this many minutes for 60 moves (2 hours)."""
     long_event_days: int = 30
     """1.1.4: an event longer than this counts the ratings in force when each game was played."""
     women_titles: frozenset[str] = frozenset({"WGM", "WIM", "WFM", "WCM"})
@@ -360,3 +367,116 @@ def norm_rules_for(start: date) -> NormRules:
         if r.valid_from <= start:
             chosen = r
     return chosen
+
+
+# --- FIDE Rating Regulations 1.1–1.2: the least time of a standard game -----------------------
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandardTimeRules:
+    """One version of the Rating Regulations' minimum time for a game to be standard-rated:
+    "for a game to be rated each player must have the following minimum periods in which to
+    complete all the moves, assuming the game lasts 60 moves" (1.1)."""
+
+    name: str
+    valid_from: date
+    per_game: bool
+    """True: the band of the game's two players ("at least one of the players in the game");
+    False: of the tournament's ("at least one of the players in the tournament")."""
+    bands: tuple[tuple[int, int], ...]
+    """(rating, minutes), highest first: where a player is rated this much or more, each
+    player must have these minutes for 60 moves …"""
+    least: int = 60
+    """… and where every player is rated below them (an unrated player too), this many."""
+    first_control_moves: int | None = None
+    """1.2: a first control that names a number of moves names at least this many (None: no
+    such rule checked)."""
+    article: str = "1.1"
+
+    def minimum(self, ratings: Iterable[int | None]) -> int:
+        """The minutes for 60 moves each player must have, the highest of *ratings* deciding."""
+        top = max((r for r in ratings if r is not None), default=None)
+        return next((minutes for rating, minutes in self.bands
+                     if top is not None and top >= rating), self.least)
+
+    def band_words(self, minutes: int) -> str:
+        """Who needs *minutes*, in words: 'where a player is rated 2400 or more'."""
+        where = "in the game" if self.per_game else "in the tournament"
+        rating = next((r for r, m in self.bands if m == minutes), None)
+        if rating is not None:
+            return f"where a player {where} is rated {rating} or more"
+        lowest = self.bands[-1][0] if self.bands else 0
+        return f"where every player {where} is rated below {lowest}"
+
+
+_STANDARD_TIMES = (
+    # The Rating Regulations as amended by the Presidential Board in 2000 (handbook B02, 1.1):
+    # "where at least one of the players in the tournament has a rating 2200 or higher, each
+    # player must have a minimum of 120 minutes" (1600: 90; all below 1600: 60).
+    StandardTimeRules(name="FIDE Rating Regulations before July 2017", valid_from=_D(1, 1, 1),
+                      per_game=False, bands=((2200, 120), (1600, 90))),
+    # The Rating Regulations effective 1 July 2017 to 31 December 2021 (1.1): the same
+    # thresholds, "at least one of the players in the game".
+    StandardTimeRules(name="FIDE Rating Regulations 2017", valid_from=_D(2017, 7, 1),
+                      per_game=True, bands=((2200, 120), (1600, 90))),
+    # The Rating Regulations effective 1 January 2022 (1.1–1.2), unchanged by those of
+    # 1 March 2024: 2400 → 120 minutes, 1800 → 90, both below 1800 → 60, "at the start of the
+    # tournament"; a first control of at least 30 moves (1.2).
+    StandardTimeRules(name="FIDE Rating Regulations 2022", valid_from=_D(2022, 1, 1),
+                      per_game=True, bands=((2400, 120), (1800, 90)), first_control_moves=30),
+)
+
+
+def standard_time_rules_for(start: date) -> StandardTimeRules:
+    """The minimum time of a standard game for a tournament starting on *start*."""
+    chosen = _STANDARD_TIMES[0]
+    for r in _STANDARD_TIMES:
+        if r.valid_from <= start:
+            chosen = r
+    return chosen
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FastStandardRules:
+    """FIDE's fast-standard controls ("Fast Classic"): standard-rated below the Rating
+    Regulations' minimum, on FIDE's own terms (not in the Regulations' text)."""
+
+    name: str
+    """In words for people: "FIDE's fast-standard pilot of 2025"."""
+    valid_from: date
+    valid_until: date | None
+    """The first day it no longer applies (None: still in force)."""
+    minutes: int = 45
+    increment: int = 30
+    """The control: this many minutes and seconds a move from move 1 …"""
+    exact: bool = False
+    """… exactly (True) or at least (False: '45+30 or longer (60+30)')."""
+    norms: bool = False
+    """False: such events award no title norms; True: only events FIDE's Qualification
+    Commission approved do."""
+    source: str = ""
+    """Where FIDE says so, in words."""
+
+
+_FAST_STANDARD = (
+    # FIDE news "FIDE launches pilot project to test Fast Classic for standard rating" (2025):
+    # 45 minutes + 30 seconds from move 1, standard-rated, "no title norms will be awarded";
+    # the pilot's events were played from 7 September to 24 November 2025.
+    FastStandardRules(name="FIDE's fast-standard pilot of 2025", valid_from=_D(2025, 1, 1),
+                      valid_until=_D(2026, 1, 1), exact=True, norms=False,
+                      source="FIDE's announcement ‘FIDE launches pilot project to test "
+                             "Fast Classic for standard rating’"),
+    # FIDE news "FIDE updates rating regulations to include faster time controls for major
+    # events": the FIDE Council's decision for the 2026 calendar, 45+30 or longer (60+30) rated
+    # as standard and counting for title norms in events FIDE's Qualification Commission
+    # approved.
+    FastStandardRules(name="the FIDE Council's fast-standard decision for 2026",
+                      valid_from=_D(2026, 1, 1), valid_until=None, exact=False, norms=True,
+                      source="FIDE's announcement ‘FIDE updates rating regulations to "
+                             "include faster time controls for major events’"),
+)
+
+
+def fast_standard_for(start: date) -> FastStandardRules | None:
+    """FIDE's fast-standard terms for an event starting on *start* (None before 2025)."""
+    return next((r for r in _FAST_STANDARD if r.valid_from <= start
+                 and (r.valid_until is None or start < r.valid_until)), None)

@@ -51,6 +51,7 @@ from rating.results import (
     TournamentRating,
 )
 from rating.rules import FideRules, previous_rules, rules_for
+from rating.time_controls import standard_time
 
 __all__ = [
     "KLookup",
@@ -123,7 +124,7 @@ def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | Non
 def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
                  ratings: dict[int, int | None], fide_ratings: dict[int, int | None],
                  year: int, k_lookup: KLookup | None, k_default: int,
-                 hidden: frozenset[int]) -> PlayerRating:
+                 hidden: frozenset[int], too_fast: dict[tuple[int, int], str]) -> PlayerRating:
     own = ratings.get(p.start_no)
     published = [r.k for r in rows if r.k is not None and r.status is Status.PLAYED]
     k, k_source = _player_k(system, p, own, year, k_lookup, k_default, published)
@@ -131,6 +132,11 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
     skipped = {r.round: OWN_RATING_UNKNOWN if p.start_no in hidden else OPPONENT_RATING_UNKNOWN
                for r in rows if r.status is Status.PLAYED
                and (p.start_no in hidden or r.opponent_no in hidden)}
+    # So is a game below the standard minimum time (Rating Regulations 1.1, rating.time_controls).
+    slow = {r.round: too_fast[(p.start_no, r.round)] for r in rows
+            if (p.start_no, r.round) in too_fast}
+    skipped |= {r.round: slow[r.round] for r in rows
+                if r.status is Status.PLAYED and r.round in slow and r.round not in skipped}
     played = [r for r in rows if r.status is Status.PLAYED and r.round not in skipped]
     opp = [ratings.get(r.opponent_no) if r.opponent_no is not None else None for r in played]
     scores = [r.points or Decimal(0) for r in played]
@@ -186,7 +192,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
         k_before_cap=uncapped if uncapped != k else None,
         scenarios=() if p.start_no in hidden else _scenarios(
             system, own, uncapped, [r for r in rows if r.opponent_no not in hidden], ratings,
-            fide_ratings, (opp, scores, fides, card_ks), cumulative),
+            fide_ratings, (opp, scores, fides, card_ks), cumulative, slow),
         published_change=p.rating_change)
 
 
@@ -203,10 +209,11 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
                ratings: dict[int, int | None], fide_ratings: dict[int, int | None],
                played: tuple[list[int | None], list[Decimal], list[int | None],
                              list[int | None]],
-               current: Decimal) -> tuple[Scenario, ...]:
+               current: Decimal, slow: dict[int, str]) -> tuple[Scenario, ...]:
     """W/D/L for each pending game: the played games re-rated with that result added, so a
     once-per-tournament cap (R22 8.3.1) that moves to the new game is accounted for; each
-    result's new rating by the system's ``new_rating``, as the player's own."""
+    result's new rating by the system's ``new_rating``, as the player's own.  A game in a
+    round of *slow* (below the standard minimum time) is not rated, for the reason given."""
     if own is None:
         return ()
     opp, scores, fides, card_ks = played
@@ -215,6 +222,14 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
         if r.status is not Status.PENDING or r.opponent_no is None:
             continue
         o = ratings.get(r.opponent_no)
+        if r.round in slow:
+            now = system.new_rating(own, current)
+            out.append(Scenario(round=r.round, opponent_no=r.opponent_no, opponent_rating=o,
+                                k=None, expected=None, win=None, draw=None, loss=None,
+                                total_if_win=current, total_if_draw=current,
+                                total_if_loss=current, new_if_win=now, new_if_draw=now,
+                                new_if_loss=now, rated=False, reason=slow[r.round]))
+            continue
         totals: list[Decimal] = []
         last: GameRating | None = None
         for s in _OUTCOMES:
@@ -343,6 +358,12 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     chosen = (registry.build(system, registry.Settings(on=start, rating_list=rating_list,
                                                      k_default=k_default))
               if isinstance(system, str) else system)
+    # FIDE's minimum time of a standard game (Rating Regulations 1.1–1.2): games below it are
+    # not rated, with one note; a national or generic system keeps its own rules.
+    timing = standard_time(t, start) if isinstance(chosen, FideSystem) else None
+    too_fast = dict.fromkeys(timing.excluded, timing.reason) if timing is not None else {}
+    if timing is not None and timing.note:
+        notes.append(timing.note)
     ratings = {p.start_no: _own_rating(chosen, p) for p in t.players}
     rows: dict[int, list[RoundResult]] = {p.start_no: [] for p in t.players}
     for r in sorted(t.results, key=lambda r: (r.start_no, r.round)):
@@ -350,7 +371,7 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
     fide_ratings = {p.start_no: p.rating for p in t.players}
     hidden = frozenset(p.start_no for p in t.players if not p.rating_known)
     players = tuple(_rate_player(chosen, p, rows[p.start_no], ratings, fide_ratings, start.year,
-                                 k_lookup, k_default, hidden)
+                                 k_lookup, k_default, hidden, too_fast)
                     for p in sorted(t.players, key=lambda p: p.start_no))
     if chosen.national and not any(ratings.values()):
         notes.append(f"no player has a national rating ({chosen.label}) in the source: every "

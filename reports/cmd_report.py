@@ -61,6 +61,10 @@ def _event_class(_ctx: click.Context, _param: click.Parameter, value: str | None
                    "national championship final, a national team championship, a zonal "
                    "(these three exempt from the federation conditions) or a World or "
                    "Continental team or club championship (7 games suffice).")
+@click.option("--qc-approved", "qc_approved", is_flag=True,
+              help="FIDE's Qualification Commission approved the event's fast-standard time "
+                   "control (45 min + 30 s or longer, from 2026) for title norms (no source "
+                   "shows it).")
 @click.option("--norms-only", is_flag=True,
               help="Print the title norms achieved, possible or not decidable, and write "
                    "nothing.")
@@ -103,7 +107,12 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     built = build_report(t, system=opts["system"], k_default=opts["k_default"],
                          ratings_list=opts["ratings_list"],
                          store=opts["store"] or default_store(), on=opts["on"],
-                         focus=opts["player"], event_class=opts["event_class"])
+                         focus=opts["player"], event_class=opts["event_class"],
+                         qc_approved=opts["qc_approved"])
+    _refuse_not_standard(t, built)
+    if not opts["qc_approved"] and _needs_approval(built):
+        click.echo("hint: if FIDE's Qualification Commission approved the event's time control "
+                   "for title norms, add --qc-approved", err=True)
     if opts["norms_only"]:
         click.echo(render_norms(built))
         return
@@ -123,3 +132,23 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         click.echo(f"wrote {len(written)} files to {out}{where}", err=True)
     if opts["open_"]:
         click.launch(os.path.join(out, "index.html"))
+
+
+def _refuse_not_standard(t: Any, built: Any) -> None:
+    """ReportError (exit 2, nothing written) when FIDE rates none of a standard event's games
+    for its time control (Rating Regulations 1.1–1.2, :mod:`rating.time_controls`)."""
+    from rating.time_controls import standard_time
+    from reports.errors import ReportError
+
+    if built.rating.system == "fide":
+        refusal = standard_time(t, built.rating.on).refusal
+        if refusal:
+            raise ReportError(refusal)
+
+
+def _needs_approval(built: Any) -> bool:
+    """Whether a norm was refused only for want of FIDE's Qualification Commission's approval."""
+    from rating.time_controls import QC_APPROVAL
+
+    return any(c.name == "time control" and c.ok is False and c.need == QC_APPROVAL
+               for n in built.norms for c in n.conditions)

@@ -20,7 +20,7 @@ from typing import Any
 from importer.events import Event, Events
 from importer.fidelist import FideList, read_fide_list
 from importer.identity import shows_games_of
-from importer.sources import FidePage
+from importer.sources import FidePage, display_name
 from rating.fide_check import FideCheck, check_fide_page
 from rating.identity import wanted_on_list
 from rating.notes import Note
@@ -28,7 +28,7 @@ from rating.period_records import PeriodResult
 from rating.period_run import PeriodSource, run_period
 from rating.register import Register
 from reports.errors import ReportError
-from reports.report import file_name, list_warnings
+from reports.report import list_warnings
 
 __all__ = ["Month", "rate_month"]
 
@@ -45,7 +45,7 @@ class Month:
 
 def _named_by_file(page: FidePage) -> FidePage:
     """*page* named by its file name alone: the period's pages are published."""
-    name = file_name(page.source)
+    name = display_name(page.source)
     return replace(page, source=name, calculation=replace(page.calculation, source=name))
 
 
@@ -102,7 +102,8 @@ def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[s
         fide_list = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
         notes += map(Note, list_warnings(fide_list.warnings))
     events, pages, page_notes = _split(found)
-    offered = [PeriodSource(tournament=e.tournament, source=e.label,
+    offered = [PeriodSource(tournament=e.tournament, source=e.label, apart=e.apart,
+                            counted=tuple(map(display_name, e.counted)),
                             month=month_of(e) if month_of else None) for e in events]
     result = run_period(offered, period=period, ratings_list=fide_list, register=register,
                         **options)

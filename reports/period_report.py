@@ -63,7 +63,10 @@ PLAYER_COLUMNS = ("fide_id", "name", "list", "old_rating", "k", "games", "change
 FIDE_CHECK_COLUMNS = ("fide_id", "name", "tournament", "game", "figure", "fide", "ours")
 """``period_fide_check.csv``: each figure where FIDE's calculations page and ours differ."""
 GAME_COLUMNS = ("tournament", "round", "fide_id", "name", "list", "opponent", "opponent_name",
-                "own_rating", "opponent_rating", "capped", "score", "expected", "change", "k")
+                "own_rating", "opponent_rating", "capped", "score", "expected", "change", "k",
+                "sources", "matched_by")
+"""``period_games.csv``; ``sources``: the files the game's event was read from (the first,
+then copies and older snapshots counted in it), ``matched_by``: how the player was found."""
 _NUMERIC = ("old_rating", "k", "games", "change", "rounded_change", "new_rating", "score", "round",
             "own_rating", "opponent_rating", "score", "expected")
 _RATINGS_FROM = {"source": "the tournament's own", "list": "the list in force at its start"}
@@ -93,7 +96,12 @@ def game_columns(result: PeriodResult) -> dict[str, list[Any]]:
     """period_games.csv as columns: one row per rated game, from the rated player's side."""
     games = result.games if isinstance(result.games, PeriodGames) else PeriodGames.of_records(
         list(result.games))
-    cols = {name: games.column(_GAME_FIELDS.get(name, name)) for name in GAME_COLUMNS}
+    cols = {name: games.column(_GAME_FIELDS.get(name, name)) for name in GAME_COLUMNS[:-2]}
+    read_from = {key: "; ".join(found) for key, found in result.sources.items()}
+    cols["sources"] = [read_from.get(key, "") for key in cols["tournament"]]
+    how = {(p.key, p.list): p.matched_by.value for p in result.players}
+    cols["matched_by"] = [how.get(who, "") for who in zip(games.column("key"), cols["list"],
+                                                          strict=True)]
     cols["list"] = [str(rl) for rl in cols["list"]]
     for name in ("score", "expected", "change"):
         cols[name] = [fmt.hundredths(h) for h in cols[name]]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
@@ -28,6 +27,7 @@ from importer.atomic import write_folder_atomic
 from importer.model import FIDE_CALCULATIONS as FIDE_PAGE
 from importer.model import DateSource, Player, Tournament
 from importer.names import name_key
+from importer.sources import display_name
 from rating import registry
 from rating.base import RatingSystem
 from rating.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
@@ -53,8 +53,6 @@ __all__ = [
     "FORMATS",
     "PlayerNotFound",
     "build_report",
-    "by_file_name",
-    "file_name",
     "list_warnings",
     "render_report",
     "resolve_player",
@@ -167,39 +165,23 @@ def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
     return fmt.first_few(warnings, limit, what="rating-list warnings")
 
 
-def file_name(location: str) -> str:
-    """Where an input was read from, as a published page names it: a file (or folder) by
-    its name alone ('/home/ann/x.trf' → 'x.trf'), an address as it is."""
-    if "://" in location:
-        return location
-    return re.split(r"[\\/]", location.rstrip("/\\"))[-1] or location
-
-
-def by_file_name(t: Tournament) -> Tournament:
-    """*t* with each input file it was read from named by its file name alone (in its
-    warnings and source): a report's pages are published, and where the file lay is the
-    reader's own business."""
-    names = {p.location: file_name(p.location) for p in t.provenance}
-    names = {where: name for where, name in names.items() if name and name != where}
-    if not names:
-        return t
-
-    def named(text: str) -> str:
-        for where in sorted(names, key=len, reverse=True):  # a folder's files before it
-            text = text.replace(where, names[where])
-        return text
-
-    return replace(t, info=replace(t.info, source=named(t.info.source)),
-                   warnings=tuple(replace(w, message=named(w.message)) for w in t.warnings))
+def as_published(t: Tournament) -> Tournament:
+    """*t* as a report publishes it: its source named by its files' names alone
+    (:func:`importer.sources.display_name`; the notes already name them so)."""
+    names = [display_name(p.location) for p in t.provenance if p.location]
+    return replace(t, info=replace(t.info, source=", ".join(names) if names
+                                   else display_name(t.info.source)))
 
 
 def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                  k_default: int = DEFAULT_K, ratings_list: RatingsList | None = None,
                  store: str | os.PathLike[str] | None = None, on: date | None = None,
-                 focus: int | str | None = None, event_class: EventClass | None = None
-                 ) -> Report:
+                 focus: int | str | None = None, event_class: EventClass | None = None,
+                 qc_approved: bool = False) -> Report:
     """Rate *t* for a report; *focus* (start number, name or FIDE id) narrows it to one player.
-    Every shown player's title norms are checked, with *event_class* when given.
+    Every shown player's title norms are checked, with *event_class* when given and
+    *qc_approved* (FIDE's Qualification Commission approved the event's fast-standard time
+    control for norms, as the user says).
 
     Players' K comes from *ratings_list* (a FIDE list download) or, without one, from the FIDE
     list in force stored in the register *store* (:func:`rating.register.list_for`), if any.
@@ -211,7 +193,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     """
     if not t.players:
         raise ReportError("the source has no players")
-    t = by_file_name(t)
+    t = as_published(t)
     if not K_MIN <= k_default <= K_MAX:
         raise ReportError(f"K {k_default}: expected a whole number from {K_MIN} to {K_MAX}")
     if ratings_list is None and store is not None and Path(store).exists():
@@ -249,7 +231,8 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     published = compare_published(t, rating, source="FIDE" if fide else "chess-results",
                                   only=None if focus_no is None else {focus_no})
     shown = [p.start_no for p in t.players if focus_no is None or p.start_no == focus_no]
-    norms = check_event_norms(t, shown, event_class=event_class, on=rating.on)
+    norms = check_event_norms(t, shown, event_class=event_class, on=rating.on,
+                              qc_approved=qc_approved)
     return Report(tournament=t, rating=rating, beside=beside, focus=focus_no,
                   notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
                   player_notes=tuple(about), k_note=k_note,
@@ -273,7 +256,7 @@ def report_for(t: Tournament, settings: ReportSettings) -> Report:
     """:func:`build_report` with a form's or query's settings."""
     return build_report(t, system=settings.system, k_default=settings.k, store=settings.store,
                         on=settings.on, focus=settings.player,
-                        event_class=settings.event_class)
+                        event_class=settings.event_class, qc_approved=settings.qc_approved)
 
 
 def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str, str]:
@@ -303,12 +286,14 @@ def write_report(t: Tournament, out: str | os.PathLike[str], *,
                  formats: Sequence[str] = FORMATS, system: str | RatingSystem = "fide",
                  k_default: int = 20, ratings_list: RatingsList | None = None,
                  on: date | None = None, focus: int | str | None = None,
-                 event_class: EventClass | None = None, force: bool = False) -> list[Path]:
+                 event_class: EventClass | None = None, qc_approved: bool = False,
+                 force: bool = False) -> list[Path]:
     """Rate *t* and write the report files as the folder *out*, atomically and whole.
 
     Returns the paths written, in a stable order.  Raises ReportError on bad input and
     OutputError when *out* holds files fiderate did not write (unless *force*).
     """
     report = build_report(t, system=system, k_default=k_default, ratings_list=ratings_list,
-                          on=on, focus=focus, event_class=event_class)
+                          on=on, focus=focus, event_class=event_class,
+                          qc_approved=qc_approved)
     return save_report(report, out, formats, force=force)

@@ -16,7 +16,7 @@ from rating.norms import EventClass
 from reports.errors import ReportError
 
 __all__ = ["DEFAULT_K", "K_MAX", "K_MIN", "ReportSettings", "SettingError",
-           "parse_date", "parse_event_class", "parse_k", "parse_system"]
+           "parse_date", "parse_event_class", "parse_flag", "parse_k", "parse_system"]
 
 DEFAULT_K = 20
 """K for players whose K is not published, listed or derivable."""
@@ -69,6 +69,17 @@ def parse_event_class(text: str) -> EventClass:
         raise SettingError(f"event class {text.strip()!r}: choose one of {choices}") from None
 
 
+_YES, _NO = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
+
+
+def parse_flag(text: str, what: str) -> bool:
+    """A yes/no setting (a form's checkbox sends 'on'); *what* names it in messages."""
+    word = text.strip().lower()
+    if word in _YES or word in _NO:
+        return word in _YES
+    raise SettingError(f"{what} {text.strip()!r}: expected yes or no")
+
+
 @dataclass(frozen=True, slots=True)
 class ReportSettings:
     """What a report is built with besides its source."""
@@ -81,6 +92,9 @@ class ReportSettings:
     """The date whose rules apply when the source gives none."""
     event_class: EventClass | None = None
     """What kind of event it is, for the title norms (None: not given)."""
+    qc_approved: bool = False
+    """FIDE's Qualification Commission approved the event's fast-standard time control for
+    title norms (no source shows it)."""
     store: str | None = None
     """The rating register whose FIDE list gives players' K (the server's, never a user's:
     :meth:`from_fields` leaves it out)."""
@@ -88,7 +102,7 @@ class ReportSettings:
     @classmethod
     def from_fields(cls, fields: Mapping[str, str]) -> ReportSettings:
         """The settings of a form or query (fields ``system``, ``player``, ``k``, ``date``,
-        ``event_class``;
+        ``event_class``, ``qc_approved``;
         an empty or missing field takes the default); SettingError for a bad value."""
         def given(name: str) -> str:
             return (fields.get(name) or "").strip()
@@ -98,4 +112,5 @@ class ReportSettings:
                    k=parse_k(given("k")) if given("k") else DEFAULT_K,
                    on=parse_date(given("date")) if given("date") else None,
                    event_class=(parse_event_class(given("event_class"))
-                                if given("event_class") else None))
+                                if given("event_class") else None),
+                   qc_approved=parse_flag(given("qc_approved"), "qc_approved"))

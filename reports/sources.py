@@ -32,8 +32,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def source_options(f: F) -> F:
-    """Add --timeout, --delay, --base-url, --no-cache, --refresh and --quiet to a command."""
+    """Add --separate, --timeout, --delay, --base-url, --no-cache, --refresh and --quiet to a
+    command."""
     decorators = [
+        click.option("--separate", multiple=True, metavar="SOURCE",
+                     help="Keep this source an event of its own, never counted as the same "
+                          "event as another source (repeatable; read even when not among the "
+                          "sources)."),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary on stderr."),
         click.option("--refresh", is_flag=True, help="Fetch pages again even when cached."),
         click.option("--no-cache", is_flag=True, help="Do not use the on-disk HTTP cache."),
@@ -60,6 +65,7 @@ class LoadOptions:
     no_cache: bool = False
     refresh: bool = False
     quiet: bool = False
+    separate: tuple[str, ...] = ()
 
     @classmethod
     def pop_from(cls, opts: dict[str, Any]) -> LoadOptions:
@@ -131,9 +137,11 @@ def load_events(sources: Sequence[str], opts: LoadOptions) -> Events:
     pages of one tournament merge, snapshots keep the newer)."""
     from importer.events import load_events as read_events  # every reader: not at --help
 
-    session = make_session(opts) if any(_needs_network(s, opts.base_url) for s in sources) else None
+    session = (make_session(opts) if any(_needs_network(s, opts.base_url)
+                                         for s in (*sources, *opts.separate)) else None)
     with progress("reading", quiet=opts.quiet) as bar:
-        return read_events(sources, session=session, base_url=opts.base_url, progress=bar)
+        return read_events(sources, session=session, base_url=opts.base_url, progress=bar,
+                           separate=opts.separate)
 
 
 def load_one(sources: Sequence[str], opts: LoadOptions) -> Tournament:

@@ -80,10 +80,9 @@ def test_norms_csv_has_the_im_norm_worked_out_by_hand(files):
         "ra_floor_raised": "true", "performance": "2552", "titled_opponents": "7",
         "title_opponents": "5", "federations": "6", "own_federation": "3", "exemption": "",
         "needs": "", "reasons": "", "not_checked": row["not_checked"]}
-    # item 5: what no page shows, each condition once, in words
+    # item 5: what no page shows, each condition once, in words (the time control is read
+    # and checked: 90 min/40 moves + 30 min + 30 s is 150 minutes for 60 moves, issue 28)
     assert row["not_checked"].split("; ") == [
-        "at least 2 hours for 60 moves (the source shows 90 min for 40 moves + 30 min + 30 sec "
-        "from move 1)",
         "the event registered with FIDE 30 days ahead",
         "the chief arbiter is an IA or FA and does not play",
         "the event class (a national championship final, national team championship or zonal "

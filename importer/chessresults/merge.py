@@ -17,6 +17,7 @@ from operator import attrgetter, itemgetter
 from importer.chessresults.page import Page, PageKind
 from importer.chessresults.records import mirror, mirrored_status
 from importer.errors import InputError
+from importer.identity import same_player
 from importer.list_hints import with_list_hint
 from importer.model import (
     Colour,
@@ -29,7 +30,6 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.names import name_key
 from importer.pairings import COLOUR_WORDS, games_from_results, told
 
 __all__ = ["build_tournament"]
@@ -95,7 +95,7 @@ def _check_rows(pages: Sequence[Page], warnings: list[SourceWarning]) -> None:
             first = seen.setdefault(p.start_no, p)
             if first is p:
                 continue
-            if not (first.name == p.name or name_key(first.name) == name_key(p.name) != ""):
+            if not (first.name == p.name or same_player("", first.name, "", p.name)):
                 raise InputError(f"starting number {p.start_no} appears twice, as "
                                  f"{first.name!r} and {p.name!r} (broken page): expected one "
                                  "row per player", source=page.source)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Literal
 
-from importer.model import RatingList
+# The time controls' one parser (re-exported: the readers and the writer import them from here)
+from importer.time_control import RATE_WORDS, classify_time_control, encoded_time_control
 
-__all__ = ["RATE_WORDS", "classify_time_control", "encoded_time_control", "parse_date"]
+__all__ = ["ORDERS", "RATE_WORDS", "Order", "classify_time_control", "date_in_order",
+           "encoded_time_control", "parse_date"]
 
 _MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
@@ -16,34 +19,40 @@ def _year(y: int) -> int:
     return y + (2000 if y < 70 else 1900) if y < 100 else y
 
 
-def _date_candidates(text: str) -> list[date]:
-    """Every reading of a date text, most likely first."""
+Order = Literal["YMD", "YDM", "DMY", "MDY"]
+ORDERS: tuple[Order, ...] = ("YMD", "YDM", "DMY", "MDY")
+"""The orders a date's year, month and day are written in, TRF's own (``132``: ``YY/MM/DD``)
+first."""
+
+
+def _readings(text: str) -> list[tuple[Order, date]]:
+    """Every valid reading of a date text with the order of its fields, most likely first."""
     t = " ".join(text.replace(",", " ").split())
-    out: list[tuple[int, int, int]] = []
+    out: list[tuple[Order, int, int, int]] = []
     m = re.fullmatch(r"(\d{4}) ?[/.-] ?(\d{1,2}) ?[/.-] ?(\d{1,2})", t)
     if m:
-        out.append((int(m[1]), int(m[2]), int(m[3])))
+        out.append(("YMD", int(m[1]), int(m[2]), int(m[3])))
     m = re.fullmatch(r"(\d{1,2}) ?[/.-] ?(\d{1,2}) ?[/.-] ?(\d{4})", t)
     if m:
-        out += [(int(m[3]), int(m[2]), int(m[1])), (int(m[3]), int(m[1]), int(m[2]))]
+        out += [("DMY", int(m[3]), int(m[2]), int(m[1])), ("MDY", int(m[3]), int(m[1]), int(m[2]))]
     m = re.fullmatch(r"(\d{2})[/.-](\d{2})[/.-](\d{2})", t)
     if m:
         y = _year(int(m[1]))
-        out += [(y, int(m[2]), int(m[3])), (y, int(m[3]), int(m[2])),
-                (_year(int(m[3])), int(m[2]), int(m[1]))]
+        out += [("YMD", y, int(m[2]), int(m[3])), ("YDM", y, int(m[3]), int(m[2])),
+                ("DMY", _year(int(m[3])), int(m[2]), int(m[1]))]
     m = re.fullmatch(r"([A-Za-z]{3})[a-z]*\.? (\d{1,2}) (\d{4})", t)
     if m and m[1].lower() in _MONTHS:
-        out.append((int(m[3]), _MONTHS[m[1].lower()], int(m[2])))
+        out.append(("MDY", int(m[3]), _MONTHS[m[1].lower()], int(m[2])))
     m = re.fullmatch(r"(\d{1,2})\.? ([A-Za-z]{3})[a-z]*\.? (\d{4})", t)
     if m and m[2].lower() in _MONTHS:
-        out.append((int(m[3]), _MONTHS[m[2].lower()], int(m[1])))
-    dates = []
-    for y, mo, d in out:
+        out.append(("DMY", int(m[3]), _MONTHS[m[2].lower()], int(m[1])))
+    readings = []
+    for order, y, mo, d in out:
         try:
-            dates.append(date(y, mo, d))
+            readings.append((order, date(y, mo, d)))
         except ValueError:
             continue
-    return dates
+    return readings
 
 
 def parse_date(text: str, *, near: date | None = None) -> date | None:
@@ -56,7 +65,7 @@ def parse_date(text: str, *, near: date | None = None) -> date | None:
     >>> parse_date("24/09/2010"), parse_date("11.25.02")
     (datetime.date(2010, 9, 24), datetime.date(2011, 2, 25))
     """
-    dates = _date_candidates(text)
+    dates = [d for _, d in _readings(text)]
     if not dates:
         return None
     if near is not None:
@@ -64,55 +73,10 @@ def parse_date(text: str, *, near: date | None = None) -> date | None:
     return dates[0]
 
 
-RATE_WORDS = (("blitz", RatingList.BLITZ), ("rapid", RatingList.RAPID),
-               ("standard", RatingList.STANDARD), ("classical", RatingList.STANDARD))
+def date_in_order(text: str, order: Order) -> date | None:
+    """*text* read with its year, month and day in *order*, or None when it is no such date.
 
-
-def _classify_minutes(total: float) -> RatingList | None:
-    """FIDE rate of play (RB24 §1) from minutes for 60 moves (time + 60 × increment): rapid
-    more than 10 and less than 60, blitz more than 3 and at most 10; None for 3 or less (no
-    FIDE list rates it)."""
-    if total <= 3:
-        return None
-    if total >= 60:
-        return RatingList.STANDARD
-    return RatingList.RAPID if total > 10 else RatingList.BLITZ
-
-
-def encoded_time_control(text: str) -> RatingList | None:
-    """TRF26 ``222``: ``5400+30``, ``40/6000+30:900+30`` (seconds)."""
-    first = text.strip().split(":")[0]
-    m = re.fullmatch(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?", first)
-    if m is None:
-        return None
-    base, inc = int(m[2]), int(m[3] or 0)
-    if m[1]:  # moves/seconds: the first control alone covers the moves it names
-        return _classify_minutes((base + 60 * inc) / 60 if int(m[1]) >= 60 else 60)
-    return _classify_minutes((base + 60 * inc) / 60)
-
-
-def classify_time_control(text: str) -> RatingList | None:
-    """The FIDE list a free-text time control points to, or None when it cannot tell.
-
-    >>> classify_time_control("90 min + 30 sec"), classify_time_control("15 minutes plus 10 sec")
-    (<RatingList.STANDARD: 'standard'>, <RatingList.RAPID: 'rapid'>)
+    >>> date_in_order("11.25.02", "YDM"), date_in_order("11.25.02", "YMD")
+    (datetime.date(2011, 2, 25), None)
     """
-    low = text.lower()
-    for word, rl in RATE_WORDS:
-        if word in low:
-            return rl
-    m = re.search(r"(\d+):(\d{2})(?!\d)", low)
-    if m:  # h:mm
-        base = float(int(m[1]) * 60 + int(m[2]))
-    else:
-        m = (re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(h\b|hours?|hrs?\b|min|mn|m\b|'|’)", low)
-             or re.search(r"(?<![\d.])(\d+(?:\.\d+)?)(?![\d.])(?!\s*(?:moves?|/|s\b|sec))()",
-                          low))
-        if m is None:
-            return None
-        base = float(m[1]) * (60 if m[2].startswith("h") else 1)
-    rest = low[m.end():]
-    inc = re.search(r"(\d+)\s*(?:s\b|sec|seconds?|\"|'')", rest)
-    if inc is None:
-        inc = re.fullmatch(r"\s*\+\s*(\d+)\s*", rest)
-    return _classify_minutes(base + (int(inc[1]) if inc else 0))
+    return next((d for o, d in _readings(text) if o == order), None)

@@ -6,6 +6,12 @@ column used to reconcile blank results (the ICU files write byes as blanks).
 
 Choices worth knowing:
 
+* The ``132`` round dates are read in one order for the whole line (``YY/MM/DD``, ``YY/DD/MM``,
+  ``DD/MM/YY``, …): the one that puts every round within the ``042``..``052`` dates give or
+  take a week (an ``052`` left at the first day); when several do, all inside first, then
+  non-decreasing dates, then ``YY/MM/DD``.  When none does, one warning and the round dates are
+  left out (the event's dates stand); without both event dates, each round date is read the
+  way nearest the one before.
 * Round results are kept for rounds 1 … the last round any player has data for; ``XXR``/``142``
   (the planned number of rounds) only sets ``TournamentInfo.rounds``.
 * ``W``/``D``/``L`` (a game of less than one move) give the status ``unplayed`` (scored, never
@@ -28,7 +34,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, timedelta
+from itertools import pairwise
 
 from importer.errors import InputError
 from importer.list_hints import with_list_hint
@@ -51,7 +58,14 @@ from importer.model import (
 )
 from importer.numbers import checked_rating, whole_number
 from importer.pairings import games_from_results
-from importer.trf.dates import RATE_WORDS, classify_time_control, encoded_time_control, parse_date
+from importer.trf.dates import (
+    ORDERS,
+    RATE_WORDS,
+    classify_time_control,
+    date_in_order,
+    encoded_time_control,
+    parse_date,
+)
 
 __all__ = ["MIN_FIDE_ID_DIGITS", "NOT_NRS", "decode_trf", "looks_like_trf", "parse_trf"]
 
@@ -127,6 +141,7 @@ class _State:
     warnings: list[SourceWarning] = field(default_factory=list)
     header: dict[str, str] = field(default_factory=dict)
     round_dates: list[str] = field(default_factory=list)
+    round_dates_line: int | None = None
     deputies: list[str] = field(default_factory=list)
     rows: dict[int, _Row] = field(default_factory=dict)
     nrs: list[tuple[int, int | None, str]] = field(default_factory=list)
@@ -286,6 +301,7 @@ def _read_line(st: _State, line: str, lineno: int) -> None:
     elif re.fullmatch(r"\d\d2", code):
         if code == "132":
             st.round_dates = [line[c:c + 8] for c in range(91, len(line), 10)]
+            st.round_dates_line = lineno
         elif code == "112" and rest.strip():
             st.deputies.append(rest.strip())
         elif code == "142":
@@ -550,17 +566,8 @@ def _dates(st: _State) -> tuple[date | None, date | None, tuple[date | None, ...
     start_raw, end_raw = st.header.get("042", ""), st.header.get("052", "")
     start = parse_date(start_raw)
     end = parse_date(end_raw, near=start)
-    rounds: list[date] = []
-    per_round: list[date | None] = []
-    for raw in st.round_dates:
-        d = None
-        if raw.strip():
-            d = parse_date(raw.strip(), near=rounds[-1] if rounds else start)
-            if d is None:
-                st.warn("date", f"132: unreadable round date {raw.strip()!r} ignored")
-            else:
-                rounds.append(d)
-        per_round.append(d)
+    per_round = _round_dates(st, start, end)
+    rounds = [d for d in per_round if d is not None]
     for code, raw, value in (("042", start_raw, start), ("052", end_raw, end)):
         if raw and value is None:
             st.warn("date", f"{code}: unreadable date {raw!r}" +
@@ -577,6 +584,50 @@ def _dates(st: _State) -> tuple[date | None, date | None, tuple[date | None, ...
     while per_round and per_round[-1] is None:
         per_round.pop()
     return start, end, tuple(per_round)
+
+
+_ROUND_DATE_SLACK = timedelta(days=7)
+"""How far outside the event's 042..052 dates a round date may lie (an 052 left at the first
+day, a round played early or late); far less than the 27 days or more between a date and its
+day/month swap."""
+
+
+def _round_dates(st: _State, start: date | None, end: date | None) -> list[date | None]:
+    """Each round's date (132), all read in the one order that puts them within the event's
+    042..052 dates, give or take a week; when several do: all inside first, then non-decreasing
+    dates, then TRF's own YY/MM/DD.  None: one warning and no round dates.  Without both event
+    dates, each is read nearest the one before."""
+    texts = []
+    for raw in st.round_dates:
+        text = raw.strip()
+        if text and parse_date(text) is None:
+            st.warn("date", f"132: unreadable round date {text!r} ignored", st.round_dates_line)
+            text = ""
+        texts.append(text)
+    if start is None or end is None or end < start or not any(texts):
+        rounds: list[date | None] = []
+        for text in texts:
+            previous = next((d for d in reversed(rounds) if d is not None), start)
+            rounds.append(parse_date(text, near=previous) if text else None)
+        return rounds
+    wanted = sum(1 for text in texts if text)
+    ranked: list[tuple[bool, bool, int, list[date | None]]] = []
+    for rank, order in enumerate(ORDERS):
+        read = [date_in_order(text, order) if text else None for text in texts]
+        dates = [d for d in read if d is not None]
+        if len(dates) == wanted and all(start - _ROUND_DATE_SLACK <= d <= end + _ROUND_DATE_SLACK
+                                        for d in dates):
+            ranked.append((not all(start <= d <= end for d in dates),
+                           any(a > b for a, b in pairwise(dates)), rank, read))
+    if not ranked:
+        written = [text for text in texts if text]
+        shown = " ".join(written[:3]) + (" …" if len(written) > 3 else "")
+        st.warn("date", f"132: the round dates {shown} lie more than a week outside the event's "
+                f"dates {start} to {end} (042/052) whichever way their day, month and year are "
+                "read: the event's own dates are used and the round dates left out",
+                st.round_dates_line)
+        return []
+    return min(ranked)[3]
 
 
 def parse_trf(text: str, *, source: str = "") -> Tournament:

@@ -8,6 +8,7 @@ from typing import Literal
 
 from importer.errors import OutputError
 from importer.model import Colour, Player, RoundResult, Status, System, Tournament
+from importer.time_control import looks_encoded, parse_time_control
 from importer.trf.dates import classify_time_control, encoded_time_control
 from importer.trf.reader import MIN_FIDE_ID_DIGITS, NOT_NRS
 
@@ -55,19 +56,10 @@ def _fmt_date(d: date | None) -> str:
     return d.strftime("%Y/%m/%d") if d else ""
 
 
-_PERIOD = r"(?:\d+/)?\d+(?:\+\d+)?"
-_ENCODED = re.compile(rf"{_PERIOD}(?::{_PERIOD})*|W{_PERIOD}(?::{_PERIOD})*-B{_PERIOD}(?::{_PERIOD})*")
-"""TRF26 ``222``: periods ``[moves/]seconds[+increment]`` joined by ``:``; ``W…-B…`` when the
-colours differ."""
-_MINUTES_PLUS_SECONDS = re.compile(
-    r"(?P<min>\d+)\s*(?P<unit>minutes?|mins?|mn|m|'|’)?\s*"
-    r"(?:\+\s*(?P<inc>\d+)\s*(?:seconds?|secs?|s|\"|'')?\s*"
-    r"(?:(?:per|a|/)\s*move|from move 1|(?:per|/)\s*zug|pro zug)?)?", re.IGNORECASE)
-
-
 def encode_time_control(text: str) -> str | None:
     """A time control as TRF26 ``222`` writes it, when the text says it plainly: one period of
-    minutes, with or without an increment in seconds (or the text is already encoded).
+    minutes, with or without an increment in seconds (or the text is already encoded); read by
+    the time controls' one parser (:func:`importer.time_control.parse_time_control`).
 
     >>> encode_time_control("90 min + 30 sec from move 1"), encode_time_control("3+2")
     ('5400+30', '180+2')
@@ -75,13 +67,12 @@ def encode_time_control(text: str) -> str | None:
     ('40/6000+30:900+30', None)
     """
     t = " ".join(text.split())
-    seconds = re.match(r"[WB]?(\d+)", t)
-    if _ENCODED.fullmatch(t) and seconds and (re.search(r"[/:-]", t) or int(seconds[1]) >= 1000):
-        return t  # already encoded (a bare '90+30' is minutes, as chess-results prints it)
-    m = _MINUTES_PLUS_SECONDS.fullmatch(t)
-    if m is None or (m["unit"] is None and m["inc"] is None) or int(m["min"]) == 0:
-        return None
-    return f"{int(m['min']) * 60}" + (f"+{int(m['inc'])}" if m["inc"] is not None else "")
+    if looks_encoded(t):
+        return "".join(t.split())
+    tc = parse_time_control(t)
+    if tc is None or tc.bare or tc.second is not None or tc.moves is not None:
+        return None  # a bare number ('90'), several periods: not plainly one
+    return tc.encoded
 
 
 def _legend(rounds: int) -> str:

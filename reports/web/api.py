@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["OPENAPI", "api_period", "json_response", "period_json"]
 
-_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class")
+_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class", "qc_approved")
 _PERIOD_FIELDS = ("period", "list", "tournaments", "ratings_list")
 
 
@@ -198,6 +198,9 @@ _OPTIONS = [
            "it): national-final, national-team or zonal (each exempt from the federation "
            "conditions), or team-championship (a World or Continental team or club "
            "championship: 7 games suffice). Default: not given, and listed as not checked."),
+    _param("qc_approved", "true when FIDE's Qualification Commission approved the event's "
+           "fast-standard time control (45 min + 30 s or longer, from 2026) for title norms "
+           "(no source shows it). Default: false, and such an event makes no norm.", "boolean"),
 ]
 _ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": the "
                          "reason in words, \"code\": bad-input, not-found, too-large, busy, "

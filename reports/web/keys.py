@@ -3,8 +3,9 @@
 A report built from a chess-results link has a stable key that says everything it was built
 from, so ``/report/<key>/`` can be rebuilt by anyone at any time: the tournament number, then
 ``c<N>`` for a player-card link, the rating system when not FIDE, ``p<N>`` for the player
-asked for, ``k<K>`` when K is not 20, ``d<YYYYMMDD>`` for a date given and ``e<N>`` for the
-event class given (its place in :class:`~rating.norms.EventClass`, from 1): ``1452107``,
+asked for, ``k<K>`` when K is not 20, ``d<YYYYMMDD>`` for a date given, ``e<N>`` for the
+event class given (its place in :class:`~rating.norms.EventClass`, from 1) and ``q1`` when
+FIDE's Qualification Commission approved the event's time control for norms: ``1452107``,
 ``1452107-elo-p12-k30``, ``1452107-e3``.  Reports of uploaded files get a random key (``u…``)
 and expire; the key ends with a signature of this server process, so a key it issued is told
 from one it never did (:func:`issued`) after the report has gone.
@@ -45,6 +46,8 @@ def link_key(ref: Ref, options: ReportSettings, focus: int | None) -> str:
         parts.append(f"d{options.on:%Y%m%d}")
     if options.event_class is not None:
         parts.append(f"e{_CLASSES.index(options.event_class) + 1}")
+    if options.qc_approved:
+        parts.append("q1")
     return "-".join(parts)
 
 
@@ -55,13 +58,13 @@ def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
     """(the tournament, the options, the player's start number) of a link key; None when
     *key* is not one written by :func:`link_key`."""
     tnr, *rest = key.split("-")
-    if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 6:
+    if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 7:
         return None
     found: dict[str, str] = {}
     for token in rest:
         kind = "system" if token in registry.names() else token[:1]
         value = token if kind == "system" else token[1:]
-        if kind not in ("system", "c", "p", "k", "d", "e") or kind in found or not value or (
+        if kind not in ("system", "c", "p", "k", "d", "e", "q") or kind in found or not value or (
                 kind != "system" and (not value.isdigit() or len(value) > 8)):
             return None
         found[kind] = value
@@ -78,7 +81,8 @@ def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
     options = ReportSettings(system=found.get("system", "fide"),
                             player=str(focus) if focus is not None else None,
                             k=int(found.get("k", DEFAULT_K)), on=on,
-                            event_class=_CLASSES[chosen - 1] if chosen is not None else None)
+                            event_class=_CLASSES[chosen - 1] if chosen is not None else None,
+                            qc_approved=found.get("q") == "1")
     ref = Ref(tnr=tnr, snr=card, art=9 if card is not None else None)
     if not K_MIN <= options.k <= K_MAX or link_key(ref, options, focus) != key:
         return None
