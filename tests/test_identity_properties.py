@@ -163,7 +163,7 @@ def test_distinct_events_stay_apart_and_copies_snapshots_rereads_count_once(mont
         assert merge.why.words in merge.note.message  # a merge says why
 
 
-@settings(max_examples=max(EXAMPLES // 4, 20))
+@settings(max_examples=EXAMPLES)
 @given(months())
 def test_the_period_rates_the_games_of_the_distinct_events_once(month) -> None:
     events, extra = month
