@@ -140,12 +140,16 @@ class RatingSystem(Protocol):
         """The K for a player's *games* rated games of one tournament (a cap on K × n)."""
 
     def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
-             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
+             opponent_fide: Sequence[int | None] | None = None,
+             facts: PlayerFacts | None = None) -> list[GameRating]:
         """Rate one player's played games of one tournament: (opponent's rating, score) pairs.
 
         The opponent's rating is the cell the system reads (``Player.national_rating`` for a
         national system); *opponent_fide* are the opponents' FIDE ratings, for a system that
-        falls back on them.  Usually :func:`rate_games` once the opponents are resolved.
+        falls back on them; *facts* what is known of the player (age, earlier evaluations),
+        for a system whose coefficient depends on the whole event (DWZ).  Usually
+        :func:`rate_games` once the opponents are resolved.  Each rated game's ``change`` is
+        its share of the event's change.
         """
 
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
@@ -175,7 +179,8 @@ class _GameByGame:
     __slots__ = ()
 
     def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
-             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
+             opponent_fide: Sequence[int | None] | None = None,
+             facts: PlayerFacts | None = None) -> list[GameRating]:
         return rate_games(self, own, k, games)  # type: ignore[arg-type]
 
 

@@ -197,6 +197,9 @@ class PlayerFacts:
     """A K the source publishes for the player."""
     list_k: int | None = None
     """The K on the FIDE rating list in force."""
+    evaluations: int | None = None
+    """How many times a national list has rated the player before (DWZ's index; None:
+    unknown)."""
 
 
 @cache

@@ -93,31 +93,37 @@ def _own_rating(system: RatingSystem, p: Player) -> int | None:
     return p.national_rating if system.national else p.rating
 
 
-def _player_k(system: RatingSystem, p: Player, rating: int | None, year: int,
-              k_lookup: KLookup | None, k_default: int,
+def _facts(system: RatingSystem, p: Player, rating: int | None, year: int,
+           k_lookup: KLookup | None) -> PlayerFacts:
+    """What is known of *p* for *system*'s K: a national system gets no K published or
+    listed for FIDE."""
+    national = system.national
+    return PlayerFacts(rating=rating, year=year, birth_year=p.birth_year,
+                       junior=is_junior_category(p.category), title=p.title,
+                       published_k=None if national else p.k,
+                       list_k=k_lookup(p) if k_lookup and not national else None)
+
+
+def _player_k(system: RatingSystem, facts: PlayerFacts, k_default: int,
               card_ks: Sequence[int]) -> tuple[int, KSource]:
     """K by precedence: the card's per-game K, then the system's own rule (for FIDE
-    :func:`rating.fide.player_k`).  A national system gets no K published for FIDE."""
+    :func:`rating.fide.player_k`)."""
     if card_ks and not system.national:
         return max(set(card_ks), key=card_ks.count), KSource.CARD
-    national = system.national
-    facts = PlayerFacts(rating=rating, year=year, birth_year=p.birth_year,
-                        junior=is_junior_category(p.category), title=p.title,
-                        published_k=None if national else p.k,
-                        list_k=k_lookup(p) if k_lookup and not national else None)
     return system.player_k(facts, k_default)
 
 
 def _rate(system: RatingSystem, own: int | None, k: int, opp: Sequence[int | None],
-          scores: Sequence[Decimal], fides: Sequence[int | None]) -> tuple[list[GameRating], int]:
+          scores: Sequence[Decimal], fides: Sequence[int | None],
+          facts: PlayerFacts | None = None) -> tuple[list[GameRating], int]:
     """One player's played games through the system's ``rate``, and the K they are rated
     with: the system may cap it once it knows how many games are rated (FIDE: K × n ≤ 700,
     R24 8.3.3).  *fides* are the opponents' FIDE ratings."""
     games = list(zip(opp, scores, strict=True))
-    rated = system.rate(own, k, games, list(fides))
+    rated = system.rate(own, k, games, list(fides), facts)
     capped = system.capped_k(k, sum(g.rated for g in rated))
     if capped != k:
-        rated = system.rate(own, capped, games, list(fides))
+        rated = system.rate(own, capped, games, list(fides), facts)
     return rated, capped
 
 
@@ -127,7 +133,8 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
                  hidden: frozenset[int], too_fast: dict[tuple[int, int], str]) -> PlayerRating:
     own = ratings.get(p.start_no)
     published = [r.k for r in rows if r.k is not None and r.status is Status.PLAYED]
-    k, k_source = _player_k(system, p, own, year, k_lookup, k_default, published)
+    facts = _facts(system, p, own, year, k_lookup)
+    k, k_source = _player_k(system, facts, k_default, published)
     # A rating the source cut off is unknown, not unrated: such games are left out entirely.
     skipped = {r.round: OWN_RATING_UNKNOWN if p.start_no in hidden else OPPONENT_RATING_UNKNOWN
                for r in rows if r.status is Status.PLAYED
@@ -142,13 +149,12 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
     scores = [r.points or Decimal(0) for r in played]
     fides = [fide_ratings.get(r.opponent_no) if r.opponent_no is not None else None
              for r in played]
-    rated, capped = _rate(system, own, k, opp, scores, fides)
+    rated, capped = _rate(system, own, k, opp, scores, fides, facts)
     uncapped = k
     if k_source is not KSource.CARD:
         k = capped  # e.g. reduced so that K × n ≤ 700 (R24 8.3.3); the card's K stands
     card_ks = [r.k if k_source is KSource.CARD else None for r in played]
-    by_round = {r.round: (g, ck if ck is not None else g.k or k)
-                for r, g, ck in zip(played, rated, card_ks, strict=True)}
+    by_round = {r.round: (g, ck) for r, g, ck in zip(played, rated, card_ks, strict=True)}
 
     lines: list[RoundLine] = []
     cumulative = ZERO
@@ -163,11 +169,12 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
                          cumulative=cumulative, published_change=r.rating_change)
         hit = by_round.get(r.round) if r.status is Status.PLAYED else None
         if hit is not None:
-            g, gk = hit
+            g, ck = hit
             if g.rated and g.expected is not None:
-                change = gk * (g.score - g.expected)
+                change = _game_change(g, ck, k)
                 cumulative += change
-                line = replace(line, rated=True, reason=g.reason, k=gk, expected=g.expected,
+                line = replace(line, rated=True, reason=g.reason, k=ck or g.k or k,
+                               expected=g.expected,
                                change=change, cumulative=cumulative, capped=g.capped)
             else:
                 line = replace(line, reason=g.reason if known or r.opponent_no is None
@@ -192,8 +199,17 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
         k_before_cap=uncapped if uncapped != k else None,
         scenarios=() if p.start_no in hidden else _scenarios(
             system, own, uncapped, [r for r in rows if r.opponent_no not in hidden], ratings,
-            fide_ratings, (opp, scores, fides, card_ks), cumulative, slow),
+            fide_ratings, (opp, scores, fides, card_ks), cumulative, slow, facts),
         published_change=p.rating_change)
+
+
+def _game_change(g: GameRating, card_k: int | None, k: int) -> Decimal:
+    """A rated game's change: with the card's K, K × (S − E); else the system's share of the
+    event's change (``g.change``; K × (S − E) for an Elo-style system)."""
+    assert g.expected is not None
+    if card_k is None and g.change is not None:
+        return g.change
+    return (card_k or g.k or k) * (g.score - g.expected)
 
 
 def _total_points(p: Player, lines: Sequence[RoundLine]) -> Decimal | None:
@@ -209,7 +225,8 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
                ratings: dict[int, int | None], fide_ratings: dict[int, int | None],
                played: tuple[list[int | None], list[Decimal], list[int | None],
                              list[int | None]],
-               current: Decimal, slow: dict[int, str]) -> tuple[Scenario, ...]:
+               current: Decimal, slow: dict[int, str], facts: PlayerFacts | None = None
+               ) -> tuple[Scenario, ...]:
     """W/D/L for each pending game: the played games re-rated with that result added, so a
     once-per-tournament cap (R22 8.3.1) that moves to the new game is accounted for; each
     result's new rating by the system's ``new_rating``, as the player's own.  A game in a
@@ -234,9 +251,9 @@ def _scenarios(system: RatingSystem, own: int | None, k: int, rows: Sequence[Rou
         last: GameRating | None = None
         for s in _OUTCOMES:
             games, _ = _rate(system, own, k, [*opp, o], [*scores, s],
-                             [*fides, fide_ratings.get(r.opponent_no)])
-            totals.append(sum((((g.k or k) if gk is None else gk) * (g.score - g.expected)
-                               for g, gk in zip(games, [*card_ks, None], strict=True)
+                             [*fides, fide_ratings.get(r.opponent_no)], facts)
+            totals.append(sum((_game_change(g, ck, k)
+                               for g, ck in zip(games, [*card_ks, None], strict=True)
                                if g.rated and g.expected is not None), ZERO))
             last = games[-1]
         if last is None or not last.rated or last.expected is None:

@@ -395,7 +395,8 @@ class UkdSystem:
                           reason=f"opponent without UKD: estimate (mode {mode}: {how})")
 
     def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
-             opponent_fide: Sequence[int | None] | None = None) -> list[GameRating]:
+             opponent_fide: Sequence[int | None] | None = None,
+             facts: PlayerFacts | None = None) -> list[GameRating]:
         """One player's played games (opponent's UKD cell, score) of one tournament.
 
         Resolves each opponent's rating (a cell that is not a valid UKD is no UKD; the FIDE
