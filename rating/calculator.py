@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from rating import fide
-from rating.base import RatingSystem, rate_games
+from rating.base import RatingSystem
 from rating.errors import RatingError
 from rating.results import GameRating
 from rating.rules import FideRules
@@ -59,8 +59,10 @@ class Calculation:
 
 def calculate(system: RatingSystem, rating: int, k: int,
               games: Sequence[tuple[int | None, Decimal]], *,
-              rules: FideRules | None = None) -> Calculation:
-    """Rate *games* (opponent rating or None, score) for a player rated *rating* with *k*.
+              rules: FideRules | None = None, facts: fide.PlayerFacts | None = None
+              ) -> Calculation:
+    """Rate *games* (opponent rating or None, score) for a player rated *rating* with *k*,
+    through the system's own ``rate`` (with what is known of the player, *facts*).
 
     With FIDE *rules*, K is reduced so that K × n ≤ 700 over the rated games (R24 8.3.3).
     """
@@ -70,12 +72,12 @@ def calculate(system: RatingSystem, rating: int, k: int,
         if opp is not None:
             check_rating(opp, "opponent rating")
     notes: list[str] = []
-    first = rate_games(system, rating, k, games)
+    first = system.rate(rating, k, games, None, facts)
     n = sum(g.rated for g in first)
     used_k = fide.period_k(k, n, rules) if rules is not None else k
     if used_k != k and rules is not None:
         notes.append(f"K {k} × {n} games exceeds {rules.period_cap}: K {used_k} used")
-        first = rate_games(system, rating, used_k, games)
+        first = system.rate(rating, used_k, games, None, facts)
     rated = [g for g in first if g.rated]
     change = sum((g.change for g in rated if g.change is not None), Decimal("0.00"))
     score = sum((g.score for g in rated), Decimal(0))

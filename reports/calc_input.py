@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import TypeVar
 
 from importer.model import RatingList
+from rating import registry
 from rating.calculator import check_rating
 from rating.errors import RatingError
 from rating.fide import Category
@@ -27,8 +28,8 @@ FIELDS = {
     "result": "the result", "game": "the games", "k": "K", "category": "the category",
     "games_played": "the number of rated games played", "birth_year": "the birth year",
     "reached_2400": "whether the rating has reached 2400", "opponent_k": "the opponent's K",
-    "system": "the formula", "elo_cap": "the Elo cap", "date": "the date",
-    "list": "the rating list", "table": "the worked examples",
+    "system": "the rating system", "elo_cap": "the Elo cap", "index": "the DWZ index",
+    "date": "the date", "list": "the rating list", "table": "the worked examples",
 }
 """Each field, and its name in words."""
 _FLAGS = ("reached_2400", "table")
@@ -39,7 +40,6 @@ _RESULTS = {
     "loss": "0", "l": "0", "0": "0", "0.0": "0", "-": "0",
 }
 _UNRATED = ("0", "unrated", "-")
-_SYSTEMS = ("fide", "elo")
 
 T = TypeVar("T")
 Game = tuple[int | None, Decimal]
@@ -153,7 +153,10 @@ class CalcInput:
     reached_2400: bool = False
     opponent_k: int | None = None
     system: str = "fide"
+    """A registered rating system's name (:mod:`rating.registry`)."""
     elo_cap: int | None = None
+    index: int | None = None
+    """How many times the national list has rated the player before (DWZ's index)."""
     on: date | None = None
     """The date whose FIDE rules apply (None: today)."""
     rating_list: RatingList = RatingList.STANDARD
@@ -191,8 +194,9 @@ class CalcInput:
             games_played=read("games_played", lambda t, f: _whole(t, f, 0)),
             birth_year=read("birth_year", lambda t, f: _whole(t, f, 1000, 9999)),
             reached_2400=bool(read("reached_2400", _flag)), opponent_k=read("opponent_k", _k),
-            system=read("system", lambda t, f: _choice(t, f, _SYSTEMS)) or "fide",
-            elo_cap=read("elo_cap", lambda t, f: _whole(t, f, 1)), on=read("date", _date),
+            system=read("system", lambda t, f: _choice(t, f, registry.names())) or "fide",
+            elo_cap=read("elo_cap", lambda t, f: _whole(t, f, 1)),
+            index=read("index", lambda t, f: _whole(t, f, 0)), on=read("date", _date),
             rating_list=read("list", lambda t, f: RatingList(_choice(t, f, RatingList)))
             or RatingList.STANDARD,
             table=bool(read("table", _flag)))
@@ -207,6 +211,14 @@ class CalcInput:
         if self.category is not None and len(facts) > 1:
             raise CalcError(f"the category and {FIELDS[facts[1]]} both decide the player's "
                             "K: give one", "category", "conflict", facts[1])
+        if self.index is not None and self.system != "dwz":
+            raise CalcError("the index is DWZ's: give it with the DWZ system", "index",
+                            "conflict", "system")
+        if self.system not in ("fide", "elo") and (self.category is not None
+                                                  or self.reached_2400):
+            field = "category" if self.category is not None else "reached_2400"
+            raise CalcError(f"{FIELDS[field]} is FIDE's: leave it out for "
+                            f"{self.system.upper()}", field, "conflict", "system")
         if self.elo_cap is not None and self.system != "elo":
             raise CalcError("the Elo cap applies to the generic Elo formula only", "elo_cap",
                             "conflict", "system")

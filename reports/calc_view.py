@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from importer.model import RatingList
-from rating import fide
+from rating import fide, registry
 from rating.base import EloSystem, FideSystem, RatingSystem
 from rating.calculator import Calculation, calculate
 from rating.results import GameRating
@@ -46,7 +46,7 @@ class CalcRun:
     def title(self) -> str:
         """'FIDE rating calculation — standard, rules FIDE 2025-10 (…), 2026-11-01'."""
         how = ("rules " + self.rules.name if isinstance(self.system, FideSystem)
-               else "logistic formula")
+               else self.system.describe())
         return (f"{self.system.label} rating calculation — {self.rating_list.value}, {how}, "
                 f"{self.on.isoformat()}")
 
@@ -58,9 +58,34 @@ def _today() -> dt.date:
 def _setup(inputs: CalcInput) -> tuple[dt.date, FideRules, RatingSystem]:
     on = inputs.on or _today()
     rules = rules_for(on, inputs.rating_list)
-    system: RatingSystem = (FideSystem(rules) if inputs.system == "fide"
-                            else EloSystem(cap=inputs.elo_cap))
+    system: RatingSystem
+    if inputs.system == "fide":
+        system = FideSystem(rules)
+    elif inputs.system == "elo":
+        system = EloSystem(cap=inputs.elo_cap)
+    else:  # a national system, as registered, with its rules of *on*
+        system = registry.build(inputs.system, registry.Settings(
+            on=on, rating_list=inputs.rating_list, k_default=DEFAULT_K))
     return on, rules, system
+
+
+def _facts(rating: int, on: dt.date, inputs: CalcInput) -> fide.PlayerFacts:
+    """What the inputs tell of the player, for the system's K or coefficient."""
+    return fide.PlayerFacts(rating=rating, games_played=inputs.games_played,
+                            birth_year=inputs.birth_year, reached_2400=inputs.reached_2400,
+                            year=on.year, evaluations=inputs.index)
+
+
+def _national_k(system: RatingSystem, rating: int, on: dt.date, inputs: CalcInput,
+                notes: list[str]) -> int:
+    """A national system's K (or coefficient before the event): as given, else its own
+    rule on the facts given."""
+    if inputs.k is not None:
+        return inputs.k
+    k, source = system.player_k(_facts(rating, on, inputs), DEFAULT_K)
+    if source is fide.KSource.DEFAULT:
+        notes.append(f"K {k} assumed: give K, or what {system.label} decides it by")
+    return k
 
 
 def _player_k(rules: FideRules, rating: int, on: dt.date, inputs: CalcInput,
@@ -71,10 +96,7 @@ def _player_k(rules: FideRules, rating: int, on: dt.date, inputs: CalcInput,
         return inputs.k
     if inputs.category is not None:
         return fide.k_for_category(inputs.category, rules)
-    facts = fide.PlayerFacts(rating=rating, games_played=inputs.games_played,
-                             birth_year=inputs.birth_year, reached_2400=inputs.reached_2400,
-                             year=on.year)
-    k, source = fide.player_k(rules, facts, DEFAULT_K)
+    k, source = fide.player_k(rules, _facts(rating, on, inputs), DEFAULT_K)
     if source is fide.KSource.DEFAULT:
         hint = (f" (a player whose rating reached {rules.top_threshold} has K {rules.k_top}: "
                 "the master category)") if rules.reaches_top(rating) else ""
@@ -93,11 +115,16 @@ def run_calc(inputs: CalcInput) -> CalcRun:
     period_rules = rules if inputs.system == "fide" else None
     rating = inputs.rating if inputs.rating is not None else TABLE_RATING
     notes: list[str] = []
-    k = _player_k(rules, rating, on, inputs, notes)
+    national = inputs.system not in ("fide", "elo")
+    k = (_national_k(system, rating, on, inputs, notes) if national
+         else _player_k(rules, rating, on, inputs, notes))
+    facts = _facts(rating, on, inputs) if national else None
     opp, result = inputs.opponent, inputs.result
     games = [(opp, result)] if opp is not None and result is not None else list(inputs.games)
-    player = calculate(system, rating, k, games, rules=period_rules)
+    player = calculate(system, rating, k, games, rules=period_rules, facts=facts)
     notes += player.notes
+    if national:  # what the system assumed, once each (e.g. an age group not given)
+        notes += dict.fromkeys(g.reason for g in player.games if g.rated and g.reason)
     opponent: Calculation | None = None
     outcomes: tuple[tuple[str, Calculation], ...] = ()
     if opp is not None and result is not None:
@@ -106,7 +133,8 @@ def run_calc(inputs: CalcInput) -> CalcRun:
             opp_k = rules.k_top if rules.reaches_top(opp) else DEFAULT_K
             notes.append(f"opponent K {opp_k} assumed: give the opponent's K for another")
         opponent = calculate(system, opp, opp_k, [(rating, 1 - result)], rules=period_rules)
-        outcomes = tuple((name, calculate(system, rating, k, [(opp, s)], rules=period_rules))
+        outcomes = tuple((name, calculate(system, rating, k, [(opp, s)], rules=period_rules,
+                                          facts=facts))
                          for name, s in OUTCOMES)
     return CalcRun(system=system, rules=rules, on=on, rating_list=inputs.rating_list,
                    player=player, opponent=opponent, outcomes=outcomes, notes=tuple(notes))
@@ -135,11 +163,18 @@ def calc_json(run: CalcRun) -> dict[str, Any]:
                          "change": float(fmt.change(b.change)), "new_rating": b.new_rating},
         }
     return {"system": run.system.name, "rating": a.rating, "k": a.k,
-            "date": run.on.isoformat(), "list": run.rating_list.value,
+            "coefficient": _coefficient(a), "date": run.on.isoformat(),
+            "list": run.rating_list.value,
             "games": [_game_json(g) for g in a.games], "score": float(a.score),
-            "expected_total": float(a.expected_total), "change": float(fmt.change(a.change)),
+            "expected": float(a.expected_total), "expected_total": float(a.expected_total),
+            "change": float(fmt.change(a.change)),
             "rounded_change": a.rounded_change, "new_rating": a.new_rating,
             "performance": a.performance, **extra, "notes": list(run.notes)}
+
+
+def _coefficient(a: Calculation) -> int:
+    """The K (DWZ: the coefficient E) the rated games were rated with."""
+    return next((g.k for g in a.games if g.rated and g.k is not None), a.k)
 
 
 def calc_text(run: CalcRun) -> str:

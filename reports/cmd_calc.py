@@ -13,7 +13,8 @@ OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--result",
            "game": "--game", "k": "--k", "category": "--category",
            "games_played": "--games-played", "birth_year": "--birth-year",
            "reached_2400": "--reached-2400", "opponent_k": "--opponent-k",
-           "system": "--system", "elo_cap": "--elo-cap", "date": "--date", "list": "--list",
+           "system": "--system", "elo_cap": "--elo-cap", "index": "--index", "date": "--date",
+           "list": "--list",
            "table": "--table"}
 """The option that gives each of the calculator's fields (:mod:`reports.calc_input`)."""
 
@@ -34,8 +35,12 @@ OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--result",
 @click.option("--reached-2400", is_flag=True, help="A's published rating has reached 2400 (K 10).")
 @click.option("--opponent-k", metavar="K",
               help="The opponent's K (default: 10 if rated 2400+, else 20).")
-@click.option("--system", metavar="fide|elo", default="fide", show_default=True,
-              help="FIDE table 8.1.2 with the rules of --date, or the generic logistic Elo formula.")
+@click.option("--system", metavar="fide|elo|ukd|dwz|ecf", default="fide", show_default=True,
+              help="FIDE table 8.1.2 with the rules of --date, the generic logistic Elo "
+                   "formula, or a national rating (Turkey's UKD, Germany's DWZ, England's ECF) "
+                   "with its federation's rules of --date.")
+@click.option("--index", metavar="N", help="With --system dwz: how many times the player's "
+              "DWZ has been evaluated before (the index on the DSB's list).")
 @click.option("--elo-cap", metavar="N",
               help="With --system elo: limit the difference to this many points (e.g. 400).")
 @click.option("--date", metavar="YYYY-MM-DD", help="Tournament start date for the FIDE rule "
@@ -55,6 +60,8 @@ def calc(**opts: Any) -> None:
       fiderate calc --rating 1850 --k 20 -g 1900:1 -g 2010:0.5 -g unrated:1
     Generic Elo (logistic formula, three decimals):
       fiderate calc --system elo -r 1500 --opponent 1200 --result win
+    A national rating (DWZ, ECF or UKD) with its federation's rules:
+      fiderate calc --system dwz -r 1500 --index 5 --birth-year 1990 -g 1600:1 -g 1400:0.5
     """
     out = calc_output(opts)
     click.echo(json.dumps(out, indent=2, ensure_ascii=False, default=float) if opts["as_json"] else out)

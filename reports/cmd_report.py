@@ -104,7 +104,8 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
     t = load_one(list(sources), load)
     from rating.paths import default_store
 
-    built = build_report(t, system=opts["system"], k_default=opts["k_default"],
+    system, *also = opts["system"]
+    built = build_report(t, system=system, also=also, k_default=opts["k_default"],
                          ratings_list=opts["ratings_list"],
                          store=opts["store"] or default_store(), on=opts["on"],
                          focus=opts["player"], event_class=opts["event_class"],

@@ -54,8 +54,9 @@ def out_options(help_text: str, *, required: bool = False) -> Callable[[F], F]:
 
 
 class _SystemChoice(click.Choice[str]):
-    """The registered rating systems, looked up only when an option is parsed or shown (so
-    ``fiderate --help`` does not import the rating code)."""
+    """The registered rating systems, comma-separated (the first the report's own, the
+    others beside it), looked up only when an option is parsed or shown (so ``fiderate
+    --help`` does not import the rating code)."""
 
     def __init__(self) -> None:
         super().__init__(())
@@ -71,11 +72,13 @@ class _SystemChoice(click.Choice[str]):
         pass
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-                ) -> str:
-        from reports.settings import SettingError, parse_system  # lazy, as above
+                ) -> Any:
+        from reports.settings import SettingError, parse_systems  # lazy, as above
 
+        if isinstance(value, tuple):
+            return value
         try:
-            return parse_system(str(value))
+            return parse_systems(str(value))
         except SettingError as exc:
             self.fail(str(exc), param, ctx)
 
@@ -84,12 +87,14 @@ class _SystemOption(click.Option):
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         from rating import registry  # the rating code: only when the help is shown
 
-        self.help = "Rating system: " + "; ".join(
-            f"{r.name}, {r.help}" for r in registry.registrations()) + "."
+        self.help = ("Rating system, or several comma-separated (fide,dwz: the others shown "
+                     "beside the first): " + "; ".join(
+                         f"{r.name}, {r.help}" for r in registry.registrations()) + ".")
         return super().get_help_record(ctx)
 
 
 def system_option(f: F) -> F:
-    """Add ``--system NAME``: one of the registered rating systems (default fide)."""
+    """Add ``--system NAME[,NAME…]``: registered rating systems, the report's own first
+    (default fide), as a tuple of names."""
     return click.option("--system", cls=_SystemOption, type=_SystemChoice(), default="fide",
-                        show_default=True)(f)
+                        show_default=True, metavar="fide|elo|ukd|dwz|ecf[,…]")(f)

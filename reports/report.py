@@ -177,8 +177,9 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                  k_default: int = DEFAULT_K, ratings_list: RatingsList | None = None,
                  store: str | os.PathLike[str] | None = None, on: date | None = None,
                  focus: int | str | None = None, event_class: EventClass | None = None,
-                 qc_approved: bool = False) -> Report:
+                 qc_approved: bool = False, also: Sequence[str] = ()) -> Report:
     """Rate *t* for a report; *focus* (start number, name or FIDE id) narrows it to one player.
+    The systems named in *also* are rated beside *system*, with those the source names.
     Every shown player's title norms are checked, with *event_class* when given and
     *qc_approved* (FIDE's Qualification Commission approved the event's fast-standard time
     control for norms, as the user says).
@@ -214,8 +215,10 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                              today=today)
     settings = registry.Settings(on=rating.on, rating_list=rating.rating_list,
                                 k_default=k_default)
+    asked = [registry.build(str(_system(name)), settings) for name in also]
+    named = [s for s in registry.beside(t.info, settings) if s.name not in also]
     beside = tuple(BesideRating(s, rate_tournament(t, s, k_default=k_default, on=on, today=today))
-                   for s in registry.beside(t.info, settings) if s.name != rating.system)
+                   for s in (*asked, *named) if s.name != rating.system)
     notes += rating.notes
     about: list[PlayerNote] = list(rating.player_notes)
     for w in t.warnings:  # about the players it names, if they are in the tournament
@@ -256,7 +259,8 @@ def report_for(t: Tournament, settings: ReportSettings) -> Report:
     """:func:`build_report` with a form's or query's settings."""
     return build_report(t, system=settings.system, k_default=settings.k, store=settings.store,
                         on=settings.on, focus=settings.player,
-                        event_class=settings.event_class, qc_approved=settings.qc_approved)
+                        event_class=settings.event_class, qc_approved=settings.qc_approved,
+                        also=settings.also)
 
 
 def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str, str]:

@@ -16,7 +16,8 @@ from rating.norms import EventClass
 from reports.errors import ReportError
 
 __all__ = ["DEFAULT_K", "K_MAX", "K_MIN", "ReportSettings", "SettingError",
-           "parse_date", "parse_event_class", "parse_flag", "parse_k", "parse_system"]
+           "parse_date", "parse_event_class", "parse_flag", "parse_k", "parse_system",
+           "parse_systems"]
 
 DEFAULT_K = 20
 """K for players whose K is not published, listed or derivable."""
@@ -58,6 +59,14 @@ def parse_system(text: str) -> str:
 
 
 
+def parse_systems(text: str) -> tuple[str, ...]:
+    """Rating systems' registered names, comma-separated ('fide,dwz'): the first is the
+    report's own, the others are shown beside it; each once."""
+    names = tuple(dict.fromkeys(parse_system(part) for part in text.split(",") if part.strip()))
+    if not names:
+        raise SettingError(f"rating system: choose one or more of {', '.join(registry.names())}")
+    return names
+
 
 def parse_event_class(text: str) -> EventClass:
     """An event class given by a user (case and spaces ignored)."""
@@ -95,19 +104,26 @@ class ReportSettings:
     qc_approved: bool = False
     """FIDE's Qualification Commission approved the event's fast-standard time control for
     title norms (no source shows it)."""
+    also: tuple[str, ...] = ()
+    """Systems shown beside *system*, as asked ('dwz', 'ecf'; those the source names are
+    added anyway)."""
     store: str | None = None
     """The rating register whose FIDE list gives players' K (the server's, never a user's:
     :meth:`from_fields` leaves it out)."""
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, str]) -> ReportSettings:
-        """The settings of a form or query (fields ``system``, ``player``, ``k``, ``date``,
+        """The settings of a form or query (fields ``system`` — one name, or several
+        comma-separated — ``also_<system>`` ticked, ``player``, ``k``, ``date``,
         ``event_class``, ``qc_approved``;
         an empty or missing field takes the default); SettingError for a bad value."""
         def given(name: str) -> str:
             return (fields.get(name) or "").strip()
 
-        return cls(system=parse_system(given("system")) if given("system") else "fide",
+        systems = parse_systems(given("system")) if given("system") else ("fide",)
+        ticked = tuple(n for n in registry.names()
+                       if parse_flag(given(f"also_{n}"), f"also_{n}") and n not in systems)
+        return cls(system=systems[0], also=(*systems[1:], *ticked),
                    player=given("player") or None,
                    k=parse_k(given("k")) if given("k") else DEFAULT_K,
                    on=parse_date(given("date")) if given("date") else None,

@@ -36,8 +36,8 @@ def link_key(ref: Ref, options: ReportSettings, focus: int | None) -> str:
     parts = [ref.tnr]
     if ref.snr is not None:
         parts.append(f"c{ref.snr}")
-    if options.system != "fide":
-        parts.append(options.system)
+    if options.system != "fide" or options.also:
+        parts += [options.system, *options.also]
     if focus is not None:
         parts.append(f"p{focus}")
     if options.k != DEFAULT_K:
@@ -58,14 +58,19 @@ def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
     """(the tournament, the options, the player's start number) of a link key; None when
     *key* is not one written by :func:`link_key`."""
     tnr, *rest = key.split("-")
-    if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 7:
+    if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 7 + len(registry.names()):
         return None
     found: dict[str, str] = {}
+    systems: list[str] = []
     for token in rest:
-        kind = "system" if token in registry.names() else token[:1]
-        value = token if kind == "system" else token[1:]
-        if kind not in ("system", "c", "p", "k", "d", "e", "q") or kind in found or not value or (
-                kind != "system" and (not value.isdigit() or len(value) > 8)):
+        if token in registry.names():
+            if token in systems:
+                return None
+            systems.append(token)
+            continue
+        kind, value = token[:1], token[1:]
+        if kind not in ("c", "p", "k", "d", "e", "q") or kind in found or not value or (
+                not value.isdigit() or len(value) > 8):
             return None
         found[kind] = value
     try:
@@ -78,7 +83,7 @@ def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
     chosen = int(found["e"]) if "e" in found else None
     if chosen is not None and not 1 <= chosen <= len(_CLASSES):
         return None
-    options = ReportSettings(system=found.get("system", "fide"),
+    options = ReportSettings(system=systems[0] if systems else "fide", also=tuple(systems[1:]),
                             player=str(focus) if focus is not None else None,
                             k=int(found.get("k", DEFAULT_K)), on=on,
                             event_class=_CLASSES[chosen - 1] if chosen is not None else None,

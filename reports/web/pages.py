@@ -46,7 +46,8 @@ __all__ = ["RatedPeriod", "calc_page", "calc_refused", "client_of", "form_page",
            "report_redirect"]
 
 _LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024), "kept_for": kept_for()}
-_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class", "qc_approved")
+_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class", "qc_approved",
+                  *(f"also_{name}" for name in registry.names()))
 
 
 def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -58,7 +59,7 @@ def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
 
 
 def _systems() -> list[dict[str, str]]:
-    return [{"name": r.name, "label": fmt.sentence(r.help)}
+    return [{"name": r.name, "label": fmt.sentence(r.help), "also": f"also_{r.name}"}
             for r in registry.registrations()]
 
 
