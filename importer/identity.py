@@ -14,7 +14,9 @@ does (two sections of one open, two quads of one club stay apart).  Each decisio
 :class:`Sameness`: its rule and the games it rests on, said in words.
 
 A **player** is their FIDE id; without one, their name, federation and birth year
-(:func:`player_key`).
+(:func:`player_key`).  On a national list a player is found by the federation's own id,
+else the FIDE id, else the name (with federation and birth year to tell namesakes apart);
+an ambiguous name finds no one (:func:`find_on_national_list`).
 """
 
 from __future__ import annotations
@@ -31,15 +33,19 @@ from typing import Final
 
 from importer.model import DateSource, Player, Status, Tournament
 from importer.names import name_key
+from importer.nationallist import NationalEntry
 
 __all__ = [
     "EventIdentity",
     "Grouping",
     "Keyed",
+    "NationalIndex",
     "SameBy",
     "Sameness",
     "fide_id_text",
+    "find_on_national_list",
     "group_events",
+    "national_person_key",
     "player_key",
     "player_token",
     "shows_games_of",
@@ -68,6 +74,49 @@ def same_player(fide_id: str, name: str, other_id: str, other_name: str) -> bool
     if mine and theirs:
         return mine == theirs
     return bool(name_key(name)) and name_key(name) == name_key(other_name)
+
+
+class NationalIndex:
+    """A national list's entries, looked up by national id, FIDE id and name."""
+
+    def __init__(self, entries: Iterable[NationalEntry]) -> None:
+        self.by_id: dict[str, NationalEntry] = {}
+        self.by_fide: dict[str, NationalEntry] = {}
+        self.by_name: dict[str, list[NationalEntry]] = {}
+        for e in entries:
+            self.by_id.setdefault(e.national_id.strip(), e)
+            if fide_id_text(e.fide_id):
+                self.by_fide.setdefault(fide_id_text(e.fide_id), e)
+            self.by_name.setdefault(name_key(e.name), []).append(e)
+
+
+def find_on_national_list(p: Player, index: NationalIndex) -> tuple[NationalEntry | None, str]:
+    """*p*'s entry on a national list, and how it was found: 'national_id', 'fide_id',
+    'name' (one entry of that name, federation and birth year agreeing where both give
+    them), or '' with no entry (none, or several namesakes: ambiguous is not guessed)."""
+    nid, fid = p.national_id.strip(), fide_id_text(p.fide_id)
+    if nid and nid in index.by_id:
+        return index.by_id[nid], "national_id"
+    if fid:  # a FIDE id on both sides decides: another id is another player
+        return (index.by_fide[fid], "fide_id") if fid in index.by_fide else (None, "")
+    fed = p.federation.strip().upper()
+    found = [e for e in index.by_name.get(name_key(p.name), ())
+             if (not fed or not e.federation or e.federation.upper() == fed)
+             and (p.birth_year is None or e.birth_year is None or e.birth_year == p.birth_year)]
+    return (found[0], "name") if len(found) == 1 and name_key(p.name) else (None, "")
+
+
+def national_person_key(p: Player, entry: NationalEntry | None) -> str:
+    """Who *p* is across the events of a national period: their entry on the national list
+    ('list:' and the national id), else the FIDE id, else the national id the source gives,
+    else name, federation and birth year (:func:`player_key`)."""
+    if entry is not None:
+        return f"list:{entry.national_id.strip()}"
+    if fide_id_text(p.fide_id):
+        return fide_id_text(p.fide_id)
+    if p.national_id.strip():
+        return f"id:{p.national_id.strip()}"
+    return player_key(p.name, p.federation, p.birth_year)
 
 
 def _short(text: str) -> str:

@@ -276,6 +276,9 @@ class Player:
     rating: int | None = None
     national_rating: int | None = None
     national_id: str = ""
+    national_evaluations: int | None = None
+    """How many times the national rating has been evaluated before (DWZ's index), where a
+    source or a national list gives it."""
     birth_year: int | None = None
     birth_date: date | None = None
     """The full birth date where the source gives one (TRF); ``birth_year`` is always set too."""

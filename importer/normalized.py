@@ -62,14 +62,15 @@ PLAYER_COLUMNS = ("start_no", "name", "title", "federation", "fide_id", "rating"
                   "national_rating", "birth_year", "sex", "club", "points", "rank",
                   "national_id", "team", "k", "rating_change", "category", "rating_known",
                   "published_performance", "published_games", "published_score",
-                  "published_expected", "birth_date")
+                  "published_expected", "birth_date", "national_evaluations")
 RESULT_COLUMNS = ("start_no", "round", "opponent_no", "colour", "points", "status", "k",
                   "rating_change", "requested")
 GAME_COLUMNS = ("round", "board", "white_no", "black_no", "result")
 WARNING_COLUMNS = ("code", "message", "players", "round")
 
 # Written verbatim: numbers, dates and closed vocabularies (only free text is neutralised).
-_PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "birth_year", "points",
+_PLAIN = {"rounds", "focus", "start_no", "rating", "national_rating", "national_evaluations",
+          "birth_year", "points",
           "rank", "k", "rating_change", "round", "opponent_no", "board", "white_no",
           "black_no", "start_date", "end_date", "system", "rating_list", "colour", "status",
           "result", "date_source", "rating_known", "published_performance", "published_games",
@@ -111,6 +112,7 @@ def render_folder(t: Tournament) -> dict[str, str]:
         "published_performance": p.published_performance,
         "published_games": p.published_games, "published_score": p.published_score,
         "published_expected": p.published_expected, "birth_date": _iso(p.birth_date),
+        "national_evaluations": p.national_evaluations,
     } for p in t.players)
     results = ({
         "start_no": r.start_no, "round": r.round, "opponent_no": r.opponent_no,
@@ -251,6 +253,7 @@ def _player(p: _Row) -> Player:
         published_score=p.opt("published_score", Decimal, "a number"),
         published_expected=p.opt("published_expected", Decimal, "a number"),
         birth_date=p.opt("birth_date", date.fromisoformat, "a date YYYY-MM-DD"),
+        national_evaluations=p.opt("national_evaluations", int, "a number of evaluations"),
     )
 
 

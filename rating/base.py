@@ -112,6 +112,11 @@ class RatingSystem(Protocol):
         source or the FIDE list publishes."""
 
     @property
+    def per_tournament(self) -> bool:
+        """A period rates each tournament on the rating the one before left (DWZ), rather
+        than a month's tournaments together on the month's rating (FIDE, ECF, UKD)."""
+
+    @property
     def player_columns(self) -> Sequence[Column[PlayerRating]]:
         """The columns it adds to the players table when rated beside another system."""
 
@@ -192,6 +197,7 @@ class FideSystem(_GameByGame):
     name: str = "fide"
     label: str = "FIDE"
     national: bool = False
+    per_tournament: bool = False
     player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = ()
     round_columns: ClassVar[tuple[Column[RoundLine], ...]] = ()
 
@@ -264,6 +270,7 @@ class EloSystem(_GameByGame):
     name: str = "elo"
     label: str = "Elo"
     national: bool = False
+    per_tournament: bool = False
     player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = ()
     round_columns: ClassVar[tuple[Column[RoundLine], ...]] = ()
 

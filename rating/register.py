@@ -25,17 +25,19 @@ from typing import Any, Final, TypeVar
 
 from importer.fidelist import FideList, ListEntry
 from importer.identity import EventIdentity, Keyed
-from importer.model import RatingList, Tournament
+from importer.model import Player, RatingList, Tournament
 from importer.names import name_key
+from importer.nationallist import NationalEntry, NationalList
 from rating.errors import RatingError
 from rating.identity import Candidate, wanted_on_list
 from rating.months import month_add
 from rating.period_records import PeriodPlayer, PeriodResult, PeriodStatus, Pool, Standing
 from rating.rules import rules_for
 
-__all__ = ["BUSY_TIMEOUT", "SCHEMA_VERSION", "Register", "StoredList", "list_for"]
+__all__ = ["BUSY_TIMEOUT", "SCHEMA_VERSION", "Register", "StoredList", "StoredNationalList",
+           "list_for"]
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 BUSY_TIMEOUT: Final = 10.0
 """Seconds to wait for a register another process is writing (``fiderate period --store``,
 a server saving a month) before giving up with a clear message."""
@@ -110,8 +112,28 @@ _SAME_GAMES: Final = (
 )
 """Version 4: an event's games by round and player (importer.identity), under FIDE ids and
 under names; an older row's ``games`` (a pattern without the players) matches no event."""
+_NATIONAL_FIELDS: Final = ("national_id", "name", "fide_id", "federation", "club", "sex",
+                            "birth_year", "rating", "evaluations", "category", "last_evaluated")
+"""The columns of ``national_players`` after its key's system, month and list (NationalEntry's
+field names)."""
+_NATIONAL_LISTS: Final = (
+    """CREATE TABLE national_months (
+        system TEXT NOT NULL, month TEXT NOT NULL, list TEXT NOT NULL, source TEXT NOT NULL,
+        players INTEGER NOT NULL, PRIMARY KEY (system, month, list))""",
+    """CREATE TABLE national_players (
+        system TEXT NOT NULL, month TEXT NOT NULL, list TEXT NOT NULL,
+        national_id TEXT NOT NULL, name TEXT NOT NULL, fide_id TEXT NOT NULL,
+        federation TEXT NOT NULL, club TEXT NOT NULL, sex TEXT NOT NULL, birth_year INTEGER,
+        rating INTEGER, evaluations INTEGER, category TEXT NOT NULL,
+        last_evaluated TEXT NOT NULL, name_key TEXT NOT NULL,
+        PRIMARY KEY (system, month, list, national_id)) WITHOUT ROWID""",
+    "CREATE INDEX national_fide ON national_players(system, fide_id) WHERE fide_id != ''",
+    "CREATE INDEX national_name ON national_players(system, name_key)",
+)
+"""Version 5: national rating lists (the DSB's DWZ, the ECF's), one row per player, month
+and list, found by national id, FIDE id or name."""
 _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS, 3: _EVENTS,
-                                                  4: _SAME_GAMES}
+                                                  4: _SAME_GAMES, 5: _NATIONAL_LISTS}
 """Statements that bring the schema from version v − 1 to v."""
 
 
@@ -121,6 +143,17 @@ def _month(d: date) -> str:
 
 def _first(month: str) -> date:
     return date.fromisoformat(month + "-01")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredNationalList:
+    """A month's national list of one system in the register."""
+
+    system: str
+    month: date
+    lists: tuple[str, ...]
+    players: int
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +373,8 @@ class Register:
     def table(self, name: str) -> list[tuple[Any, ...]]:
         """All rows of one table, sorted (for tests and inspection)."""
         if name not in {"players", "periods", "lists", "tournaments", "games", "pool",
-                        "schema_version", "list_months", "list_players", "outputs"}:
+                        "schema_version", "list_months", "list_players", "outputs",
+                        "national_months", "national_players"}:
             raise RatingError(f"no register table {name!r}")
         return sorted(self._db.execute(f"SELECT * FROM {name}").fetchall(),
                       key=lambda r: tuple("" if v is None else str(v) for v in r))
@@ -452,6 +486,74 @@ class Register:
         kinds = tuple(k for k in _LIST_KINDS if k in months)
         return FideList.of(merged.values(), lists=kinds, list_date=_first(newest),
                            source=f"{self.path} (FIDE list {newest})")
+
+    # ---------------------------------------------------------------- national lists
+
+    def import_national_list(self, national: NationalList, month: date, *,
+                             source: str) -> StoredNationalList:
+        """Store a national list as *month*'s list of its system, in one transaction: each
+        national id once per rating list (its first line); it replaces the month's lists of
+        the same system and kind.  Importing again changes nothing."""
+        first: dict[tuple[str, str], NationalEntry] = {}
+        for e in national.entries:
+            first.setdefault((e.rating_list.value, e.national_id), e)
+        kinds = tuple(k for k in _LIST_KINDS if any(kind == k for kind, _ in first))
+        m, system = _month(month), national.system
+        rows = [(system, m, kind, *(getattr(e, c) for c in _NATIONAL_FIELDS), name_key(e.name))
+                for (kind, _), e in first.items()]
+        with self._transaction() as db:
+            db.execute("DELETE FROM national_players WHERE system = ? AND month = ?",
+                       (system, m))
+            db.execute("DELETE FROM national_months WHERE system = ? AND month = ?", (system, m))
+            if rows:
+                db.executemany("INSERT INTO national_players VALUES "
+                               f"({', '.join('?' * len(rows[0]))})", rows)
+            db.executemany("INSERT INTO national_months VALUES (?, ?, ?, ?, ?)",
+                           [(system, m, kind, source, sum(k == kind for k, _ in first))
+                            for kind in kinds])
+        return StoredNationalList(system=system, month=month, lists=kinds, players=len(
+            {nid for _, nid in first}), source=source)
+
+    def stored_national_lists(self, system: str | None = None) -> list[StoredNationalList]:
+        """The national lists stored (of *system*, or all), oldest month first."""
+        out: dict[tuple[str, str], StoredNationalList] = {}
+        for s, m, kind, source, n in self._db.execute(
+                "SELECT system, month, list, source, players FROM national_months "
+                "WHERE ? IS NULL OR system = ? ORDER BY system, month", (system, system)):
+            old = out.get((s, m))
+            out[(s, m)] = StoredNationalList(
+                system=s, month=_first(m), lists=(*old.lists, kind) if old else (kind,),
+                players=max(n, old.players if old else 0), source=source)
+        return sorted(out.values(), key=lambda x: (x.month, x.system))
+
+    def national_in_force(self, system: str, on: date, rating_list: RatingList,
+                          players: Iterable[Player]) -> NationalList | None:
+        """These players' entries on *system*'s newest stored list of *rating_list* up to
+        *on*'s month: found by national id, FIDE id, or name; None when no list is stored
+        by then."""
+        row = self._db.execute(
+            "SELECT MAX(month), MAX(source) FROM national_months WHERE system = ? AND list = ? "
+            "AND month <= ?", (system, rating_list.value, _month(on))).fetchone()
+        if row is None or row[0] is None:
+            return None
+        m, source = row
+        wanted = list(players)
+        found: dict[str, tuple[Any, ...]] = {}
+        select = (f"SELECT {', '.join(_NATIONAL_FIELDS)} FROM national_players WHERE "
+                  "system = ? AND month = ? AND list = ? AND ")
+        for column, values in (("national_id", {p.national_id.strip() for p in wanted}),
+                               ("fide_id", {p.fide_id.strip() for p in wanted}),
+                               ("name_key", {name_key(p.name) for p in wanted})):
+            keys = sorted(v for v in values if v)
+            for chunk in _chunks(keys):
+                for r in self._db.execute(
+                        select + f"{column} IN ({', '.join('?' * len(chunk))})",
+                        (system, m, rating_list.value, *chunk)):
+                    found.setdefault(r[0], r)
+        entries = tuple(NationalEntry(system=system, rating_list=rating_list,
+                                      **dict(zip(_NATIONAL_FIELDS, r, strict=True)))
+                        for r in found.values())
+        return NationalList(system, entries, _first(m), source=source)
 
     # ---------------------------------------------------------------- writing
 

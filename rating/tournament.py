@@ -101,6 +101,7 @@ def _facts(system: RatingSystem, p: Player, rating: int | None, year: int,
     return PlayerFacts(rating=rating, year=year, birth_year=p.birth_year,
                        junior=is_junior_category(p.category), title=p.title,
                        published_k=None if national else p.k,
+                       evaluations=p.national_evaluations if national else None,
                        list_k=k_lookup(p) if k_lookup and not national else None)
 
 

@@ -291,6 +291,8 @@ class UkdSystem:
     name: str = "ukd"
     label: str = "UKD"
     national: bool = True
+    per_tournament: bool = False
+    """A month's tournaments are rated together on the month's UKD (TSF's monthly list)."""
 
     player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = (
         Column("national_rating", lambda p: p.rating, header="UKD"),

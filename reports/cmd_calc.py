@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from reports.options import SystemOption
+
 __all__ = ["OPTIONS", "calc", "calc_output"]
 
 OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--result",
@@ -35,10 +37,8 @@ OPTIONS = {"rating": "--rating", "opponent": "--opponent", "result": "--result",
 @click.option("--reached-2400", is_flag=True, help="A's published rating has reached 2400 (K 10).")
 @click.option("--opponent-k", metavar="K",
               help="The opponent's K (default: 10 if rated 2400+, else 20).")
-@click.option("--system", metavar="fide|elo|ukd|dwz|ecf", default="fide", show_default=True,
-              help="FIDE table 8.1.2 with the rules of --date, the generic logistic Elo "
-                   "formula, or a national rating (Turkey's UKD, Germany's DWZ, England's ECF) "
-                   "with its federation's rules of --date.")
+@click.option("--system", metavar="SYSTEM", default="fide", show_default=True,
+              cls=SystemOption, several=False)
 @click.option("--index", metavar="N", help="With --system dwz: how many times the player's "
               "DWZ has been evaluated before (the index on the DSB's list).")
 @click.option("--elo-cap", metavar="N",
@@ -60,7 +60,7 @@ def calc(**opts: Any) -> None:
       fiderate calc --rating 1850 --k 20 -g 1900:1 -g 2010:0.5 -g unrated:1
     Generic Elo (logistic formula, three decimals):
       fiderate calc --system elo -r 1500 --opponent 1200 --result win
-    A national rating (DWZ, ECF or UKD) with its federation's rules:
+    A national rating with its federation's rules of --date:
       fiderate calc --system dwz -r 1500 --index 5 --birth-year 1990 -g 1600:1 -g 1400:0.5
     """
     out = calc_output(opts)

@@ -75,15 +75,24 @@ def list_(ctx: click.Context) -> None:
               help="The list's month (default: from the file's name or header).")
 @click.option("--list", "kind", type=click.Choice(["standard", "rapid", "blitz"]),
               help="Which list a single-type download is (default: from the file name).")
+@click.option("--system", type=click.Choice(["fide", "dwz", "ecf"]), default="fide",
+              show_default=True,
+              help="Whose list: FIDE's download, the DSB's DWZ export (CSV, zipped or not) or "
+                   "the ECF's rating list (CSV).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
 def import_list(file: str, store: str | None, month_text: str | None, kind: str | None,
-                quiet: bool) -> None:
-    """Store a FIDE rating list download (TXT or XML, zipped or not) as a month's list.
+                system: str, quiet: bool) -> None:
+    """Store a FIDE rating list download (TXT or XML, zipped or not) as a month's list, or a
+    national list (--system dwz, ecf).
 
     Importing the same month again replaces it; a failed import leaves the register as it
     was.  A single-type list (standard, rapid or blitz) keeps the month's other lists.
     """
     import sys
+
+    if system != "fide":
+        _import_national(file, store, month_text, system, quiet)
+        return
 
     from importer.fidelist import read_fide_list
     from rating.register import Register
@@ -132,6 +141,33 @@ def import_list(file: str, store: str | None, month_text: str | None, kind: str 
                f"{result.players} players from {file} → {path}")
     if not quiet:
         for note in notes:
+            click.echo(f"note: {note}", err=True)
+
+
+def _import_national(file: str, store: str | None, month_text: str | None, system: str,
+                     quiet: bool) -> None:
+    """``list import --system dwz|ecf``: a national list as a month's list of its system."""
+    from importer.nationallist import read_national_list
+    from rating.register import Register
+    from reports.errors import ReportError
+
+    national = read_national_list(file, system)
+    month = _month(month_text) if month_text else None
+    found = national.published.replace(day=1) if national.published else _month_in_name(file)
+    if month is None and found is None:
+        raise ReportError(f"{file}: neither its name nor its contents tell the list's month; "
+                          "give --month YYYY-MM")
+    month = month or found
+    assert month is not None
+    if not national.entries:
+        raise ReportError(f"{file}: no player with a {system.upper()} rating in the list")
+    path = _store(store)
+    with Register(path) as reg:
+        stored = reg.import_national_list(national, month, source=national.source)
+    click.echo(f"stored the {month:%Y-%m} {system.upper()} list ({', '.join(stored.lists)}): "
+               f"{stored.players} players from {file} → {path}")
+    if not quiet:
+        for note in dict.fromkeys(national.warnings):
             click.echo(f"note: {note}", err=True)
 
 

@@ -10,14 +10,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from reports.options import out_options
+from reports.options import national_list_option, out_options, system_option
 from reports.sources import LoadOptions, source_options
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping, Sequence
     from datetime import date
     from pathlib import Path
 
+    from importer.events import Events
+    from importer.model import RatingList
+    from importer.nationallist import NationalList
+    from rating.national import NationalPeriod
     from rating.period_records import PeriodResult
     from rating.register import Register
 
@@ -111,17 +115,22 @@ def _event_month(sources: tuple[str, ...], assign: dict[str, date]) -> date | No
               help="Rate here an event the register rated in another month (its earlier rating "
                    "is replaced; the months since are named as stale).")
 @click.option("--no-html", is_flag=True, help="Skip period.html.")
+@system_option
+@national_list_option
 @out_options("Folder for period_players.csv, period_games.csv and per-tournament reports.",
              required=True)
 @source_options
 def period(**opts: Any) -> None:
-    """Rate several tournaments as one FIDE rating period (list month).
+    """Rate several tournaments as one FIDE rating period (list month), and national
+    periods beside it (--system fide,dwz).
 
     \b
     Each player's change is summed over every tournament of the month with the
     period's K (K × n ≤ 700), exact to the hundredth, and rounded once.
     A player's FIDE calculations page among the SOURCES (saved, or its
     ratings.fide.com address) is a check: each differing figure is listed.
+    A national system rates as its federation does: DWZ tournament after
+    tournament in the order they ended, the others by month.
     \b
       fiderate period a.trf b.trf --period 2026-11 --ratings-list players_list_foa.txt \\
           --store ratings.sqlite --out out/
@@ -133,9 +142,12 @@ def period(**opts: Any) -> None:
 def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str | None,
                only_list: str | None, store: str | None, assign: tuple[str, ...],
                correction: tuple[str, ...], replace: bool, rerate: bool, no_html: bool,
-               out: str, force: bool, load: LoadOptions) -> None:
+               out: str, force: bool, load: LoadOptions, system: tuple[str, ...] = ("fide",),
+               national_list: tuple[str, ...] = ()) -> None:
     """The body of ``fiderate period``: options → :func:`reports.month.rate_month` → files and
-    the register, in one atomic step (heavy imports happen here)."""
+    the register, in one atomic step (heavy imports happen here); the national systems'
+    periods (:func:`rating.national.rate_national_period`) are written beside FIDE's, or
+    alone when FIDE is not asked (the register then keeps nothing)."""
     from pathlib import Path
 
     from importer.atomic import check_output_folder
@@ -145,6 +157,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     from rating.period_run import check_month
     from rating.register import Register
     from reports.month import rate_month
+    from reports.options import read_national_lists
     from reports.period_report import write_period_files
     from reports.sources import load_events
 
@@ -157,20 +170,87 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
         raise click.BadParameter(str(exc), param_hint="--period/--assign") from None
     corrections = _corrections(correction)
     check_output_folder(out, force=force)
+    lists = read_national_lists(national_list, system)
     found = load_events(sources, load)
     store_path = Path(store) if store else default_store()
     with Register(store_path) as reg:
         finish_outputs(reg)
-        rated = rate_month(found, period=when, ratings_list=ratings_list, register=reg,
-                           month_of=lambda e: _event_month(e.sources, assigned),
-                           only_list=RatingList(only_list) if only_list else None,
-                           corrections=corrections, replace_older=replace, rerate=rerate)
-        result, fide_list = rated.result, rated.fide_list
-        commit_period(reg, result, out, force=force, replace=replace,
-                      write=lambda folder: write_period_files(
-                          result, folder, html_summary=not no_html, ratings_list=fide_list,
-                          fide_checks=rated.fide_checks))
-    _summary(result, Path(out), quiet=load.quiet)
+        national = _national_periods(found, system, lists, reg, when,
+                                     RatingList(only_list) if only_list else None)
+        if "fide" not in system:
+            _write_national(national, out, force=force, month=when)
+        else:
+            rated = rate_month(found, period=when, ratings_list=ratings_list, register=reg,
+                               month_of=lambda e: _event_month(e.sources, assigned),
+                               only_list=RatingList(only_list) if only_list else None,
+                               corrections=corrections, replace_older=replace, rerate=rerate)
+            result, fide_list = rated.result, rated.fide_list
+
+            def write(folder: Path) -> None:
+                write_period_files(result, folder, html_summary=not no_html,
+                                   ratings_list=fide_list, fide_checks=rated.fide_checks)
+                _national_files(national, folder, when)
+
+            commit_period(reg, result, out, force=force, replace=replace, write=write)
+            _summary(result, Path(out), quiet=load.quiet)
+    for n in national:
+        _national_summary(n, Path(out), quiet=load.quiet)
+
+
+def _national_periods(found: Events, systems: tuple[str, ...],
+                      lists: Mapping[str, NationalList], reg: Register, when: date,
+                      only_list: RatingList | None) -> list[NationalPeriod]:
+    """Each national system's period over the events given (the list given, else the one
+    in force stored in the register)."""
+    from importer.model import RatingList
+    from rating import registry
+    from rating.national import rate_national_period
+
+    out = []
+    events = [e.tournament for e in found.events]
+    for name in systems:
+        if name == "fide":
+            continue
+        kind = only_list or RatingList.STANDARD
+        system = registry.build(name, registry.Settings(on=when, rating_list=kind))
+        listed = lists.get(name) or reg.national_in_force(
+            name, when, kind, [p for t in events for p in t.players])
+        chosen = [t for t in events if (t.info.rating_list or RatingList.STANDARD) is kind]
+        out.append(rate_national_period(chosen, system, listed=listed, on=when))
+    return out
+
+
+def _national_files(periods: Sequence[NationalPeriod], folder: Path, when: date) -> None:
+    from reports.national_period import national_files
+
+    for n in periods:
+        for name, text in national_files(n, f"{when:%Y-%m}").items():
+            (folder / name).write_text(text, encoding="utf-8", newline="")
+
+
+def _write_national(periods: Sequence[NationalPeriod], out: str, *, force: bool,
+                    month: date) -> None:
+    """The national periods alone, in one folder swapped in whole."""
+    from importer.atomic import StagedDir
+
+    staged = StagedDir.beside(out, force=force)
+    try:
+        _national_files(periods, staged.path, month)
+        staged.finish()
+    except BaseException:
+        staged.discard()
+        raise
+    staged.swap()
+
+
+def _national_summary(n: NationalPeriod, out: Path, *, quiet: bool) -> None:
+    events = len({s.tournament for s in n.steps})
+    rated = sum(p.games > 0 for p in n.players)
+    click.echo(f"{n.label} period: {events} tournament{'s' if events != 1 else ''}, "
+               f"{rated} player{'s' if rated != 1 else ''} rated → {out}/period_{n.system}.html")
+    if not quiet:
+        for note in n.notes:
+            click.echo(f"note: {n.label}: {note}", err=True)
 
 
 def finish_outputs(reg: Register) -> None:

@@ -7,7 +7,14 @@ from typing import Any
 
 import click
 
-from reports.options import iso_date, k_option, out_options, system_option
+from reports.options import (
+    iso_date,
+    k_option,
+    national_list_option,
+    out_options,
+    read_national_lists,
+    system_option,
+)
 from reports.sources import source_options
 
 __all__ = ["report"]
@@ -46,6 +53,7 @@ def _event_class(_ctx: click.Context, _param: click.Parameter, value: str | None
 @click.option("--player", "-p", metavar="N|NAME|FIDEID",
               help="Report one player (start number, name or FIDE id).")
 @system_option
+@national_list_option
 @k_option("K for players whose K is not published, listed or derivable.")
 @click.option("--ratings-list", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="A FIDE rating list download: players' K is taken from it (default: the "
@@ -75,7 +83,8 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
 
     Per player: K × Σ(S − E) over the rated games, with the tournament's ratings and
     the FIDE rules of its start date; forfeits, byes and unrated opponents are listed
-    but not rated.  Paired, unfinished games get win/draw/loss scenarios.
+    but not rated.  Paired, unfinished games get win/draw/loss scenarios.  National
+    ratings are shown beside FIDE with --system fide,dwz (any registered systems).
 
     \b
     Examples:
@@ -83,6 +92,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
       fiderate report saved/*.html --player 12
       fiderate report https://chess-results.com/tnr1452107.aspx --out out/ --open
       fiderate report saved/*.html --norms-only --event-class zonal
+      fiderate report saved/*.html --system fide,dwz --national-list LV-0-csv.zip
     """
     from importer.atomic import check_output_folder
     from reports.report import build_report, save_report
@@ -101,6 +111,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         raise click.UsageError("--open needs --out and the html format")
     if out is not None:
         check_output_folder(out, force=opts["force"])
+    lists = read_national_lists(opts["national_list"], opts["system"])
     t = load_one(list(sources), load)
     from rating.paths import default_store
 
@@ -109,7 +120,7 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
                          ratings_list=opts["ratings_list"],
                          store=opts["store"] or default_store(), on=opts["on"],
                          focus=opts["player"], event_class=opts["event_class"],
-                         qc_approved=opts["qc_approved"])
+                         qc_approved=opts["qc_approved"], national_lists=lists)
     _refuse_not_standard(t, built)
     if not opts["qc_approved"] and _needs_approval(built):
         click.echo("hint: if FIDE's Qualification Commission approved the event's time control "

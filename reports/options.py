@@ -1,13 +1,18 @@
-"""The output options every writing command shares: ``--out/-o DIR`` and ``--force``."""
+"""The options several commands share: ``--out/-o DIR`` and ``--force``, ``--k``,
+``--system`` and ``--national-list``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-__all__ = ["iso_date", "k_option", "out_options", "system_option"]
+if TYPE_CHECKING:
+    from importer.nationallist import NationalList
+
+__all__ = ["SystemOption", "iso_date", "k_option", "national_list_option", "out_options",
+           "read_national_lists", "system_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,18 +88,60 @@ class _SystemChoice(click.Choice[str]):
             self.fail(str(exc), param, ctx)
 
 
-class _SystemOption(click.Option):
+class SystemOption(click.Option):
+    """``--system``, its help listing the registered systems when shown; ``several``: a
+    comma-separated list."""
+
+    def __init__(self, *args: Any, several: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.several = several
+
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         from rating import registry  # the rating code: only when the help is shown
 
-        self.help = ("Rating system, or several comma-separated (fide,dwz: the others shown "
-                     "beside the first): " + "; ".join(
-                         f"{r.name}, {r.help}" for r in registry.registrations()) + ".")
+        lead = ("Rating system, or several comma-separated (fide,dwz: the others shown "
+                "beside the first)" if self.several else "Rating system")
+        self.help = (lead + ": " + "; ".join(f"{r.name}, {r.help}"
+                                             for r in registry.registrations()) + ".")
         return super().get_help_record(ctx)
 
 
 def system_option(f: F) -> F:
     """Add ``--system NAME[,NAME…]``: registered rating systems, the report's own first
     (default fide), as a tuple of names."""
-    return click.option("--system", cls=_SystemOption, type=_SystemChoice(), default="fide",
-                        show_default=True, metavar="fide|elo|ukd|dwz|ecf[,…]")(f)
+    return click.option("--system", cls=SystemOption, type=_SystemChoice(), default="fide",
+                        show_default=True, metavar="SYSTEM[,SYSTEM…]")(f)
+
+
+def national_list_option(f: F) -> F:
+    """Add ``--national-list [SYSTEM=]FILE`` (repeatable): a national list file for a national
+    system asked with ``--system`` (see :func:`read_national_lists`)."""
+    return click.option(
+        "--national-list", multiple=True, metavar="[SYSTEM=]FILE",
+        help="A national rating list for a national --system (the DSB's DWZ export, the "
+             "ECF's list): its ratings, index and birth years fill in what the source does "
+             "not show (default: the list stored with 'fiderate list import --system'). "
+             "SYSTEM= is needed only when several national systems are asked.")(f)
+
+
+def read_national_lists(given: tuple[str, ...], systems: tuple[str, ...]
+                        ) -> dict[str, NationalList]:
+    """Each ``--national-list`` read, by system name (ReportError naming the option)."""
+    from importer.nationallist import SYSTEMS, read_national_list
+    from reports.errors import ReportError
+
+    readable = [s for s in systems if s in SYSTEMS]
+    out: dict[str, NationalList] = {}
+    for text in given:
+        name, sep, path = text.partition("=")
+        if not sep or name not in SYSTEMS:
+            if len(readable) != 1:
+                asked = " or ".join(readable) if readable else ", ".join(SYSTEMS)
+                raise ReportError(f"--national-list {text}: say whose list it is "
+                                  f"({asked}=FILE), and ask for that system with --system")
+            name, path = readable[0], text
+        elif name not in systems:
+            raise ReportError(f"--national-list {text}: {name} is not among --system "
+                              f"{','.join(systems)}")
+        out[name] = read_national_list(path, name)
+    return out

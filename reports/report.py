@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -25,17 +25,19 @@ from typing import TYPE_CHECKING
 
 from importer.atomic import write_folder_atomic
 from importer.model import FIDE_CALCULATIONS as FIDE_PAGE
-from importer.model import DateSource, Player, Tournament
+from importer.model import DateSource, Player, RatingList, Tournament
 from importer.names import name_key
+from importer.nationallist import NationalList
 from importer.sources import display_name
 from rating import registry
 from rating.base import RatingSystem
 from rating.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
+from rating.national import national_tournament
 from rating.norms import EventClass, check_event_norms
 from rating.notes import grouped
 from rating.published import compare_published
-from rating.results import PlayerNote
-from rating.tournament import rate_tournament
+from rating.results import PlayerNote, TournamentRating
+from rating.tournament import KLookup, rate_tournament, rules_date
 from reports import csv_files, fmt, html
 from reports.errors import ReportError
 from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
@@ -177,9 +179,13 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                  k_default: int = DEFAULT_K, ratings_list: RatingsList | None = None,
                  store: str | os.PathLike[str] | None = None, on: date | None = None,
                  focus: int | str | None = None, event_class: EventClass | None = None,
-                 qc_approved: bool = False, also: Sequence[str] = ()) -> Report:
+                 qc_approved: bool = False, also: Sequence[str] = (),
+                 national_lists: Mapping[str, NationalList] | None = None) -> Report:
     """Rate *t* for a report; *focus* (start number, name or FIDE id) narrows it to one player.
     The systems named in *also* are rated beside *system*, with those the source names.
+    A national system reads its ratings, index and birth years from the source and from
+    its national list: the one in *national_lists* (by system name), else the one in force
+    stored in the register *store* (:mod:`rating.national`).
     Every shown player's title norms are checked, with *event_class* when given and
     *qc_approved* (FIDE's Qualification Commission approved the event's fast-standard time
     control for norms, as the user says).
@@ -210,15 +216,23 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     list_name = (t.info.rating_list.value if t.info.rating_list else "standard")
     k_lookup = (_k_lookup_from_list(t, ratings_list, list_name, notes) if ratings_list
                 else None)
+    lists = _NationalLists(t, national_lists or {}, store, t.info.start_date or on or today)
     chosen = _system(system)
-    rating = rate_tournament(t, chosen, k_default=k_default, k_lookup=k_lookup, on=on,
-                             today=today)
+    if isinstance(chosen, str):
+        chosen = registry.build(chosen, _settings(t, on, today, k_default))
+    rating, said = _rate(t, chosen, lists, k_default=k_default, k_lookup=k_lookup, on=on,
+                         today=today)
+    notes += said
     settings = registry.Settings(on=rating.on, rating_list=rating.rating_list,
                                 k_default=k_default)
     asked = [registry.build(str(_system(name)), settings) for name in also]
     named = [s for s in registry.beside(t.info, settings) if s.name not in also]
-    beside = tuple(BesideRating(s, rate_tournament(t, s, k_default=k_default, on=on, today=today))
-                   for s in (*asked, *named) if s.name != rating.system)
+    beside: list[BesideRating] = []
+    for s in (*asked, *named):
+        if s.name != rating.system:
+            other, said = _rate(t, s, lists, k_default=k_default, on=on, today=today)
+            beside.append(BesideRating(s, other))
+            notes += [f"{s.label}: {n}" for n in (*said, *other.notes) if n not in rating.notes]
     notes += rating.notes
     about: list[PlayerNote] = list(rating.player_notes)
     for w in t.warnings:  # about the players it names, if they are in the tournament
@@ -236,11 +250,51 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     shown = [p.start_no for p in t.players if focus_no is None or p.start_no == focus_no]
     norms = check_event_norms(t, shown, event_class=event_class, on=rating.on,
                               qc_approved=qc_approved)
-    return Report(tournament=t, rating=rating, beside=beside, focus=focus_no,
+    return Report(tournament=t, rating=rating, beside=tuple(beside), focus=focus_no,
                   notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
                   player_notes=tuple(about), k_note=k_note,
                   by_no=t.players_by_no(), published=published, norms=norms,
                   event_class=event_class)
+
+
+def _settings(t: Tournament, on: date | None, today: date, k_default: int) -> registry.Settings:
+    """What a system named by the user is built with: the rules of the event's date."""
+    rating_list = t.info.rating_list or RatingList.STANDARD
+    basis = rules_date(t.info, rating_list, on=on, today=today)
+    return registry.Settings(on=basis.on if basis is not None else today,
+                             rating_list=rating_list, k_default=k_default)
+
+
+class _NationalLists:
+    """Each national system's list for one report: given, else the register's in force."""
+
+    def __init__(self, t: Tournament, given: Mapping[str, NationalList],
+                 store: str | os.PathLike[str] | None, on: date) -> None:
+        self.t, self.given, self.store, self.on = t, given, store, on
+
+    def of(self, system: RatingSystem) -> NationalList | None:
+        if system.name in self.given:
+            return self.given[system.name]
+        if self.store is None or not Path(self.store).exists():
+            return None
+        from rating.register import Register  # lazy: the register brings numpy (~100 ms)
+
+        with Register(Path(self.store)) as reg:
+            return reg.national_in_force(system.name, self.on,
+                                         self.t.info.rating_list or RatingList.STANDARD,
+                                         self.t.players)
+
+
+def _rate(t: Tournament, system: RatingSystem, lists: _NationalLists, *, k_default: int,
+          on: date | None, today: date, k_lookup: KLookup | None = None
+          ) -> tuple[TournamentRating, tuple[str, ...]]:
+    """*t* rated by *system*: a national one on the ratings its source and list give
+    (:func:`rating.national.national_tournament`), with the notes on what was read how."""
+    said: tuple[str, ...] = ()
+    if system.national:
+        t, said = national_tournament(t, system, lists.of(system), on=lists.on)
+    return rate_tournament(t, system, k_default=k_default, k_lookup=k_lookup, on=on,
+                           today=today), said
 
 
 def _listed(about: Sequence[PlayerNote], t: Tournament) -> list[Note]:

@@ -42,10 +42,11 @@ class NationalEntry:
 
 @dataclass(frozen=True, slots=True)
 class NationalList:
-    """A parsed national list: its entries, the date it was published (None: unknown) and
-    the lines that could not be read."""
+    """A parsed national list: its entries, the date it was published (None: unknown), the
+    file it was read from and the lines that could not be read."""
 
     system: str
     entries: tuple[NationalEntry, ...]
     published: dt.date | None = None
+    source: str = ""
     warnings: tuple[str, ...] = field(default=())

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from rating import registry
 from reports.calc_input import CalcError
 from reports.settings import ReportSettings
 from reports.web.calc import api_answer
@@ -190,7 +191,9 @@ def _param(name: str, description: str, kind: str = "string", *, required: bool 
 
 
 _OPTIONS = [
-    _param("system", "Rating system: fide (default), elo or ukd."),
+    _param("system", "Rating system, or several comma-separated (the first the report's own, "
+           "the others shown beside it): " + "; ".join(
+               f"{r.name}, {r.help}" for r in registry.registrations()) + ". Default: fide."),
     _param("player", "One player: start number, name or FIDE id."),
     _param("k", "K for a player whose K is not known (default 20).", "integer"),
     _param("date", "YYYY-MM-DD: the date whose rules apply when the source gives none."),
