@@ -23,6 +23,7 @@ __all__ = [
     "beside",
     "build",
     "names",
+    "national",
     "register",
     "registered",
     "registrations",
@@ -100,6 +101,12 @@ def build(name: str, settings: Settings) -> RatingSystem:
     if system.name != name:
         raise ValueError(f"rating system {name!r} builds a system named {system.name!r}")
     return system
+
+
+def national(on: date) -> tuple[str, ...]:
+    """The registered systems that rate national ratings, in registration order (built with
+    the rules of *on*)."""
+    return tuple(name for name in _REGISTRY if build(name, Settings(on=on)).national)
 
 
 def beside(info: TournamentInfo, settings: Settings) -> tuple[RatingSystem, ...]:

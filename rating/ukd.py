@@ -1,12 +1,29 @@
 """UKD (Ulusal Kuvvet Derecesi), the Turkish national rating, as a rating system.
 
-The Turkish Chess Federation's (TSF) calculation procedure, TSF-TK-PRS/05, is not public, so
-the method is reconstructed and every figure is an estimate.  The sources are TSF's own
-answers to frequent questions (the first-UKD rule, the monthly list) and three public UKD
-calculators that agree with each other: ukd-proxy (JavaScript), a C program and a PHP
-program.  Where they differ or are silent, the choice is an option of :class:`UkdSystem`.
-UKD follows FIDE's method from before 2009 (table 8.1.2, a difference cap).  Arithmetic is
-exact: integer hundredths, or Decimals holding whole hundredths.
+What TSF itself has published, and what this module takes from it (full list, quotes and
+dates in docs/ukd.md):
+
+* TSF's UKD answers to frequent questions ("Sıkça Sorulan Sorular", ukd.tsf.org.tr, text as
+  copied in marmarissatranc/marmarissatranc.github.io sayfalar/sss.md): the first-UKD rule
+  (at least 7 games and a performance above 1000; otherwise archived until the archive has 7
+  games and the arithmetic mean of its performances is above 1000), the monthly list (the
+  1st of each month), and that beating a higher-rated player gains more while placings add
+  nothing.
+* TSF-TK-PRS/05, "Ulusal Kuvvet Derecesi Hesaplama Prosedürü" (Teknik Kurul, in force in
+  2009; only its opening survives, reposted 2009-09-08 at
+  scholars.logu2.com/t214-ukd-ulusal-kuvvet-derecesi-nedir): scope (games between two
+  players under FIDE's Laws), UKD "a four-digit number", and GKD, a provisional rating of a
+  player without UKD "for that competition".
+* TSF's arbiters' FAQ (tsf.org.tr/mhk-sikca-sorulan-sorular): TSF computes UKD from the
+  Swiss-Manager package sent to ukd@tsf.org.tr, so every figure here is an estimate.
+
+The calculation itself (FIDE's pre-2009 table method, the 350 cap, K 30/25/20/15/10, the
+unrated-opponent rule, rounding) is in none of TSF's surviving texts: it is reconstructed from
+three public UKD calculators that agree with each other (ukd-proxy, a C program, a PHP
+program).  No published TSF figure (a tournament report with UKD changes) was found to check
+it against.  Where the calculators differ or are silent, the choice is an option of
+:class:`UkdSystem`.  Arithmetic is exact: integer hundredths, or Decimals holding whole
+hundredths.
 """
 
 from __future__ import annotations
@@ -18,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 from enum import StrEnum
+from fractions import Fraction
 from itertools import accumulate
 from typing import ClassVar
 
@@ -36,6 +54,7 @@ __all__ = [
     "K_TOP",
     "MAX_UKD",
     "MIN_UKD",
+    "ArchiveDecision",
     "Below1000",
     "FirstUkd",
     "RoundScope",
@@ -43,6 +62,7 @@ __all__ = [
     "UkdSystem",
     "UnratedOpponent",
     "apply_floor",
+    "archive_first_ukd",
     "change_h",
     "expected_h",
     "first_ukd",
@@ -58,29 +78,38 @@ __all__ = [
 ]
 
 DEFAULT_CAP = 350
-"""The difference cap: all three public calculators cap D at 350, FIDE's rule of 2006–2009
-(uncertain: 400 is the other candidate)."""
+"""The difference cap (reconstruction, no TSF text): all three public calculators cap D at
+350, FIDE's rule of 2006-04-01 to 2009-07-01, when PRS/05 was written; 400 is the other
+candidate."""
 
 K_BANDS: tuple[tuple[int, int], ...] = ((1299, 30), (1599, 25), (1999, 20), (2399, 15))
-"""K by the player's UKD, as all three public calculators have it: (highest UKD of the band,
-K); bands only, no age or game-count rules."""
+"""K by the player's UKD (reconstruction, no TSF text): (highest UKD of the band, K), as all
+three public calculators have it; bands only, no age or game-count rules."""
 
 K_TOP = 10
-"""K for a UKD of 2400 or more."""
+"""K for a UKD of 2400 or more (reconstruction, as K_BANDS)."""
 
 MIN_UKD = 1000
-"""The lowest valid UKD; a first UKD needs a performance above 1000 (TSF's answers)."""
+"""The lowest valid UKD (TSF).  PRS/05 (2009) defines UKD as 'dört basamaklı bir sayı', a
+four-digit number; TSF's answers require a performance 'above 1000' for a first UKD; TSF's
+news of 2007-02-07 gave 1001, not less, to players who scored nothing.  What TSF does with a
+UKD that falls below 1000 is not published (see :class:`Below1000`)."""
 
 MAX_UKD = 3000
-"""A UKD above 3000 is not plausible: treated as missing."""
+"""A UKD above 3000 is not plausible: treated as missing (a plausibility check, not TSF's)."""
 
 FIRST_UKD_MIN_GAMES = 7
-"""TSF's answers: 'En az 7 maç oynamak kaydı ile 1000 üzeri performans' (at least 7 games
-and a performance above 1000)."""
+"""TSF's answers (question 2): 'En az 7 maç oynamak kaydı ile 1000 üzeri performans gösteren
+her sporcunun ukd puanı çıkar' (at least 7 games and a performance above 1000)."""
 
 
 class UnratedOpponent(StrEnum):
-    """How a game against an opponent without UKD is rated (the most uncertain point)."""
+    """How a game against an opponent without UKD is rated (the most uncertain point).
+
+    No TSF text says.  PRS/05's definitions (2009) name a GKD, 'Geçici Kuvvet Derecesi', a
+    rating computed for a player without UKD for that competition, which suggests TSF rated
+    such games on the opponent's GKD; its formula is not public, so no mode uses it.
+    """
 
     FIXED = "fixed"
     """Mode B (default): E 0.50 and K 6 whatever the player's K, ±3 (ukd-proxy today)."""
@@ -92,7 +121,8 @@ ukd-proxy, the C program)."""
 
 
 class Rounding(StrEnum):
-    """How the total change becomes whole points (uncertain: no source states it)."""
+    """How the total change becomes whole points (uncertain: no TSF text states it; TSF's
+    tournament reports show the per-game and total changes as decimals, the list integers)."""
 
     HALF_AWAY = "half_away"
     """Default: .5 away from zero, symmetric, as FIDE's R24 8.3.4."""
@@ -103,14 +133,17 @@ class Rounding(StrEnum):
 
 
 class RoundScope(StrEnum):
-    """What is rounded once: the month's sum or each tournament (uncertain)."""
+    """What is rounded once: the month's sum or each tournament (uncertain).  The month is
+    TSF's: 'UKD Listesi, her ayın ilk günü "Güncel UKD Listesi" olarak yeniden yayınlanır'
+    (TSF's answers, question 3)."""
 
     PERIOD = "period"
     TOURNAMENT = "tournament"
 
 
 class Below1000(StrEnum):
-    """What a new UKD below 1000 does (uncertain: no source states it)."""
+    """What a new UKD below 1000 does (uncertain: no TSF text states it; only that a UKD is a
+    four-digit number, see MIN_UKD)."""
 
     FLAG = "flag"
     """Default: keep the value and flag it."""
@@ -123,7 +156,9 @@ class Below1000(StrEnum):
 def expected_h(own: int, opponent: int, cap: int | None = DEFAULT_CAP) -> int:
     """The player's E in hundredths: FIDE's table 8.1.2 (D → PD) with D capped.
 
-    UKD uses FIDE's table as it is and differs only in the cap.
+    UKD uses FIDE's table as it is and differs only in the cap (reconstruction: the three
+    calculators carry this table; TSF's answers say only that beating a higher-rated player
+    gains more, which the table gives).
     """
     d = abs(own - opponent)
     h = pd_higher_h(d if cap is None else min(d, cap))
@@ -133,7 +168,8 @@ def expected_h(own: int, opponent: int, cap: int | None = DEFAULT_CAP) -> int:
 # --- K ---
 
 def k_for(ukd: int) -> int:
-    """K from the player's own UKD before the tournament (fixed for the whole tournament)."""
+    """K from the player's own UKD before the tournament, fixed for the whole tournament
+    (reconstruction: the calculators; no TSF text)."""
     return next((k for top, k in K_BANDS if ukd <= top), K_TOP)
 
 
@@ -161,7 +197,8 @@ def running_totals(games: Sequence[GameRating]) -> list[Decimal]:
 
 
 def round_total(total: Decimal, rounding: Rounding = Rounding.HALF_AWAY) -> int:
-    """A total change to whole points, once, never per game; never round-half-even."""
+    """A total change to whole points, once, never per game; never round-half-even (the mode
+    is not TSF's: see :class:`Rounding`)."""
     if rounding is Rounding.HALF_UP:
         return int((total + Decimal("0.5")).to_integral_value(rounding=ROUND_FLOOR))
     mode = ROUND_HALF_UP if rounding is Rounding.HALF_AWAY else ROUND_DOWN  # Decimal's names
@@ -205,11 +242,12 @@ class FirstUkd:
 
 
 def first_ukd(games: Sequence[tuple[int | None, Decimal]]) -> FirstUkd:
-    """Estimate for a player without UKD from (opponent UKD, score) pairs (TSF's rule; the
-    formula is an estimate).
+    """Estimate for a player without UKD from (opponent UKD, score) pairs of one event.
 
-    Only opponents with a valid UKD count; eligible when this event alone has ≥ 7 of them and
-    Rp > 1000.  The player's UKD does not change.
+    The thresholds are TSF's (answers, question 2: at least 7 games, a performance above
+    1000); the performance formula is an estimate (FIDE's Ra + dp, table 8.1.1), and counting
+    only opponents with a valid UKD is an assumption.  Eligible when this event alone has ≥ 7
+    such games and Rp > 1000.  The player's UKD does not change.
     """
     rated = [(opp, score) for opp, score in ((usable_ukd(o), s) for o, s in games) if opp is not None]
     n = len(rated)
@@ -226,8 +264,48 @@ def first_ukd(games: Sequence[tuple[int | None, Decimal]]) -> FirstUkd:
     return FirstUkd(n, average, p_h, dp, rp, True, "eligible for first UKD (estimate)")
 
 
+@dataclass(frozen=True, slots=True)
+class ArchiveDecision:
+    """TSF's archive rule over a player's archived events (answers, question 2)."""
+
+    events: int
+    """Archived events with a performance (games against UKD-rated opponents)."""
+    games: int
+    """Their games against UKD-rated opponents, summed."""
+    mean_performance: Fraction | None
+    """The arithmetic mean of the events' performances, exact; None without such events."""
+    eligible: bool
+    reason: str
+
+
+def archive_first_ukd(events: Sequence[FirstUkd]) -> ArchiveDecision:
+    """Whether a player's archive earns a first UKD, as TSF's answers (question 2) put it.
+
+    'Arşivde bulunan sporcular "en az 7 maç" oynama şartını yerine getirmeleri ve bu
+    yarışmalardan elde ettiği performans puanlarının aritmetik ortalamasının 1000 üzeri olması
+    durumunda UKD puanı sahibi olurlar': at least 7 games in all, and the arithmetic mean of
+    the events' performances (one per event, unweighted) above 1000, compared exactly.  The
+    rule is TSF's; each event's performance is :func:`first_ukd`'s estimate, and which games
+    count toward the 7 (here: those against UKD-rated opponents) is not published.
+    """
+    rated = [e for e in events if e.performance is not None]
+    games = sum(e.games for e in rated)
+    if not rated:
+        return ArchiveDecision(0, 0, None, False, "archive: no games against UKD-rated opponents")
+    mean = Fraction(sum(e.performance or 0 for e in rated), len(rated))
+    if games < FIRST_UKD_MIN_GAMES:
+        return ArchiveDecision(len(rated), games, mean, False,
+                               f"archive: fewer than {FIRST_UKD_MIN_GAMES} games")
+    if mean <= MIN_UKD:
+        return ArchiveDecision(len(rated), games, mean, False,
+                               f"archive: mean performance ≤ {MIN_UKD}")
+    return ArchiveDecision(len(rated), games, mean, True,
+                           "eligible for first UKD from the archive (estimate)")
+
+
 def floor_note(rating: int) -> str | None:
-    """The flag for a new UKD under 1000, or None (no ceiling is known)."""
+    """The flag for a new UKD under 1000, or None (no ceiling is known).  Below 1000 is not a
+    four-digit number (PRS/05's definition of UKD); what TSF then does is not published."""
     return f"below {MIN_UKD}: UKD may be withdrawn" if rating < MIN_UKD else None
 
 
@@ -359,9 +437,9 @@ class UkdSystem:
         return k  # no cap on K × n is known
 
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
-        """None when rated: forfeits and byes never reach here; games against an opponent
-        without UKD are rated in modes fixed and cap; a rating cell that is not a valid UKD
-        is no UKD."""
+        """None when rated: forfeits and byes never reach here (PRS/05's scope is games played
+        between two players); games against an opponent without UKD are rated in modes fixed
+        and cap; a rating cell that is not a valid UKD is no UKD."""
         if own is None:
             return "player without UKD"  # no change; see first_ukd
         if opponent is None:
@@ -422,12 +500,14 @@ class UkdSystem:
         return apply_floor(own + round_total(change, self.rounding), self.below_1000)
 
     def first_rating(self, opponents: Sequence[int], score_h: int) -> InitialRating | None:
-        return None  # a first UKD needs the archive of several events: see first_ukd
+        return None  # a first UKD needs the archive of several events: first_ukd, archive_first_ukd
 
     # UKD-specific
 
     def rates(self, rating_list: RatingList | None) -> bool:
-        """Standard (or unknown) tournaments; rapid and blitz only if asked."""
+        """Standard (or unknown) tournaments; rapid and blitz only if asked (no TSF text says
+        which time controls UKD rates; organisers' directives send events with short time
+        controls to UKD, so ``rate_rapid_blitz`` may be needed for them)."""
         return rating_list in (None, RatingList.STANDARD) or self.rate_rapid_blitz
 
     def opponent_rating(self, ukd: int | None, fide: int | None = None) -> int | None:

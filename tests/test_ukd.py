@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 from itertools import pairwise
 
 import pytest
@@ -22,11 +23,13 @@ from rating.ukd import (
     MAX_UKD,
     MIN_UKD,
     Below1000,
+    FirstUkd,
     Rounding,
     RoundScope,
     UkdSystem,
     UnratedOpponent,
     apply_floor,
+    archive_first_ukd,
     change_h,
     expected_h,
     first_ukd,
@@ -445,3 +448,99 @@ def test_running_totals_end_at_the_total(own, played):
     assert len(totals) == len(games)
     assert (totals[-1] if totals else Decimal(0)) == total_change(games)
     assert all(g.rated for g in games)  # mode B rates every played game of a UKD-rated player
+
+
+# --- rules pinned to TSF's own texts (no published TSF worked example was found: see
+# docs/ukd.md).  S1 = TSF's UKD answers ("Sıkça Sorulan Sorular", ukd.tsf.org.tr/index.php?t=sss,
+# as copied in marmarissatranc/marmarissatranc.github.io sayfalar/sss.md @6462663);
+# S4 = TSF-TK-PRS/05, opening and definitions, reposted 2009-09-08 at
+# http://scholars.logu2.com/t214-ukd-ulusal-kuvvet-derecesi-nedir;
+# S2 = TSF news of 2007-02-07, https://tsf.org.tr/guncel-haberler?start=7282. ---
+
+def _event(games: int, performance: int | None) -> FirstUkd:
+    """An archived event as first_ukd reports it (only games and performance matter here)."""
+    return FirstUkd(games, performance, 50, 0, performance, False, "archived")
+
+
+@pytest.mark.parametrize(("opponent", "n", "rp", "eligible"), [
+    (1001, 7, 1001, True),   # 'en az 7 maç' and '1000 üzeri': both met
+    (1000, 7, 1000, False),  # a performance of exactly 1000 is not above 1000
+    (1001, 6, 1001, False),  # six games are fewer than 7
+])
+def test_s1_q2_first_ukd_needs_7_games_and_a_performance_above_1000(opponent, n, rp, eligible):
+    """S1, question 2: 'En az 7 maç oynamak kaydı ile 1000 üzeri performans gösteren her
+    sporcunun ukd puanı çıkar.'  Draws against equal opponents: p 0.50, dp 0, Rp = Ra."""
+    first = first_ukd([(opponent, DRAW)] * n)
+    assert (first.games, first.performance, first.eligible) == (n, rp, eligible)
+    assert FIRST_UKD_MIN_GAMES == 7 and MIN_UKD == 1000
+
+
+@pytest.mark.parametrize(("events", "games", "mean", "eligible", "reason"), [
+    ([(5, 1100), (3, 950)], 8, Fraction(1025), True,
+     "eligible for first UKD from the archive (estimate)"),
+    ([(5, 1100), (3, 900)], 8, Fraction(1000), False, "archive: mean performance ≤ 1000"),
+    ([(3, 1200), (3, 1200)], 6, Fraction(1200), False, "archive: fewer than 7 games"),
+    ([(4, 1001), (2, 1000), (1, 1000)], 7, Fraction(3001, 3), True,
+     "eligible for first UKD from the archive (estimate)"),  # 1000.33…: above 1000, exactly
+    ([(2, 1500), (5, None)], 2, Fraction(1500), False, "archive: fewer than 7 games"),
+    ([], 0, None, False, "archive: no games against UKD-rated opponents"),
+])
+def test_s1_q2_archive_mean_of_performances(events, games, mean, eligible, reason):
+    """S1, question 2: archived players get a UKD once they meet 'en az 7 maç' and 'bu
+    yarışmalardan elde ettiği performans puanlarının aritmetik ortalamasının 1000 üzeri olması'
+    — the plain arithmetic mean of the events' performances, one per event, not weighted by
+    games.  (8 games: 1100 and 950 average 1025 although the game-weighted mean is 1043.75.)"""
+    decision = archive_first_ukd([_event(g, rp) for g, rp in events])
+    assert (decision.games, decision.mean_performance, decision.eligible, decision.reason) == (
+        games, mean, eligible, reason)
+
+
+def test_s1_q2_archive_over_real_events():
+    """S1, question 2, end to end: two events of 4 and 3 games (neither reaches 7 alone) are
+    archived, and the archive earns a first UKD (mean of 1200 and 1100 = 1150 > 1000)."""
+    a = first_ukd([(1200, DRAW)] * 4)
+    b = first_ukd([(1100, DRAW)] * 3)
+    assert (a.performance, a.eligible, b.performance, b.eligible) == (1200, False, 1100, False)
+    assert archive_first_ukd([a, b]).eligible
+
+
+@given(st.integers(1000, 3000), st.integers(1000, 3000), st.integers(1, 600))
+def test_s1_q4_beating_a_higher_rated_player_gains_more(own, opponent, step):
+    """S1, question 4: 'Oynadığınız sporcunun UKD puanı sizden ne kadar yüksek ise kazanımınız
+    doğal olarak o kadar yüksek olacaktır.'  With K fixed by the player's own UKD, a win never
+    gains less against a stronger opponent."""
+    (weaker,) = DEFAULT.rate(own, k_for(own), [(opponent, W)])
+    (stronger,) = DEFAULT.rate(own, k_for(own), [(min(opponent + step, 3000), W)])
+    assert stronger.change is not None and weaker.change is not None
+    assert stronger.change >= weaker.change
+
+
+@given(st.integers(1000, 3000), st.permutations(
+    [(1600, W), (1450, DRAW), (None, L), (2100, W), (1000, L), (1850, DRAW)]))
+def test_s1_q4_placings_add_nothing(own, played):
+    """S1, question 4: 'Turnuvada derece yapmanızın direkt olarak UKD puanınız artışına
+    herhangi bir katkısı yoktur.'  The change is a sum over games: the same games in any
+    order (any pairing history, any final place) give the same total."""
+    reference = [(1600, W), (1450, DRAW), (None, L), (2100, W), (1000, L), (1850, DRAW)]
+    assert total_change(DEFAULT.rate(own, k_for(own), list(played))) == total_change(
+        DEFAULT.rate(own, k_for(own), reference))
+
+
+@pytest.mark.parametrize(("cell", "usable"), [
+    (999, None), (1, None), (1000, 1000), (1001, 1001), (2999, 2999),
+])
+def test_s4_ukd_is_a_four_digit_number(cell, usable):
+    """S4, definitions: UKD is '… Türkiye'de geçerli olan dört basamaklı bir sayı' (a four-digit
+    number), so a cell of 1–999 is not a UKD (treated as without UKD, with a warning).  S2:
+    the lowest UKD TSF awarded in 2007 was 1001 ('puan alamayan sporculara 1001 UKD verildi')."""
+    assert usable_ukd(cell) == usable
+    assert (invalid_ukd_reason(cell) is not None) == (usable is None)
+    assert floor_note(999) is not None and floor_note(1000) is None
+
+
+def test_s1_q3_the_period_is_the_calendar_month():
+    """S1, question 3: 'UKD Listesi, her ayın ilk günü "Güncel UKD Listesi" olarak yeniden
+    yayınlanır.'  A month's tournaments are rated together on the month's list, and by
+    default their exact totals are rounded once for the month."""
+    assert DEFAULT.per_tournament is False and DEFAULT.round_scope is RoundScope.PERIOD
+    assert DEFAULT.period_change([D("0.50"), D("0.50"), D("0.49")]) == 1

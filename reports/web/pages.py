@@ -58,9 +58,10 @@ def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
     return HTMLResponse(html, status_code=status)
 
 
-def _systems() -> list[dict[str, str]]:
-    return [{"name": r.name, "label": fmt.sentence(r.help), "also": f"also_{r.name}"}
-            for r in registry.registrations()]
+def _systems() -> list[dict[str, Any]]:
+    national = registry.national(date.today())  # noqa: DTZ011 - the rules in force today
+    return [{"name": r.name, "label": fmt.sentence(r.help), "also": f"also_{r.name}",
+             "national": r.name in national} for r in registry.registrations()]
 
 
 def form_page(fields: dict[str, str] | None = None, error: str = "", status: int = 200
