@@ -112,6 +112,11 @@ class RatingSystem(Protocol):
         source or the FIDE list publishes."""
 
     @property
+    def coefficient(self) -> str:
+        """What the system calls the K it rates with: 'K'; DWZ's 'E' (its development
+        coefficient)."""
+
+    @property
     def per_tournament(self) -> bool:
         """A period rates each tournament on the rating the one before left (DWZ), rather
         than a month's tournaments together on the month's rating (FIDE, ECF, UKD)."""
@@ -143,6 +148,10 @@ class RatingSystem(Protocol):
 
     def capped_k(self, k: int, games: int) -> int:
         """The K for a player's *games* rated games of one tournament (a cap on K × n)."""
+
+    def assumptions(self, facts: PlayerFacts | None) -> tuple[str, ...]:
+        """What the system assumes of a player for want of facts (an age group, an index),
+        each in words; () when nothing is assumed."""
 
     def rate(self, own: int | None, k: int, games: Sequence[tuple[int | None, Decimal]],
              opponent_fide: Sequence[int | None] | None = None,
@@ -177,6 +186,10 @@ class RatingSystem(Protocol):
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
         """The player's expected score in one game."""
 
+    def performance(self, opponents: Sequence[int], score_h: int) -> int | None:
+        """The performance rating over games against rated opponents (their ratings, the
+        points in hundredths), the system's way; None where it gives none."""
+
 
 class _GameByGame:
     """A system that rates a player's games one by one (:func:`rate_games`)."""
@@ -198,6 +211,7 @@ class FideSystem(_GameByGame):
     label: str = "FIDE"
     national: bool = False
     per_tournament: bool = False
+    coefficient: str = "K"
     player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = ()
     round_columns: ClassVar[tuple[Column[RoundLine], ...]] = ()
 
@@ -225,6 +239,9 @@ class FideSystem(_GameByGame):
     def capped_k(self, k: int, games: int) -> int:
         return fide.period_k(k, games, self.rules)  # R24 8.3.3: K × n ≤ 700
 
+    def assumptions(self, facts: PlayerFacts | None) -> tuple[str, ...]:
+        return ()  # an unknown K is the default K, noted where it is used
+
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         if own is None:
             return "player unrated"
@@ -249,6 +266,10 @@ class FideSystem(_GameByGame):
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
         return to_decimal(fide.expected_h(own, opponent, self.rules, capped=capped))
 
+    def performance(self, opponents: Sequence[int], score_h: int) -> int | None:
+        """Ra + dp (table 8.1.1), :func:`rating.fide.performance`."""
+        return fide.performance(opponents, score_h)
+
     def k(self, facts: PlayerFacts) -> int:
         """The K of the player's category alone (R24 8.3.3), without a published or listed K."""
         return fide.k_factor(self.rules, rating=facts.rating, games_played=facts.games_played,
@@ -271,6 +292,7 @@ class EloSystem(_GameByGame):
     label: str = "Elo"
     national: bool = False
     per_tournament: bool = False
+    coefficient: str = "K"
     player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = ()
     round_columns: ClassVar[tuple[Column[RoundLine], ...]] = ()
 
@@ -298,6 +320,9 @@ class EloSystem(_GameByGame):
     def capped_k(self, k: int, games: int) -> int:
         return k
 
+    def assumptions(self, facts: PlayerFacts | None) -> tuple[str, ...]:
+        return ()
+
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         if own is None:
             return "player unrated"
@@ -317,6 +342,10 @@ class EloSystem(_GameByGame):
 
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
         return elo.expected(own, opponent, cap=self.cap if capped else None)
+
+    def performance(self, opponents: Sequence[int], score_h: int) -> int | None:
+        """FIDE's Ra + dp (table 8.1.1): generic Elo has no rule of its own."""
+        return fide.performance(opponents, score_h)
 
 
 def rate_games(system: RatingSystem, own: int | None, k: int,

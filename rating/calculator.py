@@ -85,8 +85,10 @@ def calculate(system: RatingSystem, rating: int, k: int,
     new_rating = system.new_rating(rating, change)
     if new_rating is None:
         raise RatingError(f"{system.label} gives no rating after a change of {change}")
-    perf = fide.performance([g.opponent_rating for g in rated if g.opponent_rating is not None],
-                            int(score * 100)) if rated else None
+    perf = system.performance([g.opponent_rating for g in rated
+                               if g.opponent_rating is not None], int(score * 100))
+    used_k = next((g.k for g in rated if g.opponent_rating is not None and g.k is not None),
+                  used_k)  # the K (DWZ: the E) the games were rated with
     return Calculation(rating=rating, k=used_k, games=first, score=score,
                        expected_total=expected_total, change=change,
                        rounded_change=new_rating - rating, new_rating=new_rating,

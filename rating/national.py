@@ -19,7 +19,7 @@ rate_tournament`); a player is the same person across events by :mod:`importer.i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
@@ -32,8 +32,8 @@ from rating.base import RatingSystem
 from rating.results import ZERO
 from rating.tournament import rate_tournament
 
-__all__ = ["NationalPeriod", "NationalPlayer", "NationalStep", "national_tournament",
-           "rate_national_period"]
+__all__ = ["NationalPeriod", "NationalPlayer", "NationalStep", "named_beside",
+           "national_tournament", "rate_national_period"]
 
 
 def _others(system: RatingSystem, on: date) -> list[RatingSystem]:
@@ -54,6 +54,14 @@ def _column_is_own(t: Tournament, system: RatingSystem, on: date) -> tuple[bool,
                        f"{system.label} ratings come from a {system.label} list only")
     return True, (f"the source does not say which national rating it shows: its national "
                   f"ratings are read as {system.label}")
+
+
+def named_beside(t: Tournament, settings: registry.Settings,
+                 listed: Callable[[RatingSystem], bool]) -> list[RatingSystem]:
+    """The national systems *t*'s source names (:func:`rating.registry.beside`) that have
+    figures to show: national ratings in the source, or a national list (*listed*)."""
+    shown = any(p.national_rating is not None for p in t.players)
+    return [s for s in registry.beside(t.info, settings) if shown or listed(s)]
 
 
 def national_tournament(t: Tournament, system: RatingSystem, listed: NationalList | None,

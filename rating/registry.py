@@ -15,6 +15,8 @@ from datetime import date
 
 from importer.model import RatingList, TournamentInfo
 from rating.base import EloSystem, FideSystem, RatingSystem
+from rating.dwz import DwzSystem
+from rating.ecf import EcfSystem
 from rating.ukd import UkdSystem
 
 __all__ = [
@@ -119,3 +121,7 @@ def beside(info: TournamentInfo, settings: Settings) -> tuple[RatingSystem, ...]
 register("fide", lambda s: FideSystem.on(s.on, s.rating_list), "FIDE rules of the start date")
 register("elo", lambda s: EloSystem(default_k=s.k_default), "generic Elo")
 register("ukd", lambda s: UkdSystem(), "the Turkish national rating (UKD)")
+register("dwz", lambda s: DwzSystem.on(s.on), "the German national rating (DWZ), rules of "
+         "the start date")
+register("ecf", lambda s: EcfSystem.on(s.on, s.rating_list), "the English national rating "
+         "(ECF), rules of the start date")

@@ -141,6 +141,9 @@ class PlayerRating:
     scenarios: tuple[Scenario, ...] = ()
     published_change: Decimal | None = None
     """The source's own total ('FIDE rtg +/-'), as published."""
+    assumed: tuple[str, ...] = ()
+    """What the system assumed of the player for want of facts (an age group, an index),
+    when it rated games of theirs."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -37,7 +37,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating import fide, registry
+from rating import registry
 from rating.base import FideSystem, RatingSystem
 from rating.errors import RatingError
 from rating.fide import KSource, PlayerFacts, is_junior_category
@@ -154,6 +154,9 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
     uncapped = k
     if k_source is not KSource.CARD:
         k = capped  # e.g. reduced so that K × n ≤ 700 (R24 8.3.3); the card's K stands
+    if system.national:  # the coefficient the event's games decided (DWZ: E from W − We)
+        k = next((g.k for g in rated if g.rated and g.opponent_rating is not None
+                  and g.k is not None), k)
     card_ks = [r.k if k_source is KSource.CARD else None for r in played]
     by_round = {r.round: (g, ck) for r, g, ck in zip(played, rated, card_ks, strict=True)}
 
@@ -185,7 +188,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
     rated_lines = [ln for ln in lines if ln.rated]
     vs_rated = [(o, s) for o, s in zip(opp, scores, strict=True) if o is not None]
     score_h = int(sum(s for _, s in vs_rated) * 100)
-    performance = fide.performance([o for o, _ in vs_rated], score_h)
+    performance = system.performance([o for o, _ in vs_rated], score_h)
     initial = (system.first_rating([o for o, _ in vs_rated], score_h)
                if own is None and p.start_no not in hidden else None)
     return PlayerRating(
@@ -201,7 +204,8 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
         scenarios=() if p.start_no in hidden else _scenarios(
             system, own, uncapped, [r for r in rows if r.opponent_no not in hidden], ratings,
             fide_ratings, (opp, scores, fides, card_ks), cumulative, slow, facts),
-        published_change=p.rating_change)
+        published_change=p.rating_change,
+        assumed=system.assumptions(facts) if rated_lines else ())
 
 
 def _game_change(g: GameRating, card_k: int | None, k: int) -> Decimal:
@@ -388,7 +392,10 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
         rows.setdefault(r.start_no, []).append(r)
     fide_ratings = {p.start_no: p.rating for p in t.players}
     hidden = frozenset(p.start_no for p in t.players if not p.rating_known)
-    players = tuple(_rate_player(chosen, p, rows[p.start_no], ratings, fide_ratings, start.year,
+    # A player's age: in the year of the start (FIDE's K), in the year the event ended for a
+    # national system (the DSB counts the age group so).
+    year = (t.info.end_date or start).year if chosen.national else start.year
+    players = tuple(_rate_player(chosen, p, rows[p.start_no], ratings, fide_ratings, year,
                                  k_lookup, k_default, hidden, too_fast)
                     for p in sorted(t.players, key=lambda p: p.start_no))
     if chosen.national and not any(ratings.values()):
@@ -418,8 +425,9 @@ def k_cap_reason(cap: int | None) -> str:
 
 def _k_notes(pr: PlayerRating, cap: int | None) -> list[PlayerNote]:
     """Why a player's games use another K than the player's: K × n ≤ the cap (*cap*, the
-    rules'), or a K the system gives some games (UKD's games against opponents without UKD)."""
-    out = []
+    rules'), or a K the system gives some games (UKD's games against opponents without UKD);
+    and what the system assumed of the player (DWZ's age group)."""
+    out = [PlayerNote(start_no=pr.start_no, text=text) for text in pr.assumed]
     if pr.k_before_cap is not None:
         out.append(PlayerNote(start_no=pr.start_no, detail=f"K {pr.k_before_cap} → {pr.k}",
                               text=k_cap_reason(cap)))

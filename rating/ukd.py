@@ -42,7 +42,7 @@ from typing import ClassVar
 from importer.model import RatingList, TournamentInfo
 from rating.base import Column, Form, PlayerFacts, rate_games
 from rating.errors import RatingError
-from rating.fide import InitialRating, KSource, average_rating, percent_h
+from rating.fide import InitialRating, KSource, average_rating, percent_h, performance
 from rating.numbers import to_decimal
 from rating.results import GameRating, PlayerRating, RoundLine
 from rating.tables import dp_for, pd_higher_h
@@ -371,6 +371,7 @@ class UkdSystem:
     national: bool = True
     per_tournament: bool = False
     """A month's tournaments are rated together on the month's UKD (TSF's monthly list)."""
+    coefficient: str = "K"
 
     player_columns: ClassVar[tuple[Column[PlayerRating], ...]] = (
         Column("national_rating", lambda p: p.rating, header="UKD"),
@@ -384,15 +385,17 @@ class UkdSystem:
     )
     """What UKD adds to the players table beside FIDE: the UKD and its figures."""
     round_columns: ClassVar[tuple[Column[RoundLine], ...]] = (
-        Column("opponent_national_rating", lambda ln: ln.opponent_rating),
+        Column("opponent_national_rating", lambda ln: ln.opponent_rating, header="UKD",
+               title="the opponent's UKD"),
         Column("ukd_rated", lambda ln: ln.rated),
         Column("ukd_reason", lambda ln: ln.reason, Form.TEXT),
         Column("ukd_expected", lambda ln: ln.expected, Form.EXPECTED),
-        Column("ukd_change", lambda ln: ln.change, Form.CHANGE),
+        Column("ukd_change", lambda ln: ln.change, Form.CHANGE, header="UKD change"),
         Column("ukd_cumulative_change", lambda ln: ln.cumulative, Form.CHANGE),
         Column("ukd_k", lambda ln: ln.k),
     )
-    """What UKD adds to the rounds table beside FIDE (the CSV only)."""
+    """What UKD adds to the rounds table beside FIDE: the opponent's UKD and the change on
+    the pages, all of them in the CSV."""
 
     def __post_init__(self) -> None:
         if self.cap is not None and self.cap < 0:
@@ -436,6 +439,9 @@ class UkdSystem:
     def capped_k(self, k: int, games: int) -> int:
         return k  # no cap on K × n is known
 
+    def assumptions(self, facts: PlayerFacts | None) -> tuple[str, ...]:
+        return ()  # K by the UKD band alone
+
     def not_rated_reason(self, own: int | None, opponent: int | None) -> str | None:
         """None when rated: forfeits and byes never reach here (PRS/05's scope is games played
         between two players); games against an opponent without UKD are rated in modes fixed
@@ -454,6 +460,10 @@ class UkdSystem:
     def expected(self, own: int, opponent: int, *, capped: bool) -> Decimal:
         """E.g. Decimal('0.36') for 1500 v 1600."""
         return to_decimal(expected_h(own, opponent, self.cap if capped else None))
+
+    def performance(self, opponents: Sequence[int], score_h: int) -> int | None:
+        """FIDE's Ra + dp (table 8.1.1), as :func:`first_ukd` estimates it."""
+        return performance(opponents, score_h)
 
     def k(self, facts: PlayerFacts) -> int:
         """K by the UKD before the tournament; 0 for a player without UKD (no change)."""

@@ -211,11 +211,11 @@ class CalcInput:
         if self.category is not None and len(facts) > 1:
             raise CalcError(f"the category and {FIELDS[facts[1]]} both decide the player's "
                             "K: give one", "category", "conflict", facts[1])
-        if self.index is not None and self.system != "dwz":
-            raise CalcError("the index is DWZ's: give it with the DWZ system", "index",
-                            "conflict", "system")
-        if self.system not in ("fide", "elo") and (self.category is not None
-                                                  or self.reached_2400):
+        national = self.system in registry.national(self.on or date.today())  # noqa: DTZ011
+        if self.index is not None and not national:
+            raise CalcError("the index counts for a national rating: give it with a national "
+                            "system", "index", "conflict", "system")
+        if national and (self.category is not None or self.reached_2400):
             field = "category" if self.category is not None else "reached_2400"
             raise CalcError(f"{FIELDS[field]} is FIDE's: leave it out for "
                             f"{self.system.upper()}", field, "conflict", "system")

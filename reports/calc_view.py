@@ -46,6 +46,7 @@ class CalcRun:
     def title(self) -> str:
         """'FIDE rating calculation — standard, rules FIDE 2025-10 (…), 2026-11-01'."""
         how = ("rules " + self.rules.name if isinstance(self.system, FideSystem)
+               else "rules " + self.system.rules_label() if self.system.national
                else self.system.describe())
         return (f"{self.system.label} rating calculation — {self.rating_list.value}, {how}, "
                 f"{self.on.isoformat()}")
@@ -115,24 +116,30 @@ def run_calc(inputs: CalcInput) -> CalcRun:
     period_rules = rules if inputs.system == "fide" else None
     rating = inputs.rating if inputs.rating is not None else TABLE_RATING
     notes: list[str] = []
-    national = inputs.system not in ("fide", "elo")
+    national = system.national
     k = (_national_k(system, rating, on, inputs, notes) if national
          else _player_k(rules, rating, on, inputs, notes))
-    facts = _facts(rating, on, inputs) if national else None
+    # the system decides its coefficient from the facts, unless a K is given
+    facts = _facts(rating, on, inputs) if national and inputs.k is None else None
     opp, result = inputs.opponent, inputs.result
     games = [(opp, result)] if opp is not None and result is not None else list(inputs.games)
     player = calculate(system, rating, k, games, rules=period_rules, facts=facts)
     notes += player.notes
-    if national:  # what the system assumed, once each (e.g. an age group not given)
-        notes += dict.fromkeys(g.reason for g in player.games if g.rated and g.reason)
+    if national:  # what the system assumed (an age group not given), and its games' words
+        notes += dict.fromkeys([*system.assumptions(facts),
+                                *(g.reason for g in player.games if g.rated and g.reason)])
     opponent: Calculation | None = None
     outcomes: tuple[tuple[str, Calculation], ...] = ()
     if opp is not None and result is not None:
-        opp_k = inputs.opponent_k
-        if opp_k is None:
+        opp_k, opp_facts = inputs.opponent_k, None
+        if opp_k is None and national:  # the system's own rule on the opponent's rating
+            opp_facts = fide.PlayerFacts(rating=opp, year=on.year)
+            opp_k = system.player_k(opp_facts, DEFAULT_K)[0]
+        elif opp_k is None:
             opp_k = rules.k_top if rules.reaches_top(opp) else DEFAULT_K
             notes.append(f"opponent K {opp_k} assumed: give the opponent's K for another")
-        opponent = calculate(system, opp, opp_k, [(rating, 1 - result)], rules=period_rules)
+        opponent = calculate(system, opp, opp_k, [(rating, 1 - result)], rules=period_rules,
+                             facts=opp_facts)
         outcomes = tuple((name, calculate(system, rating, k, [(opp, s)], rules=period_rules,
                                           facts=facts))
                          for name, s in OUTCOMES)
@@ -163,7 +170,7 @@ def calc_json(run: CalcRun) -> dict[str, Any]:
                          "change": float(fmt.change(b.change)), "new_rating": b.new_rating},
         }
     return {"system": run.system.name, "rating": a.rating, "k": a.k,
-            "coefficient": _coefficient(a), "date": run.on.isoformat(),
+            "coefficient": a.k, "date": run.on.isoformat(),
             "list": run.rating_list.value,
             "games": [_game_json(g) for g in a.games], "score": float(a.score),
             "expected": float(a.expected_total), "expected_total": float(a.expected_total),
@@ -172,18 +179,14 @@ def calc_json(run: CalcRun) -> dict[str, Any]:
             "performance": a.performance, **extra, "notes": list(run.notes)}
 
 
-def _coefficient(a: Calculation) -> int:
-    """The K (DWZ: the coefficient E) the rated games were rated with."""
-    return next((g.k for g in a.games if g.rated and g.k is not None), a.k)
-
-
 def calc_text(run: CalcRun) -> str:
     """The calculation as ``fiderate calc`` prints it."""
     lines = [run.title, ""]
+    k = run.system.coefficient
     if run.opponent is not None:
-        lines += _single_text(run.player, run.opponent, run.outcomes)
+        lines += _single_text(run.player, run.opponent, run.outcomes, k)
     else:
-        lines += _games_text(run.player)
+        lines += _games_text(run.player, k)
     lines += [f"note: {n}" for n in run.notes]
     return "\n".join(lines)
 
@@ -208,9 +211,9 @@ def k_categories(rules: FideRules | None = None) -> list[dict[str, Any]]:
 
 
 def _single_text(a: Calculation, b: Calculation,
-                 outcomes: Sequence[tuple[str, Calculation]]) -> list[str]:
+                 outcomes: Sequence[tuple[str, Calculation]], k: str) -> list[str]:
     ga, gb = a.games[0], b.games[0]
-    rows: list[Sequence[str]] = [("", "Rating", "K", "Expected", "Score", "Change", "New rating")]
+    rows: list[Sequence[str]] = [("", "Rating", k, "Expected", "Score", "Change", "New rating")]
     for who, c, g in (("Player", a, ga), ("Opponent", b, gb)):
         rows.append((who, str(c.rating), str(c.k), fmt.expected(g.expected),
                      fmt.points(g.score), fmt.signed(c.change) if g.rated else g.reason,
@@ -222,7 +225,7 @@ def _single_text(a: Calculation, b: Calculation,
     return [*lines, ""]
 
 
-def _games_text(c: Calculation) -> list[str]:
+def _games_text(c: Calculation, k: str) -> list[str]:
     rows: list[Sequence[str]] = [("#", "Opponent", "Score", "Expected", "Change")]
     for i, g in enumerate(c.games, start=1):
         rows.append((str(i), str(g.opponent_rating or "unrated"), fmt.points(g.score),
@@ -234,7 +237,7 @@ def _games_text(c: Calculation) -> list[str]:
         f"Rated games     {c.rated_games}",
         f"Score           {fmt.points(c.score)}",
         f"Expected        {c.expected_total}",
-        f"K               {c.k}",
+        f"{k:<16}{c.k}",
         f"Change          {fmt.signed(c.change)}",
         f"Rounded change  {fmt.signed(c.rounded_change)}",
         f"New rating      {c.new_rating}",

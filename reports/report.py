@@ -32,7 +32,7 @@ from importer.sources import display_name
 from rating import registry
 from rating.base import RatingSystem
 from rating.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
-from rating.national import national_tournament
+from rating.national import named_beside, national_tournament
 from rating.norms import EventClass, check_event_norms
 from rating.notes import grouped
 from rating.published import compare_published
@@ -226,15 +226,20 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     settings = registry.Settings(on=rating.on, rating_list=rating.rating_list,
                                 k_default=k_default)
     asked = [registry.build(str(_system(name)), settings) for name in also]
-    named = [s for s in registry.beside(t.info, settings) if s.name not in also]
+    named = [s for s in named_beside(t, settings, lambda s: lists.of(s) is not None)
+             if s.name not in also]
     beside: list[BesideRating] = []
+    about_beside: list[PlayerNote] = []
     for s in (*asked, *named):
         if s.name != rating.system:
             other, said = _rate(t, s, lists, k_default=k_default, on=on, today=today)
             beside.append(BesideRating(s, other))
             notes += [f"{s.label}: {n}" for n in (*said, *other.notes) if n not in rating.notes]
+            about_beside += [n if n.text.startswith(f"{s.label}: ")
+                             else replace(n, text=f"{s.label}: {n.text}")
+                             for n in other.player_notes]
     notes += rating.notes
-    about: list[PlayerNote] = list(rating.player_notes)
+    about: list[PlayerNote] = [*rating.player_notes, *about_beside]
     for w in t.warnings:  # about the players it names, if they are in the tournament
         concerned = [n for n in dict.fromkeys(w.players) if t.player(n) is not None]
         if not concerned:

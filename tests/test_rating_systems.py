@@ -90,7 +90,7 @@ def read(text: str) -> list[dict[str, str]]:
 # --- the registry ---
 
 def test_the_shipped_systems_and_the_cli_choices_come_from_the_registry():
-    assert registry.names() == ("fide", "elo", "ukd")
+    assert registry.names() == ("fide", "elo", "ukd", "dwz", "ecf")
     settings = registry.Settings(on=date(2024, 6, 1), k_default=25)
     fide = registry.build("fide", settings)
     assert isinstance(fide, FideSystem) and fide.rules_label() == "FIDE 2024-03"

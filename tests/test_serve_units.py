@@ -58,7 +58,7 @@ def test_report_settings_are_checked_in_words_for_people():
             ({"k": "0"}, "K 0: expected a whole number from 1 to 100"),
             ({"k": "x"}, "K 'x': expected a whole number from 1 to 100"),
             ({"date": "tomorrow"}, "date 'tomorrow': expected a date YYYY-MM-DD"),
-            ({"system": "nope"}, "rating system 'nope': choose one of fide, elo, ukd")):
+            ({"system": "nope"}, "rating system 'nope': choose one of fide, elo, ukd, dwz, ecf")):
         with pytest.raises(SettingError) as caught:
             ReportSettings.from_fields(fields)
         assert str(caught.value) == message
@@ -68,7 +68,7 @@ def test_the_command_line_gives_the_same_words(run_cli):
     for args, message in ((["--k", "0"], "K 0: expected a whole number from 1 to 100"),
                           (["--date", "x"], "date 'x': expected a date YYYY-MM-DD"),
                           (["--system", "nope"],
-                           "rating system 'nope': choose one of fide, elo, ukd")):
+                           "rating system 'nope': choose one of fide, elo, ukd, dwz, ecf")):
         result = run_cli("report", str(Path(__file__).parents[1] / "fixtures" / "sample_open.trf"), *args)
         assert result.code == 2 and message in result.stderr
 

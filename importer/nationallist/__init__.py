@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from importer.errors import InputError
+from importer.nationallist.dsb import read_dsb_list
+from importer.nationallist.ecf import read_ecf_list
 from importer.nationallist.model import NationalEntry, NationalList
 
 __all__ = ["MAX_LIST_BYTES", "SYSTEMS", "NationalEntry", "NationalList", "read_national_list"]
@@ -22,19 +24,7 @@ MAX_LIST_BYTES = 512 * 1024 * 1024
 """A national list file larger than this is refused (the DSB's whole export is ~10 MB)."""
 
 
-def _dsb(data: bytes, source: str) -> NationalList:
-    from importer.nationallist.dsb import read_dsb_list
-
-    return read_dsb_list(data, source=source)
-
-
-def _ecf(data: bytes, source: str) -> NationalList:
-    from importer.nationallist.ecf import read_ecf_list
-
-    return read_ecf_list(data, source=source)
-
-
-SYSTEMS: dict[str, Callable[[bytes, str], NationalList]] = {"dwz": _dsb, "ecf": _ecf}
+SYSTEMS: dict[str, Callable[..., NationalList]] = {"dwz": read_dsb_list, "ecf": read_ecf_list}
 """The national systems whose lists can be read, by the rating system's name."""
 
 
@@ -53,4 +43,4 @@ def read_national_list(path: str | os.PathLike[str], system: str) -> NationalLis
         data = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read the file ({exc.strerror or exc})", source=name) from None
-    return reader(data, name)
+    return reader(data, source=name)
