@@ -240,8 +240,7 @@ def rate_national_period(tournaments: Sequence[Tournament], system: RatingSystem
             state.change += pr.change
             if per_tournament:
                 state.rating = new if new is not None else first
-                if state.rating is not None:
-                    state.evaluations = (state.evaluations or 0) + 1
+                state.evaluations = _evaluated(state.evaluations, first)
             elif state.rating is None and first is not None:
                 state.rating, state.evaluations = first, 1
     players = tuple(_player(key, s, system, per_tournament) for key, s in states.items()
@@ -249,6 +248,13 @@ def rate_national_period(tournaments: Sequence[Tournament], system: RatingSystem
     return NationalPeriod(system=system.name, label=system.label, per_tournament=per_tournament,
                           steps=tuple(steps), players=tuple(sorted(players, key=_by_name)),
                           notes=tuple(dict.fromkeys(notes)))
+
+
+def _evaluated(before: int | None, first: int | None) -> int | None:
+    """The index after one more evaluation: 1 for a first rating, unknown stays unknown."""
+    if first is not None:
+        return 1
+    return None if before is None else before + 1
 
 
 def _entry(p: Player, index: NationalIndex | None) -> NationalEntry | None:
@@ -266,8 +272,7 @@ def _player(key: str, s: _State, system: RatingSystem, per_tournament: bool) -> 
     if per_tournament or s.old is None:
         new, evaluations = s.rating, s.evaluations
     else:
-        new = system.new_rating(s.old, s.change)
-        evaluations = None if s.evaluations is None else s.evaluations + 1
+        new, evaluations = system.new_rating(s.old, s.change), _evaluated(s.evaluations, None)
     return NationalPlayer(key=key, name=s.name, national_id=s.national_id, fide_id=s.fide_id,
                           old_rating=s.old, new_rating=new, evaluations=evaluations,
                           events=s.events, games=s.games, score=s.score, change=s.change)

@@ -154,6 +154,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
     uncapped = k
     if k_source is not KSource.CARD:
         k = capped  # e.g. reduced so that K × n ≤ 700 (R24 8.3.3); the card's K stands
+    before_cap = uncapped if uncapped != k else None
     if system.national:  # the coefficient the event's games decided (DWZ: E from W − We)
         k = next((g.k for g in rated if g.rated and g.opponent_rating is not None
                   and g.k is not None), k)
@@ -200,7 +201,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
         new_rating=None if own is None else system.new_rating(own, cumulative),
         performance=performance,
         initial=initial,
-        k_before_cap=uncapped if uncapped != k else None,
+        k_before_cap=before_cap,
         scenarios=() if p.start_no in hidden else _scenarios(
             system, own, uncapped, [r for r in rows if r.opponent_no not in hidden], ratings,
             fide_ratings, (opp, scores, fides, card_ks), cumulative, slow, facts),

@@ -45,9 +45,10 @@ class CalcRun:
     @property
     def title(self) -> str:
         """'FIDE rating calculation — standard, rules FIDE 2025-10 (…), 2026-11-01'."""
+        label = self.system.rules_label()
         how = ("rules " + self.rules.name if isinstance(self.system, FideSystem)
-               else "rules " + self.system.rules_label() if self.system.national
-               else self.system.describe())
+               else self.system.describe() if label.startswith(f"{self.system.label}:")
+               else "rules " + label)
         return (f"{self.system.label} rating calculation — {self.rating_list.value}, {how}, "
                 f"{self.on.isoformat()}")
 

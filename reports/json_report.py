@@ -67,7 +67,9 @@ def report_json(report: Report) -> dict[str, Any]:
             "players": len(t.players)},
         "rules": {"system": r.system, "rules": r.rules_label, "date": r.on.isoformat(),
                   "date_source": r.date_source, "rating_list": r.rating_list.value,
-                  "summary": rated_with(report)},
+                  "summary": rated_with(report),
+                  "beside": [{"system": b.rating.system, "rules": b.rating.rules_label}
+                             for b in report.beside]},
         "players": players,
         "published": asdict(published) if published is not None else None,
         "notes": [{"text": n.text, "items": list(n.items), "players": sorted(n.players)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import tomllib
 from pathlib import Path
 
@@ -82,3 +83,39 @@ def test_library_use_opens_with_a_session_that_runs_as_a_doctest():
     options = pytest_ini["tool"]["pytest"]["ini_options"]
     assert {"--doctest-modules", "--doctest-glob=README.md"} <= set(options["addopts"])
     assert {"importer", "rating", "reports", "README.md"} <= set(options["testpaths"])
+
+
+def _console_examples() -> list[tuple[str, list[str]]]:
+    """Each ``$ fiderate …`` line of README's console blocks, with the lines it shows after."""
+    out: list[tuple[str, list[str]]] = []
+    for block in README.split("```console\n")[1:]:
+        for line in block.split("```", 1)[0].splitlines():
+            if line.startswith("$ "):
+                out.append((line[2:].split("  #", 1)[0].strip(), []))
+            elif out and line.strip() and line.strip() != "...":  # '...': lines left out
+                out[-1][1].append(line.strip())
+    return out
+
+
+@pytest.mark.parametrize(("command", "shown"), _console_examples(),
+                         ids=[c for c, _ in _console_examples()])
+def test_every_console_example_runs_and_prints_what_readme_shows(run_cli, tmp_path, monkeypatch,
+                                                                 command, shown):
+    """Every README console example runs (exit 0) from a folder holding ``fixtures/``, and
+    the lines it shows are lines it prints, in that order (the README may leave lines out)."""
+    (tmp_path / "fixtures").symlink_to(ROOT / "fixtures", target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    args = shlex.split(command)
+    assert args[0] == "fiderate"
+    res = run_cli(*args[1:])
+    assert res.code == 0, res
+    printed = iter(line.strip() for line in (res.stdout + "\n" + res.stderr).splitlines())
+    missing = [line for line in shown if not any(line == p for p in printed)]
+    assert missing == [], f"{command}: README shows lines it does not print (in order)"
+
+
+def test_the_console_check_can_fail(run_cli, tmp_path, monkeypatch):
+    with pytest.raises(AssertionError, match="does not print"):
+        test_every_console_example_runs_and_prints_what_readme_shows(
+            run_cli, tmp_path, monkeypatch, "fiderate calc --rating 1500 --opponent 1600 "
+            "--result win", ["New rating 9999"])

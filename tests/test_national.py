@@ -22,17 +22,18 @@ ON = date(2026, 4, 1)
 def event(name: str = "Spring open", *, day: date = date(2026, 4, 4), fed: str = "",
           calc: str = "", national: tuple[int | None, ...] = (1500, 1600, None),
           ids: tuple[str, ...] = ("", "", "")) -> Tournament:
-    """Three players, a round robin of three rounds: 1 beats 2, 2 beats 3, 1 draws 3."""
+    """Three players, a round robin of three rounds (one sits out each): 1 beats 2, 2 beats
+    3, 3 draws 1."""
     names = ("Anna, Ada", "Berg, Bo", "Corr, Cy")
     players = tuple(Player(start_no=no, name=names[no - 1], federation="GER", rating=1900,
                            national_rating=national[no - 1], national_id=ids[no - 1])
                     for no in (1, 2, 3))
-    games = {1: [(2, "1"), (3, "0.5")], 2: [(1, "0"), (3, "1")], 3: [(2, "0"), (1, "0.5")]}
     results = tuple(RoundResult(start_no=no, round=rnd, status=Status.PLAYED, opponent_no=opp,
-                                colour=Colour.WHITE if no < opp else Colour.BLACK,
-                                points=Decimal(pts))
-                    for no, rows in games.items() for rnd, (opp, pts) in enumerate(rows, 1))
-    info = TournamentInfo(name=name, start_date=day, end_date=day, rounds=2, federation=fed,
+                                colour=colour, points=Decimal(pts))
+                    for rnd, white, black, won in ((1, 1, 2, "1"), (2, 2, 3, "1"), (3, 3, 1, "0.5"))
+                    for no, opp, colour, pts in ((white, black, Colour.WHITE, won),
+                                                 (black, white, Colour.BLACK, 1 - Decimal(won))))
+    info = TournamentInfo(name=name, start_date=day, end_date=day, rounds=3, federation=fed,
                           rating_calculation=calc, rating_list=RatingList.STANDARD)
     return Tournament(info=info, players=players, results=results)
 
