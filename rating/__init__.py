@@ -1,4 +1,5 @@
-"""fiderate's rating maths: FIDE Rating Regulations (versioned by date), generic Elo, UKD, periods.
+"""fiderate's rating maths: FIDE Rating Regulations (versioned by date), generic Elo, the
+national systems (DWZ, ECF, UKD), periods.
 
 Library use::
 
@@ -23,7 +24,10 @@ if TYPE_CHECKING:
     import rating.frames as frames
     import rating.registry as registry
     from rating.base import EloSystem, FideSystem, RatingSystem, rate_games
+    from rating.dwz import DwzSystem
+    from rating.ecf import EcfSystem
     from rating.errors import RatingError
+    from rating.national import NationalPeriod, national_tournament, rate_national_period
     from rating.norms import EventClass, NormCheck, NormResult, check_event_norms, check_norms
     from rating.period import rate_period
     from rating.period_records import (
@@ -42,13 +46,17 @@ if TYPE_CHECKING:
     from rating.results import GameRating, PlayerRating, RoundLine, Scenario, TournamentRating
     from rating.rules import FideRules, rules_for
     from rating.tournament import rate_tournament
+    from rating.ukd import UkdSystem
 
 __all__ = [
+    "DwzSystem",
+    "EcfSystem",
     "EloSystem",
     "EventClass",
     "FideRules",
     "FideSystem",
     "GameRating",
+    "NationalPeriod",
     "NormCheck",
     "NormResult",
     "PeriodGame",
@@ -68,10 +76,13 @@ __all__ = [
     "Scenario",
     "Standing",
     "TournamentRating",
+    "UkdSystem",
     "check_event_norms",
     "check_norms",
     "frames",
+    "national_tournament",
     "rate_games",
+    "rate_national_period",
     "rate_period",
     "rate_tournament",
     "registry",
@@ -83,6 +94,10 @@ _MODULES = {"frames": "rating.frames", "registry": "rating.registry"}
 """Modules exported by name."""
 _FROM = {
     "rating.errors": ("RatingError",),
+    "rating.dwz": ("DwzSystem",),
+    "rating.ecf": ("EcfSystem",),
+    "rating.ukd": ("UkdSystem",),
+    "rating.national": ("NationalPeriod", "national_tournament", "rate_national_period"),
     "rating.norms": ("EventClass", "NormCheck", "NormResult", "check_event_norms", "check_norms"),
     "rating.period": ("rate_period",),
     "rating.period_records": ("PeriodGame", "PeriodGames", "PeriodPlayer", "PeriodResult",
