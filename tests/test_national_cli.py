@@ -10,6 +10,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import requests
+from serving import Served
 
 from rating.dwz import WO_2022, evaluate
 
@@ -173,3 +175,30 @@ def test_list_import_refuses_a_file_that_is_not_the_list_in_one_line(run_cli, tm
     ecf = run_cli("list", "import", "--system", "ecf", str(ECF / "rating_list_csv_2025.csv"),
                   "--month", "2025-04", "--store", str(tmp_path / "r.sqlite"))
     assert ecf.code == 0 and "ECF list (standard, rapid, blitz)" in ecf.stdout
+
+
+# --- the server: the form's ticks and the API ---
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with Served(tmp_path_factory.mktemp("national")) as s:
+        yield s
+
+
+def test_the_api_and_the_served_pages_show_each_system_asked(server):
+    trf = Path(EVENTS[1])
+    api = requests.post(server.url + "api/report", data={"system": "fide,dwz"},
+                        files={"files": (trf.name, trf.read_bytes())}, timeout=60)
+    assert api.status_code == 200, api.text
+    body = api.json()
+    assert body["rules"]["beside"] == [{"system": "dwz", "rules": "DWZ WO 2022"}]
+    joerg = next(p for p in body["players"] if p["name"] == "Müller, Jörg")
+    assert (joerg["dwz_old"], joerg["dwz_new"]) == (1834, 1846)
+    assert "dwz_change" in joerg["rounds"][0]
+    page = requests.get(server.url + body["url"].lstrip("/") + "player-1.html", timeout=30)
+    assert page.status_code == 200 and "DWZ +/-" in page.text and "1846" in page.text
+    ticked = requests.post(server.url + "api/report", data={"also_ecf": "on"},
+                           files={"files": (trf.name, trf.read_bytes())}, timeout=60)
+    assert [b["system"] for b in ticked.json()["rules"]["beside"]] == ["ecf"]
+    form = requests.get(server.url, timeout=30).text
+    assert 'name="also_dwz"' in form and 'name="also_ecf"' in form and 'name="also_fide"' not in form
