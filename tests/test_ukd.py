@@ -146,6 +146,9 @@ def test_k_extremes_and_a_player_without_ukd():
 
 
 # --- worked tournaments (T1 …), round by round ---
+# Source: the project's UKD spec (shared/spec/ukd.md §6.3), whose cases marked ✓JS are the
+# figures the public calculator ukd-proxy (JavaScript) gives for the same games; TSF itself
+# has published no worked example (docs/ukd.md).
 
 def test_t1_default_mode_b():
     games = DEFAULT.rate(1500, k_for(1500), [(1600, W), (1450, DRAW), (1700, L), (None, W), (1200, W)])
