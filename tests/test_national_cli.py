@@ -202,3 +202,13 @@ def test_the_api_and_the_served_pages_show_each_system_asked(server):
     assert ticked.status_code == 200 and "New ECF" in ticked.text and "DWZ neu" not in ticked.text
     form = requests.get(server.url, timeout=30).text
     assert 'name="also_dwz"' in form and 'name="also_ecf"' in form and 'name="also_fide"' not in form
+
+
+def test_list_import_offers_fide_and_every_national_list_read():
+    """``list import --system`` names its choices (so that ``fiderate --help`` imports no
+    reader): they are FIDE's and those of importer.nationallist.SYSTEMS, no more, no less."""
+    from importer.nationallist import SYSTEMS
+    from reports.cmd_list import import_list
+
+    (option,) = [p for p in import_list.params if p.name == "system"]
+    assert tuple(option.type.choices) == ("fide", *SYSTEMS)
