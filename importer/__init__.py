@@ -1,4 +1,7 @@
-"""fiderate's importer: sources (chess-results pages and URLs, Excel, TRF, FIDE lists) → model.
+"""Sources → one normalized, typed tournament model: the model (``model.py``, ``errors.py``,
+``frames.py``), the one entry that turns a path, URL or tournament number into a ``Tournament``
+(``sources.py``), sources into distinct events (``events.py``) and the one module that decides
+when two sources, events or players are the same (``identity.py``).
 
 Library use::
 

@@ -4,7 +4,7 @@ A user hands over files and links; what they mean is tournaments.  :func:`load_e
 reads every source and returns each event once:
 
 * saved chess-results pages of one tournament (the same tournament number) merge into one,
-  exactly as :func:`importer.chessresults.build_tournament` merges them; two pages of the
+  exactly as :func:`importer.formats.chessresults.build_tournament` merges them; two pages of the
   same view (two crosstables, two pairings of one round) taken at different moments are two
   snapshots: the newer is kept, with a note;
 * other sources showing one event (:mod:`importer.identity` decides: the same tournament
@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, Final
 from importer.errors import InputError
 from importer.identity import EventIdentity, SameBy, Sameness, group_events
 from importer.model import RoundResult, SourceWarning, Status, Tournament, TournamentInfo
-from importer.names import name_key
+from importer.net.urls import parse_fide_calc_url
+from importer.parsing.names import name_key
 from importer.sources import (
     FidePage,
     Progress,
@@ -41,12 +42,11 @@ from importer.sources import (
     read_file,
     something_read,
 )
-from importer.urls import parse_fide_calc_url
 
 if TYPE_CHECKING:
     import requests
 
-    from importer.chessresults import Page
+    from importer.formats.chessresults import Page
 
 __all__ = ["Event", "Events", "Merge", "PlayedGames", "distinct_events", "load_events", "load_many"]
 
@@ -232,7 +232,7 @@ def distinct_events(items: Sequence[Event]) -> Events:
 
 def _slot(page: Page) -> tuple[object, ...]:
     """The view a page shows: two pages of one view are two snapshots of it."""
-    from importer.chessresults import PageKind  # lazy: saved pages loaded it already
+    from importer.formats.chessresults import PageKind  # lazy: saved pages loaded it already
 
     if page.kind in (PageKind.CROSSTABLE_START, PageKind.CROSSTABLE_RANK, PageKind.CROSSTABLE_RR):
         return ("crosstable",)
@@ -345,7 +345,7 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
             order[id(got)] = i
             saved.append(got)
     if saved:  # lazy: only saved chess-results pages need their merging
-        from importer.chessresults import build_tournament
+        from importer.formats.chessresults import build_tournament
     for group in _page_groups(saved, apart):
         pages = _newest_pages(group, notes)
         label = ", ".join(s.source for s in pages)

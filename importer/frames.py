@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from importer.normalized import GAME_COLUMNS, PLAYER_COLUMNS, RESULT_COLUMNS
+from importer.formats.normalized import GAME_COLUMNS, PLAYER_COLUMNS, RESULT_COLUMNS
 
 if TYPE_CHECKING:
     from importer.model import Tournament

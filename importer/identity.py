@@ -31,9 +31,9 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
+from importer.formats.nationallist import NationalEntry
 from importer.model import DateSource, Player, Status, Tournament
-from importer.names import name_key
-from importer.nationallist import NationalEntry
+from importer.parsing.names import name_key
 
 __all__ = [
     "EventIdentity",
@@ -248,7 +248,7 @@ class EventIdentity:
     fide_event: str = ""
     """FIDE's event id (the details' 'FIDE event' or a TRF's)."""
     name: str = ""
-    """The name as compared (:func:`importer.names.name_key`): shown, never deciding."""
+    """The name as compared (:func:`importer.parsing.names.name_key`): shown, never deciding."""
     start: date | None = None
     """The start date, when the source gives it (a page's last update is not one)."""
     keyed: Keyed = field(default_factory=Keyed)

@@ -3,7 +3,7 @@
 Frozen, typed records that cross every layer: `TournamentInfo` (the header),
 `Player`, `RoundResult` (one per player per round), `Game` (one per pairing) and
 `Tournament`, which holds them all.  Unrated is ``None``, never 0, and every reader checks
-its ratings with :func:`importer.numbers.checked_rating` (1 to 3500); ids are text.
+its ratings with :func:`importer.parsing.numbers.checked_rating` (1 to 3500); ids are text.
 This module imports nothing heavy: pandas lives in :mod:`importer.frames`.
 """
 
@@ -16,7 +16,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, ClassVar, Final, TypeVar
 
-from importer.text import display_name, printable
+from importer.parsing.text import display_name, printable
 
 __all__ = [
     "FULL_POINT",
@@ -173,7 +173,7 @@ def quick_init(cls: type[_T]) -> type[_T]:
     it skips ``object.__setattr__`` per field, which makes building the thousands of records of
     a large import (or of a federation's month) about 2.5× cheaper.  A field named ``points``
     is made exact (:func:`as_points`), the fields the class names in ``TEXT_FIELDS`` printable
-    (:func:`importer.text.printable`); a field with a ``default_factory`` is not supported.
+    (:func:`importer.parsing.text.printable`); a field with a ``default_factory`` is not supported.
     """
     text_fields = getattr(cls, "TEXT_FIELDS", ())
     ns: dict[str, Any] = {}
@@ -200,7 +200,7 @@ def quick_init(cls: type[_T]) -> type[_T]:
 
 
 FIDE_CALCULATIONS: Final = "fide-calculation"
-"""The provenance kind of FIDE's calculations page (:mod:`importer.fidecalc`)."""
+"""The provenance kind of FIDE's calculations page (:mod:`importer.formats.fidecalc`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -248,7 +248,7 @@ class TournamentInfo:
     as printed; None when the source does not show it.  Tells two snapshots apart."""
 
     def __post_init__(self) -> None:
-        """The header's text printable (:func:`importer.text.printable`)."""
+        """The header's text printable (:func:`importer.parsing.text.printable`)."""
         for name in ("id", "name", "federation", "time_control", "rating_calculation",
                      "fide_event_id", "city", "chief_arbiter"):
             value = getattr(self, name)
@@ -360,7 +360,7 @@ class SourceWarning:
 
     def at(self, where: str) -> SourceWarning:
         """The same warning with where it was found before its message ('a.trf:12: …'), a
-        file named by its name alone (:func:`importer.text.display_name`)."""
+        file named by its name alone (:func:`importer.parsing.text.display_name`)."""
         return replace(self, message=f"{display_name(where)}: {self.message}") if where else self
 
 

@@ -15,20 +15,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
-import importer.mhtml as mhtml
-from importer.decoding import decode_page
+import importer.formats.mhtml as mhtml
 from importer.errors import InputError, UnknownFormat
+from importer.formats.normalized import is_normalized_folder, read_folder
 from importer.model import Provenance, Tournament
-from importer.normalized import is_normalized_folder, read_folder
-from importer.text import display_name
-from importer.urls import FideCalcRef, parse_fide_calc_url, parse_ref
+from importer.net.urls import FideCalcRef, parse_fide_calc_url, parse_ref
+from importer.parsing.decoding import decode_page
+from importer.parsing.text import display_name
 
 if TYPE_CHECKING:
     import requests
 
-    from importer.chessresults import Page, PageKind
-    from importer.fetch import TournamentPage
-    from importer.fidecalc import FideCalculation
+    from importer.formats.chessresults import Page, PageKind
+    from importer.formats.fidecalc import FideCalculation
+    from importer.net.fetch import TournamentPage
 
 __all__ = [
     "FidePage",
@@ -63,7 +63,7 @@ def _provenance(path: Path, data: bytes, kind: str) -> Provenance:
 
 
 def _chess_results_page(path: Path, text: str) -> Page | None:
-    from importer import chessresults  # lazy: as the other readers (see read_file)
+    from importer.formats import chessresults  # lazy: as the other readers (see read_file)
 
     return (chessresults.parse_page(text, source=str(path))
             if chessresults.looks_like_chess_results(text) else None)
@@ -92,7 +92,7 @@ class FidePage:
         tournament)."""
         if len(self.tournaments) == 1:
             return self.tournaments[0]
-        from importer.fidecalc import event_names
+        from importer.formats.fidecalc import event_names
 
         raise InputError(f"FIDE's calculations page shows {len(self.tournaments)} events "
                          f"({event_names(self.calculation.events)}), not one "
@@ -101,7 +101,7 @@ class FidePage:
 
 def _fide_page(text: str, source: str, provenance: Provenance,
                ref: FideCalcRef | None = None) -> FidePage:
-    from importer import fidecalc  # lazy: as the other readers (see read_file)
+    from importer.formats import fidecalc  # lazy: as the other readers (see read_file)
 
     calc = fidecalc.parse_fide_calculation(text, source=source)
     if ref is not None:  # what the page leaves out, its address says
@@ -128,7 +128,7 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | Fi
     # Lazy: each reader brings its parsing stack (the chess-results reader ~65 ms, Excel's
     # more), and a file needs one; the bytes say which before anything is imported.
     if data.startswith((b"PK", _OLE2)):
-        from importer import excel
+        from importer.formats import excel
 
         if excel.looks_like_xlsx(data):
             t = excel.parse_xlsx(data, source=source)
@@ -145,28 +145,28 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | Fi
                             source=source)
     text = decode_page(data)
     if _MARKUP.search(text, 0, 65536):
-        from importer import fidecalc
+        from importer.formats import fidecalc
 
         if fidecalc.looks_like_fide_calculation(text):
             fide = _fide_page(text, source, _provenance(path, data, fidecalc.PROVENANCE_KIND))
             return fide if pages else fide.only_event()
         page = _chess_results_page(path, text)
         if page is not None:
-            from importer.chessresults import build_tournament
+            from importer.formats.chessresults import build_tournament
 
             prov = _provenance(path, data, f"chess-results:{page.kind}")
             if pages:
                 return SavedPage(source, page, prov)
             t = build_tournament([page], source=source)
             return something_read(replace(t, provenance=(prov,)), [page], source=source)
-    from importer import trf
+    from importer.formats import trf
 
     text = trf.decode_trf(data)
     if trf.looks_like_trf(text):
         t = trf.parse_trf(text, source=source)
         return something_read(replace(t, provenance=(_provenance(path, data, "trf"),)),
                               source=source)
-    from importer import jsonfile, smcsv
+    from importer.formats import jsonfile, smcsv
 
     if jsonfile.looks_like_json(text):
         return something_read(jsonfile.from_json(text, source=source), source=source)
@@ -200,7 +200,7 @@ def something_read(t: Tournament, pages: Sequence[Page] = (), *, source: str) ->
 
 
 def _nothing_read(kinds: set[PageKind]) -> str:
-    from importer.chessresults import PageKind  # lazy: only chess-results pages have kinds
+    from importer.formats.chessresults import PageKind  # lazy: only chess-results pages have kinds
 
     if kinds == {PageKind.TEAM_PAIRINGS}:
         return ("a chess-results pairings page of a team event with no boards: save the board "
@@ -224,12 +224,12 @@ def load_url(text: str, *, session: requests.Session | None = None, base_url: st
              progress: Progress | None = None) -> Tournament:
     """Import a tournament from a chess-results URL or number only: never a local file.
 
-    InputError when *text* is no chess-results reference (see :func:`importer.urls.parse_ref`).
+    InputError when *text* is no chess-results reference (see :func:`importer.net.urls.parse_ref`).
     """
     # Lazy: the HTTP layer loads requests and requests-cache (~250 ms), which reading a file
     # never needs.
-    from importer.fetch import fetch_tournament
-    from importer.http import make_session
+    from importer.net.fetch import fetch_tournament
+    from importer.net.http import make_session
 
     if parse_fide_calc_url(text) is not None:
         return load_fide_url(text, session=session, progress=progress).only_event()
@@ -248,8 +248,8 @@ def load_fide_url(text: str, *, session: requests.Session | None = None,
     endpoint), fetched from the data endpoint with the polite session; InputError when *text*
     is no such address."""
     # Lazy, as in load_url: the HTTP layer only for the network.
-    from importer.fidecalc import PROVENANCE_KIND
-    from importer.http import get_text, make_session
+    from importer.formats.fidecalc import PROVENANCE_KIND
+    from importer.net.http import get_text, make_session
 
     ref = parse_fide_calc_url(text)
     if ref is None:
@@ -268,9 +268,9 @@ def load_fide_url(text: str, *, session: requests.Session | None = None,
 
 def from_pages(fetched: Sequence[TournamentPage], *, source: str,
                focus: int | None = None) -> Tournament:
-    """The tournament in the pages :func:`importer.fetch.fetch_tournament` fetched (and parsed),
+    """The tournament in the pages :func:`importer.net.fetch.fetch_tournament` fetched (and parsed),
     with their provenance; *focus* is the player of a player-card link."""
-    from importer.chessresults import build_tournament  # lazy: as in read_file
+    from importer.formats.chessresults import build_tournament  # lazy: as in read_file
 
     pages = [p.parsed() for p in fetched]  # each page parsed once, by the fetcher
     t = build_tournament(pages, source=source, focus=focus)
@@ -283,7 +283,7 @@ def load(source: str | os.PathLike[str], *, session: requests.Session | None = N
          base_url: str | None = None, progress: Progress | None = None) -> Tournament:
     """Import one tournament from a file, a normalized folder, a chess-results URL or a number.
 
-    *session* is the HTTP session to use for URLs (default: :func:`importer.http.make_session`);
+    *session* is the HTTP session to use for URLs (default: :func:`importer.net.http.make_session`);
     *base_url* points URL imports at a mirror or a local test double; *progress* is called
     with each file or URL before it is read.
     """

@@ -1,5 +1,7 @@
-"""fiderate's rating maths: FIDE Rating Regulations (versioned by date), generic Elo, the
-national systems (DWZ, ECF, UKD), periods.
+"""Pure rating math over the model: a tournament rated round by round under any rating system
+(``tournament.py``, records in ``results.py``), the calculator, the title norms, national
+ratings beside FIDE (``national.py``), the comparison with figures a source publishes, and the
+numbers, notes and errors they share.
 
 Library use::
 
@@ -22,15 +24,12 @@ from importer.lazy import lazy_exports
 
 if TYPE_CHECKING:
     import rating.frames as frames
-    import rating.registry as registry
-    from rating.base import EloSystem, FideSystem, RatingSystem, rate_games
-    from rating.dwz import DwzSystem
-    from rating.ecf import EcfSystem
+    import rating.systems.registry as registry
     from rating.errors import RatingError
     from rating.national import NationalPeriod, national_tournament, rate_national_period
     from rating.norms import EventClass, NormCheck, NormResult, check_event_norms, check_norms
-    from rating.period import rate_period
-    from rating.period_records import (
+    from rating.period.engine import rate_period
+    from rating.period.records import (
         PeriodGame,
         PeriodGames,
         PeriodPlayer,
@@ -41,12 +40,15 @@ if TYPE_CHECKING:
         PoolGame,
         Standing,
     )
-    from rating.period_run import PeriodSource, run_period
-    from rating.register import Register
+    from rating.period.register import Register
+    from rating.period.run import PeriodSource, run_period
     from rating.results import GameRating, PlayerRating, RoundLine, Scenario, TournamentRating
-    from rating.rules import FideRules, rules_for
+    from rating.systems.base import EloSystem, FideSystem, RatingSystem, rate_games
+    from rating.systems.dwz import DwzSystem
+    from rating.systems.ecf import EcfSystem
+    from rating.systems.fide_rules import FideRules, rules_for
+    from rating.systems.ukd import UkdSystem
     from rating.tournament import rate_tournament
-    from rating.ukd import UkdSystem
 
 __all__ = [
     "DwzSystem",
@@ -90,22 +92,22 @@ __all__ = [
     "run_period",
 ]
 
-_MODULES = {"frames": "rating.frames", "registry": "rating.registry"}
+_MODULES = {"frames": "rating.frames", "registry": "rating.systems.registry"}
 """Modules exported by name."""
 _FROM = {
     "rating.errors": ("RatingError",),
-    "rating.dwz": ("DwzSystem",),
-    "rating.ecf": ("EcfSystem",),
-    "rating.ukd": ("UkdSystem",),
+    "rating.systems.dwz": ("DwzSystem",),
+    "rating.systems.ecf": ("EcfSystem",),
+    "rating.systems.ukd": ("UkdSystem",),
     "rating.national": ("NationalPeriod", "national_tournament", "rate_national_period"),
     "rating.norms": ("EventClass", "NormCheck", "NormResult", "check_event_norms", "check_norms"),
-    "rating.period": ("rate_period",),
-    "rating.period_records": ("PeriodGame", "PeriodGames", "PeriodPlayer", "PeriodResult",
+    "rating.period.engine": ("rate_period",),
+    "rating.period.records": ("PeriodGame", "PeriodGames", "PeriodPlayer", "PeriodResult",
                               "PeriodStatus", "PeriodTournament", "Pool", "PoolGame", "Standing"),
-    "rating.period_run": ("PeriodSource", "run_period"),
-    "rating.register": ("Register",),
-    "rating.rules": ("FideRules", "rules_for"),
-    "rating.base": ("EloSystem", "FideSystem", "RatingSystem", "rate_games"),
+    "rating.period.run": ("PeriodSource", "run_period"),
+    "rating.period.register": ("Register",),
+    "rating.systems.fide_rules": ("FideRules", "rules_for"),
+    "rating.systems.base": ("EloSystem", "FideSystem", "RatingSystem", "rate_games"),
     "rating.results": ("GameRating", "PlayerRating", "RoundLine", "Scenario", "TournamentRating"),
     "rating.tournament": ("rate_tournament",),
 }

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from rating import fide
-from rating.base import RatingSystem
 from rating.errors import RatingError
 from rating.results import GameRating
-from rating.rules import FideRules
+from rating.systems import fide
+from rating.systems.base import RatingSystem
+from rating.systems.fide_rules import FideRules
 
 __all__ = ["MAX_RATING", "MIN_RATING", "Calculation", "calculate", "check_k", "check_rating"]
 

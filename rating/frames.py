@@ -1,8 +1,8 @@
 """Rating results as pandas DataFrames with exact, nullable dtypes.
 
 :func:`to_frames` takes what :func:`rating.tournament.rate_tournament` returns (a
-:class:`~rating.tournament.TournamentRating`) or what :func:`rating.period_run.run_period`
-returns (a :class:`~rating.period_records.PeriodResult`), the way
+:class:`~rating.tournament.TournamentRating`) or what :func:`rating.period.run.run_period`
+returns (a :class:`~rating.period.records.PeriodResult`), the way
 :func:`importer.frames.to_frames` takes a tournament.  Each column is a field of the records,
 under the field's name, with the field's exact value:
 
@@ -41,7 +41,7 @@ from typing import Any
 
 import pandas as pd
 
-from rating.period_records import PeriodGames, PeriodResult
+from rating.period.records import PeriodGames, PeriodResult
 from rating.results import PlayerRating, RoundLine, Scenario, TournamentRating
 
 __all__ = [
@@ -88,7 +88,7 @@ PERIOD_PLAYER_DTYPES: dict[str, str] = {
     "status": "string", "pool_games": "Int32", "pool_opponents_sum": "Int64",
     "pool_score_h": "Int64", "initial_rating": "Int64",
 }
-"""Period ``players``: :class:`~rating.period_records.PeriodPlayer`'s fields (``k`` as
+"""Period ``players``: :class:`~rating.period.records.PeriodPlayer`'s fields (``k`` as
 printed: '20', or '20/15' when rule versions differ)."""
 PERIOD_GAME_DTYPES: dict[str, str] = {
     "tournament": "string", "round": "Int16", "key": "string", "fide_id": "string",
@@ -96,8 +96,8 @@ PERIOD_GAME_DTYPES: dict[str, str] = {
     "opponent_name": "string", "opponent_rating": "Int64", "capped": "boolean",
     "score_h": "Int64", "expected_h": "Int64", "k": "Int32", "change_h": "Int64",
 }
-"""Period ``games``: :class:`~rating.period_records.PeriodGame`'s fields, in
-:attr:`~rating.period_records.PeriodGames.FIELDS` order."""
+"""Period ``games``: :class:`~rating.period.records.PeriodGame`'s fields, in
+:attr:`~rating.period.records.PeriodGames.FIELDS` order."""
 
 
 def _plain(value: object) -> object:
@@ -160,7 +160,7 @@ def to_frames(result: TournamentRating | PeriodResult) -> dict[str, pd.DataFrame
     "games"}``, with the dtypes declared here (see the module's docstring).
 
     >>> from datetime import date
-    >>> from rating.period_run import run_period
+    >>> from rating.period.run import run_period
     >>> import importer
     >>> month = run_period([importer.load("fixtures/period/elite_nov2025.trf")],
     ...                    period=date(2025, 12, 1), today=date(2025, 12, 5))

@@ -24,12 +24,12 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
+from importer.formats.nationallist import NationalEntry, NationalList
 from importer.identity import NationalIndex, find_on_national_list, national_person_key
 from importer.model import Player, Tournament
-from importer.nationallist import NationalEntry, NationalList
-from rating import registry
-from rating.base import RatingSystem
 from rating.results import ZERO
+from rating.systems import registry
+from rating.systems.base import RatingSystem
 from rating.tournament import rate_tournament
 
 __all__ = ["NationalPeriod", "NationalPlayer", "NationalStep", "named_beside",
@@ -58,7 +58,7 @@ def _column_is_own(t: Tournament, system: RatingSystem, on: date) -> tuple[bool,
 
 def named_beside(t: Tournament, settings: registry.Settings,
                  listed: Callable[[RatingSystem], bool]) -> list[RatingSystem]:
-    """The national systems *t*'s source names (:func:`rating.registry.beside`) that have
+    """The national systems *t*'s source names (:func:`rating.systems.registry.beside`) that have
     figures to show: national ratings in the source, or a national list (*listed*)."""
     shown = any(p.national_rating is not None for p in t.players)
     return [s for s in registry.beside(t.info, settings) if shown or listed(s)]

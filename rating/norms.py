@@ -1,7 +1,7 @@
 """Title norms: which GM, IM, WGM or WIM norms a player's results make, condition by condition.
 
 Pure: a :class:`~importer.model.Tournament` in, frozen records out, every threshold read from
-:class:`rating.rules.NormRules` (FIDE Title Regulations in force from 1 January 2024, articles
+:class:`rating.systems.fide_rules.NormRules` (FIDE Title Regulations in force from 1 January 2024, articles
 cited by number).  A condition the source cannot show either way — a time control whose label
 cannot be read, the registration, the chief arbiter's title, an event class not given — is
 listed as "not checked"; a norm that turns on opponents' titles or federations the source does not show is
@@ -23,11 +23,11 @@ from fractions import Fraction
 from math import ceil, floor
 
 from importer.model import Player, RatingList, RoundResult, Status, System, Tournament
-from rating import fide
-from rating.fide import percent_h
-from rating.rules import NormRules, NormTitle, TitleNorm, norm_rules_for
-from rating.tables import dp_for
-from rating.time_controls import norm_time_control
+from rating.systems import fide
+from rating.systems.fide import percent_h
+from rating.systems.fide_rules import NormRules, NormTitle, TitleNorm, norm_rules_for
+from rating.systems.fide_tables import dp_for
+from rating.systems.time_controls import norm_time_control
 
 __all__ = ["Condition", "EventClass", "NormCheck", "NormResult", "check_event_norms", "check_norms",
            "excluded_opponents", "is_woman", "left_out_words", "norms_sought", "swiss_exemption"]
@@ -189,7 +189,7 @@ def check_event_norms(t: Tournament, start_nos: Iterable[int] | None = None, *,
     """:func:`check_norms` of the players with *start_nos* (None: every player), in that
     order; what the event's players share is worked out once.  *qc_approved*: FIDE's
     Qualification Commission approved the event's fast-standard time control for norms, as
-    the user says (:func:`rating.time_controls.norm_time_control`)."""
+    the user says (:func:`rating.systems.time_controls.norm_time_control`)."""
     day = on or t.info.start_date
     rules = norm_rules_for(day or date.max)
     event = _Event.of(t, rules, event_class, day, qc_approved)

@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from importer.model import Player, RatingList, Status, Tournament
-from rating import fide
 from rating.numbers import to_cent, to_decimal
 from rating.results import PlayerRating, TournamentRating
-from rating.rules import CapRule, FideRules, all_rules, rules_for
+from rating.systems import fide
+from rating.systems.fide_rules import CapRule, FideRules, all_rules, rules_for
 
 __all__ = ["Comparison", "Disagreement", "PublishedCheck", "compare_published"]
 

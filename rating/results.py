@@ -1,8 +1,8 @@
 """The records of a rating: what a rating system gives for one game, and the tournament
 view's result, tournament → player → round.
 
-A leaf module (it imports only the tournament model and :mod:`rating.fide`), so that the
-rating systems (:mod:`rating.base`, :mod:`rating.ukd`), the registry, the tournament view
+A leaf module (it imports only the tournament model and :mod:`rating.systems.fide`), so that the
+rating systems (:mod:`rating.systems.base`, :mod:`rating.systems.ukd`), the registry, the tournament view
 (:mod:`rating.tournament`) and the reports all read the same records without importing
 one another.
 
@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal
 
 from importer.model import Colour, RatingList, Status
-from rating.fide import InitialRating, KSource
+from rating.systems.fide import InitialRating, KSource
 
 __all__ = [
     "ZERO",

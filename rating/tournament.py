@@ -8,13 +8,13 @@ rated games; other events of the period are the rating-period engine's job.
 
 Ratings are the source's, as printed: a source prints one FIDE rating per player, the one of
 the tournament's list, so for a rapid or blitz event it cannot show the standard rating of a
-player unrated there (RB24 7.2.1, :func:`rating.fide.list_rating`).  Swiss-Manager and FIDE's
+player unrated there (RB24 7.2.1, :func:`rating.systems.fide.list_rating`).  Swiss-Manager and FIDE's
 server print that standard rating in the rapid or blitz column already; a player the source
 shows unrated is taken as unrated here.  The rating period, which has the previous lists,
-applies the rule itself (:mod:`rating.period`).
+applies the rule itself (:mod:`rating.period.engine`).
 
 The rating system is a parameter (FIDE, generic Elo, a national system such as UKD, or a
-name from :mod:`rating.registry`); every player's games go through the system's ``rate``.
+name from :mod:`rating.systems.registry`); every player's games go through the system's ``rate``.
 
 Result types (in :mod:`rating.results`, re-exported here): :class:`TournamentRating` → one
 :class:`PlayerRating` per player → one :class:`RoundLine` per round and one
@@ -37,10 +37,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating import registry
-from rating.base import FideSystem, RatingSystem
 from rating.errors import RatingError
-from rating.fide import KSource, PlayerFacts, is_junior_category
 from rating.results import (
     ZERO,
     GameRating,
@@ -50,8 +47,11 @@ from rating.results import (
     Scenario,
     TournamentRating,
 )
-from rating.rules import FideRules, previous_rules, rules_for
-from rating.time_controls import standard_time
+from rating.systems import registry
+from rating.systems.base import FideSystem, RatingSystem
+from rating.systems.fide import KSource, PlayerFacts, is_junior_category
+from rating.systems.fide_rules import FideRules, previous_rules, rules_for
+from rating.systems.time_controls import standard_time
 
 __all__ = [
     "KLookup",
@@ -108,7 +108,7 @@ def _facts(system: RatingSystem, p: Player, rating: int | None, year: int,
 def _player_k(system: RatingSystem, facts: PlayerFacts, k_default: int,
               card_ks: Sequence[int]) -> tuple[int, KSource]:
     """K by precedence: the card's per-game K, then the system's own rule (for FIDE
-    :func:`rating.fide.player_k`)."""
+    :func:`rating.systems.fide.player_k`)."""
     if card_ks and not system.national:
         return max(set(card_ks), key=card_ks.count), KSource.CARD
     return system.player_k(facts, k_default)
@@ -140,7 +140,7 @@ def _rate_player(system: RatingSystem, p: Player, rows: Sequence[RoundResult],
     skipped = {r.round: OWN_RATING_UNKNOWN if p.start_no in hidden else OPPONENT_RATING_UNKNOWN
                for r in rows if r.status is Status.PLAYED
                and (p.start_no in hidden or r.opponent_no in hidden)}
-    # So is a game below the standard minimum time (Rating Regulations 1.1, rating.time_controls).
+    # So is a game below the standard minimum time (Rating Regulations 1.1, rating.systems.time_controls).
     slow = {r.round: too_fast[(p.start_no, r.round)] for r in rows
             if (p.start_no, r.round) in too_fast}
     skipped |= {r.round: slow[r.round] for r in rows
@@ -358,7 +358,7 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                     today: date | None = None) -> TournamentRating:
     """Rate every player of *t* under *system* (the tournament view; see the module docstring).
 
-    *system* is a :class:`RatingSystem` or a name in :mod:`rating.registry`: 'fide' (the rules
+    *system* is a :class:`RatingSystem` or a name in :mod:`rating.systems.registry`: 'fide' (the rules
     of the date :func:`rules_date` picks, on the tournament's rating list), 'elo' (built with
     K *k_default*), 'ukd' ….  *k_lookup* gives a player's K from an outside list.  One rule
     for a K nothing gives (see ``default_k_players``): a system with a default K of its own

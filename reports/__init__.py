@@ -1,4 +1,6 @@
-"""fiderate's reports (CSV, HTML, terminal) and the command-line interface.
+"""What the user sees, thin over the library: the report of one tournament (``report.py``: build
+it, write its files), the settings people give (``settings.py``) and the errors shown as bad
+input (``errors.py``).
 
 Library use::
 
@@ -17,9 +19,9 @@ from importer.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from reports.errors import ReportError
-    from reports.period_report import render_period_files, write_period_files
+    from reports.period.pages import render_period_files, write_period_files
+    from reports.render.view import Report
     from reports.report import build_report, render_report, save_report, write_report
-    from reports.view import Report
 
 __all__ = [
     "Report",
@@ -34,8 +36,8 @@ __all__ = [
 
 _FROM = {
     "reports.errors": ("ReportError",),
-    "reports.period_report": ("render_period_files", "write_period_files"),
+    "reports.period.pages": ("render_period_files", "write_period_files"),
     "reports.report": ("build_report", "render_report", "save_report", "write_report"),
-    "reports.view": ("Report",),
+    "reports.render.view": ("Report",),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _FROM)

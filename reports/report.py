@@ -1,16 +1,16 @@
 """``fiderate report``'s library: rate a tournament into a report, and write its files.
 
 :func:`build_report` rates a :class:`~importer.model.Tournament` (the tournament view of
-:mod:`rating.tournament`) into the :class:`~reports.view.Report` every output reads, and
+:mod:`rating.tournament`) into the :class:`~reports.render.view.Report` every output reads, and
 :func:`write_report` writes its files through one atomic folder: the CSV files
-(:mod:`reports.csv_files`: ``rating_players.csv``, ``rating_rounds.csv``, ``scenarios.csv``,
-``rating_tournament.csv``) and the pages (:mod:`reports.html`: ``index.html`` and
+(:mod:`reports.render.csv_files`: ``rating_players.csv``, ``rating_rounds.csv``, ``scenarios.csv``,
+``rating_tournament.csv``) and the pages (:mod:`reports.render.html`: ``index.html`` and
 ``player-<start_no>.html``, self-contained).
 
 A system rated beside the main one (a national rating the source names, see
-:func:`rating.registry.beside`) adds the columns it declares to the players and rounds
+:func:`rating.systems.registry.beside`) adds the columns it declares to the players and rounds
 tables, on every output; nothing here names a system.  What the outputs show is the view's
-(:mod:`reports.view`, :mod:`reports.columns`); this module builds and dispatches.
+(:mod:`reports.render.view`, :mod:`reports.render.columns`); this module builds and dispatches.
 """
 
 from __future__ import annotations
@@ -23,30 +23,30 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from importer.atomic import write_folder_atomic
+from importer.formats.nationallist import NationalList
 from importer.model import FIDE_CALCULATIONS as FIDE_PAGE
 from importer.model import DateSource, Player, RatingList, Tournament
-from importer.names import name_key
-from importer.nationallist import NationalList
+from importer.parsing.names import name_key
 from importer.sources import display_name
-from rating import registry
-from rating.base import RatingSystem
-from rating.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
+from importer.writing.atomic import write_folder_atomic
 from rating.national import named_beside, national_tournament
 from rating.norms import EventClass, check_event_norms
 from rating.notes import grouped
+from rating.period.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
 from rating.published import compare_published
 from rating.results import PlayerNote, TournamentRating
+from rating.systems import registry
+from rating.systems.base import RatingSystem
 from rating.tournament import KLookup, rate_tournament, rules_date
-from reports import csv_files, fmt, html
 from reports.errors import ReportError
+from reports.render import csv_files, fmt, html
+from reports.render.view import BesideRating, Note, Report, find_key, finds
 from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
-from reports.view import BesideRating, Note, Report, find_key, finds
 
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    from importer.fidelist import FideList
+    from importer.formats.fidelist import FideList
 
     RatingsList: TypeAlias = str | os.PathLike[str] | FideList
     """A FIDE rating list: a path to the download, or one already read."""
@@ -112,7 +112,7 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
     lines skipped) become notes.
     """
     # Lazy: the FIDE list's reader loads numpy, which a report without a list never needs.
-    from importer.fidelist import FideList, read_fide_list
+    from importer.formats.fidelist import FideList, read_fide_list
 
     if isinstance(ratings_list, FideList):
         loaded = ratings_list
@@ -131,7 +131,7 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
                      "its K may not be the K then")
 
     # People, not rows: a player without a FIDE id is found on the list by name and federation,
-    # as the rating period finds them (rating.identity).
+    # as the rating period finds them (rating.period.identity).
     names = wanted_names([t])
     found = identify([(_EVENT, t)], known=[list_candidates(loaded, names)] if names else [])
     entries = loaded.entries(p.fide_id for p in found.people if p.fide_id)
@@ -191,7 +191,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     control for norms, as the user says).
 
     Players' K comes from *ratings_list* (a FIDE list download) or, without one, from the FIDE
-    list in force stored in the register *store* (:func:`rating.register.list_for`), if any.
+    list in force stored in the register *store* (:func:`rating.period.register.list_for`), if any.
 
     The FIDE rules are those of the best date known: the event's own (details, round dates,
     a date in its name), else *on*, else the source's last update (the event started on or
@@ -205,7 +205,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
         raise ReportError(f"K {k_default}: expected a whole number from {K_MIN} to {K_MAX}")
     if ratings_list is None and store is not None and Path(store).exists():
         # Lazy: the register's FIDE lists bring numpy (~100 ms); most reports read none.
-        from rating.register import list_for
+        from rating.period.register import list_for
 
         ratings_list = list_for(store, [t], t.info.start_date or on or date.today())  # noqa: DTZ011
     notes: list[str] = []
@@ -282,7 +282,7 @@ class _NationalLists:
             return self.given[system.name]
         if self.store is None or not Path(self.store).exists():
             return None
-        from rating.register import Register  # lazy: the register brings numpy (~100 ms)
+        from rating.period.register import Register  # lazy: the register brings numpy (~100 ms)
 
         with Register(Path(self.store)) as reg:
             return reg.national_in_force(system.name, self.on,

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from rating import registry
 from rating.norms import EventClass
+from rating.systems import registry
 from reports.errors import ReportError
 
 __all__ = ["DEFAULT_K", "K_MAX", "K_MIN", "ReportSettings", "SettingError",

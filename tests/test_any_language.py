@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from test_published import with_header  # the tests folder is on the path (pyproject)
 
-from importer.chessresults import Page, build_tournament, parse_page
+from importer.formats.chessresults import Page, build_tournament, parse_page
 from importer.model import Status
 
 CR = "chess-results"

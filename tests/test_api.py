@@ -104,9 +104,9 @@ def test_the_registry_is_the_rating_system_registry():
 
 
 def test_a_submodule_named_like_an_export_does_not_shadow_it():
-    """``rating.register`` (the module of ``Register``) is imported everywhere; the
+    """``rating.period.register`` (the module of ``Register``) is imported everywhere; the
     registry's ``register`` function is reached as ``rating.registry.register``."""
-    import rating.register as module
+    import rating.period.register as module
 
     assert rating.Register is module.Register
     assert callable(rating.registry.register)

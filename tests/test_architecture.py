@@ -40,7 +40,7 @@ def test_imports_flow_one_way(package):
 
 def test_the_direction_check_can_fail(tmp_path):
     bad = tmp_path / "x.py"
-    bad.write_text("from reports.cli import main\nimport rating.fide\n")
+    bad.write_text("from reports.cli import main\nimport rating.systems.fide\n")
     assert _imported_packages(bad) == {"reports", "rating"}
 
 
@@ -97,11 +97,11 @@ def test_every_declared_dependency_is_imported():
 
 
 def test_the_dependency_checks_can_fail():
-    imports = {"bs4": {"importer/sources.py"}, "requests_cache": {"importer/http.py"},
-               "rich": {"reports/sources.py"}}
+    imports = {"bs4": {"importer/sources.py"}, "requests_cache": {"importer/net/http.py"},
+               "rich": {"reports/cli/sources.py"}}
     declared = {_dist("beautifulsoup4>=4.13"), _dist("Requests_Cache >= 1.2"), _dist("defusedxml")}
     assert declared == {"beautifulsoup4", "requests-cache", "defusedxml"}
-    assert _undeclared(imports, declared) == ["rich (reports/sources.py)"]
+    assert _undeclared(imports, declared) == ["rich (reports/cli/sources.py)"]
     assert _unused(declared, imports) == ["defusedxml"]
     assert _undeclared(imports, declared | {"rich"}) == []
     assert _unused(declared - {"defusedxml"}, imports) == []
@@ -221,3 +221,70 @@ def test_the_circle_check_finds_every_circle_with_its_path(tmp_path):
                      ["rating.x", "rating.z", "rating.x"]]
     assert _describe(found[0], graph, tmp_path) == (
         "importer.a → importer.b (importer/a.py:1); importer.b → importer.a (importer/b.py:3)")
+
+
+# ------------------------------------------------------------------ the map: docs/architecture.md
+
+MAP = ROOT / "docs" / "architecture.md"
+
+
+def _packages(root: Path) -> list[str]:
+    """Every package of ours, dotted: each folder with an ``__init__.py``."""
+    return sorted(".".join(p.parent.relative_to(root).parts)
+                  for package in sorted(OURS) for p in (root / package).rglob("__init__.py"))
+
+
+def _map(text: str) -> dict[str, tuple[str, set[str]]]:
+    """Each package's section of the map: its paragraph and the packages it may import."""
+    found = re.findall(r"^## (\S+)\n\n(.+?)\n\nMay import: ?([^\n]*)", text, re.M | re.S)
+    return {name: (" ".join(words.split()), {p.strip() for p in allowed.split(",") if p.strip()})
+            for name, words, allowed in found}
+
+
+def _package_of(module: str, files: dict[str, Path], root: Path) -> str:
+    return ".".join(files[module].parent.relative_to(root).parts)
+
+
+def _not_allowed(root: Path, sections: dict[str, tuple[str, set[str]]]) -> list[str]:
+    files = _module_files(root)
+    graph = import_graph(root)
+    out = []
+    for module, targets in sorted(graph.items()):
+        own = _package_of(module, files, root)
+        allowed = sections.get(own, ("", set()))[1]
+        for target, line in sorted(targets.items()):
+            theirs = _package_of(target, files, root)
+            if theirs != own and theirs not in allowed:
+                out.append(f"{files[module].relative_to(root)}:{line} imports {target} "
+                           f"({theirs}, not in {own}'s 'May import')")
+    return out
+
+
+def _first_paragraph(doc: str) -> str:
+    return " ".join(doc.split("\n\n", 1)[0].replace("``", "`").split())
+
+
+def test_every_package_has_its_section_and_its_docstring_says_the_same():
+    sections = _map(MAP.read_text(encoding="utf-8"))
+    assert sorted(sections) == _packages(ROOT)
+    for package, (words, _) in sections.items():
+        init = ROOT.joinpath(*package.split("."), "__init__.py")
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        assert _first_paragraph(doc) == words, f"{package}: its __init__ docstring differs from the map"
+
+
+def test_imports_between_packages_are_those_the_map_allows():
+    assert _not_allowed(ROOT, _map(MAP.read_text(encoding="utf-8"))) == []
+
+
+def test_the_map_checks_can_fail(tmp_path):
+    for package, body in (("importer", ""), ("importer/net", "import rating\n"),
+                          ("rating", "")):
+        folder = tmp_path / package
+        folder.mkdir(parents=True)
+        (folder / "__init__.py").write_text(f'"""{package} words."""\n{body}')
+    sections = _map("## importer\n\nimporter words.\n\nMay import: importer.net\n\n"
+                    "## importer.net\n\nimporter/net words.\n\nMay import: importer\n")
+    assert sorted(sections) == ["importer", "importer.net"] != _packages(tmp_path)
+    assert _not_allowed(tmp_path, sections) == [
+        "importer/net/__init__.py:2 imports rating (rating, not in importer.net's 'May import')"]

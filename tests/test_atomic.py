@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from importer.atomic import atomic_dir, atomic_file, write_text_atomic
+from importer.writing.atomic import atomic_dir, atomic_file, write_text_atomic
 
 
 def test_exception_mid_file_keeps_previous(tmp_path):
@@ -49,7 +49,7 @@ def test_killed_writer_leaves_previous_output(tmp_path):
         (tmp / "players.csv").write_text("previous\n")
     script = textwrap.dedent(f"""
         import sys, time
-        from importer.atomic import atomic_dir
+        from importer.writing.atomic import atomic_dir
         with atomic_dir({str(out)!r}) as tmp:
             (tmp / "players.csv").write_text("new but unfinished\\n")
             print("writing", flush=True)

@@ -32,7 +32,7 @@ import responses
 from loopback import ChessResults, Reply
 
 from importer.errors import FetchError
-from importer.http import MAX_PAGE_BYTES, PAGE_DEADLINE, FetchedPage, get_text, make_session
+from importer.net.http import MAX_PAGE_BYTES, PAGE_DEADLINE, FetchedPage, get_text, make_session
 
 ROOT = Path(__file__).resolve().parent.parent
 GB = 1024**3
@@ -160,7 +160,7 @@ def test_the_cache_never_keeps_a_refused_body(site: Any, tmp_path: Path, bad: Re
 CLIENT = """
 import json, resource, sys, time
 from importer.errors import FetchError
-from importer.http import get_text, make_session
+from importer.net.http import get_text, make_session
 
 base, cache, deadline, paths = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4:]
 def peak_mb():

@@ -353,7 +353,7 @@ def british_final(realdata, tmp_path_factory):
 def arad(tmp_path_factory):
     """The generated 209-player event, written as a TRF and read back."""
     import importer
-    from importer.trf.writer import write_trf
+    from importer.formats.trf.writer import write_trf
 
     folder = tmp_path_factory.mktemp("arad")
     trf = folder / "arad.trf"
@@ -513,9 +513,9 @@ A4_WIDTH = 703
 def period(tmp_path_factory):
     """The README's December 2025 (fixtures/period), written as ``fiderate period`` does."""
     import importer
-    from importer.fidelist import read_fide_list
+    from importer.formats.fidelist import read_fide_list
     from rating import PeriodSource, run_period
-    from reports.period_report import write_period_files
+    from reports.period.pages import write_period_files
 
     month = Path(__file__).resolve().parent.parent / "fixtures" / "period"
     events = [PeriodSource(tournament=importer.load(path), source=path.name)

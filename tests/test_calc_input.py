@@ -9,10 +9,10 @@ from decimal import Decimal
 
 import pytest
 
-from rating.fide import Category
-from rating.rules import rules_for
-from reports.calc_input import CalcError, CalcInput
-from reports.calc_view import k_categories
+from rating.systems.fide import Category
+from rating.systems.fide_rules import rules_for
+from reports.calc.input import CalcError, CalcInput
+from reports.calc.view import k_categories
 
 ONE = [("rating", "1500"), ("opponent", "1600"), ("result", "win")]
 

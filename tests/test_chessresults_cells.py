@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from importer.chessresults.cells import (
+from importer.errors import ImporterError, InputError
+from importer.formats.chessresults.cells import (
     Cell,
     parse_int,
     parse_points,
     parse_rating,
     parse_round_cell,
 )
-from importer.errors import ImporterError, InputError
 from importer.model import Colour, Status
 
 W, B, N = Colour.WHITE, Colour.BLACK, Colour.NONE
@@ -99,7 +99,7 @@ def test_ratings_and_ints() -> None:
     (("", "", ""), ("", "", "")),          # a column that marks no one says nothing
 ])
 def test_a_sex_column_of_women_only_says_the_blanks_are_men(shown, read):
-    from importer.chessresults.table import men_where_blank
+    from importer.formats.chessresults.table import men_where_blank
     from importer.model import Player
 
     players = [Player(start_no=i + 1, name=f"P{i}", sex=s) for i, s in enumerate(shown)]

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-import importer.chessresults.crosstable as crosstable_module
-import importer.chessresults.merge as merge_module
-import importer.chessresults.pairings as pairings_module
-import importer.chessresults.parse as parse_module
-from importer.chessresults import KINDS, Page, PageKind, build_tournament, parse_page
-from importer.chessresults.classify import classify
-from importer.chessresults.document import load_document
-from importer.chessresults.table import Ctx, data_tables
+import importer.formats.chessresults.crosstable as crosstable_module
+import importer.formats.chessresults.merge as merge_module
+import importer.formats.chessresults.pairings as pairings_module
+import importer.formats.chessresults.parse as parse_module
 from importer.errors import ImporterError, InputError
+from importer.formats.chessresults import KINDS, Page, PageKind, build_tournament, parse_page
+from importer.formats.chessresults.classify import classify
+from importer.formats.chessresults.document import load_document
+from importer.formats.chessresults.table import Ctx, data_tables
 
 CR = "chess-results"
 K = PageKind
@@ -103,7 +103,7 @@ OWN_KINDS: dict[str, PageKind | None] = {  # None: the page is refused with an I
 
 def _text(path: Path) -> str:
     """A saved page decoded as the importer decodes it (some fixtures are cp1251/cp1252)."""
-    from importer.decoding import decode_page
+    from importer.parsing.decoding import decode_page
 
     return decode_page(path.read_bytes())
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from importer.chessresults import Page, build_tournament, parse_page
 from importer.errors import ImporterError, InputError
+from importer.formats.chessresults import Page, build_tournament, parse_page
 from importer.model import Colour, GameResult, RoundResult, Status, System, Tournament
 
 CR = "chess-results"
@@ -296,7 +296,7 @@ def test_not_started_round_robin(realdata: Path) -> None:
 
 
 def test_pages_without_players_say_so(realdata) -> None:
-    from importer.chessresults import build_tournament, parse_page
+    from importer.formats.chessresults import build_tournament, parse_page
 
     path = realdata / "chess-results" / "en_team_pairings_art2_rd1_cnyt2026.html"
     t = build_tournament([parse_page(path.read_text(encoding="utf-8"), source=path.name)])

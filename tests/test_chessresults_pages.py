@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from importer.chessresults import Page, build_tournament, looks_like_chess_results, parse_page
 from importer.errors import ImporterError, InputError
+from importer.formats.chessresults import Page, build_tournament, looks_like_chess_results, parse_page
 from importer.model import Colour, GameResult, RatingList, RoundResult, Status, System
 
 CR = "chess-results"

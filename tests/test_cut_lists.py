@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from importer.chessresults import build_tournament, parse_page
+from importer.formats.chessresults import build_tournament, parse_page
 from importer.model import Status
 from rating.tournament import OPPONENT_RATING_UNKNOWN, rate_tournament
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from importer.chessresults import Page, build_tournament, parse_page
-from importer.chessresults.details import (
+from importer.formats.chessresults import Page, build_tournament, parse_page
+from importer.formats.chessresults.details import (
     find_dates,
     last_update,
     round_caption,
@@ -21,11 +21,11 @@ from importer.chessresults.details import (
     title_dates,
 )
 from importer.model import DateSource, Player, RatingList, Tournament, TournamentInfo
-from rating.rules import rules_for
+from rating.systems.fide_rules import rules_for
 from rating.tournament import rate_tournament, rules_date
+from reports.render.summary import dates_line, summary_lines
+from reports.render.view import rated_with
 from reports.report import build_report
-from reports.summary import dates_line, summary_lines
-from reports.view import rated_with
 
 CR = "chess-results"
 D = date
@@ -321,7 +321,7 @@ def test_player_card_alone(realdata: Path) -> None:
 
 
 def test_xlsx_last_update_and_details(realdata: Path, fixtures_dir: Path) -> None:
-    from importer.excel import parse_xlsx
+    from importer.formats.excel import parse_xlsx
 
     old = parse_xlsx((realdata / CR / "xlsx_en_startingrank_2018.xlsx").read_bytes())
     assert (old.info.start_date, old.info.date_source) == (D(2018, 9, 29), UPDATE)
@@ -334,7 +334,7 @@ def test_xlsx_last_update_and_details(realdata: Path, fixtures_dir: Path) -> Non
 
 
 def test_tournament_csv_keeps_the_date_source(realdata: Path, tmp_path: Path) -> None:
-    from importer.normalized import read_folder, write_folder
+    from importer.formats.normalized import read_folder, write_folder
 
     t = build_tournament(real(realdata, *BRITISH_NO_DETAILS[:2]))
     back = read_folder(write_folder(t, tmp_path / "n"))

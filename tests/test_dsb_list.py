@@ -1,4 +1,4 @@
-"""importer.nationallist.dsb: the DSB's DWZ list export (spieler.csv, zipped or not), in
+"""importer.formats.nationallist.dsb: the DSB's DWZ list export (spieler.csv, zipped or not), in
 both known layouts, re-saved variants, broken lines, and input that is no such list."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import importer.nationallist.dsb as dsb
+import importer.formats.nationallist.dsb as dsb
 from importer.errors import InputError
+from importer.formats.nationallist import read_national_list
+from importer.formats.nationallist.dsb import read_dsb_list
 from importer.model import RatingList
-from importer.nationallist import read_national_list
-from importer.nationallist.dsb import read_dsb_list
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""rating.dwz: the DSB's DWZ, reproduced on published worked examples (each test names its
+"""rating.systems.dwz: the DSB's DWZ, reproduced on published worked examples (each test names its
 source), the P(D) table, the rule versions by date, exact shares of the change, the
 assumptions named for missing inputs, and the calculator and tournament paths."""
 
@@ -22,9 +22,9 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating.base import RatingSystem
 from rating.calculator import calculate
-from rating.dwz import (
+from rating.systems.base import RatingSystem
+from rating.systems.dwz import (
     RULES,
     SHARE_PLACES,
     WO_2014,
@@ -45,7 +45,7 @@ from rating.dwz import (
     point_expectation_t,
     rules_for,
 )
-from rating.fide import KSource, PlayerFacts
+from rating.systems.fide import KSource, PlayerFacts
 from rating.tournament import rate_tournament
 
 D = Decimal

@@ -1,4 +1,4 @@
-"""The ECF rating (rating/ecf.py): the published worked examples and figures, K, the rule
+"""The ECF rating (rating/systems/ecf.py): the published worked examples and figures, K, the rule
 versions by date, missing inputs, the calculator, the tournament view and properties.
 
 Sources (full titles and addresses in docs/ecf.md):
@@ -23,9 +23,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
-from rating.base import RatingSystem
 from rating.calculator import calculate
-from rating.ecf import (
+from rating.systems.base import RatingSystem
+from rating.systems.ecf import (
     CATEGORY_MEANING,
     ECF_2020,
     ECF_2022_06,
@@ -49,8 +49,8 @@ from rating.ecf import (
     rules_for,
     total_change,
 )
-from rating.fide import KSource, PlayerFacts
-from rating.tables import PD_TABLE
+from rating.systems.fide import KSource, PlayerFacts
+from rating.systems.fide_tables import PD_TABLE
 from rating.tournament import rate_tournament
 
 D = Decimal
@@ -372,7 +372,7 @@ def test_the_source_names_the_ecf_rating(calc, federation, applies):
 
 
 def test_the_system_meets_the_protocol():
-    system: RatingSystem = ECF  # mypy checks this in rating/ecf.py too
+    system: RatingSystem = ECF  # mypy checks this in rating/systems/ecf.py too
     assert (system.name, system.label, system.national, system.per_tournament) == (
         "ecf", "ECF", True, False)
 

@@ -1,4 +1,4 @@
-"""The ECF's rating list download (importer/nationallist/ecf.py): the layouts, the entries,
+"""The ECF's rating list download (importer/formats/nationallist/ecf.py): the layouts, the entries,
 tolerance of bad lines and refusal of files that are not the list.  The fixtures are
 synthetic (fixtures/national/ecf/SOURCE.md)."""
 
@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from importer.errors import InputError
+from importer.formats.nationallist import SYSTEMS, read_national_list
+from importer.formats.nationallist.ecf import MAX_WARNINGS, read_ecf_list
+from importer.formats.nationallist.model import NationalEntry
 from importer.model import RatingList
-from importer.nationallist import SYSTEMS, read_national_list
-from importer.nationallist.ecf import MAX_WARNINGS, read_ecf_list
-from importer.nationallist.model import NationalEntry
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "national" / "ecf"
 STANDARD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ

@@ -18,8 +18,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import importer
-from importer.decoding import _http_charset, _legacy_encoding, decode_page
 from importer.model import Tournament
+from importer.parsing.decoding import _http_charset, _legacy_encoding, decode_page
 
 CR = "chess-results"
 PAGES = {

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from importer.events import Event, distinct_events
+from importer.formats.trf.writer import write_trf
 from importer.identity import EventIdentity, SameBy, same_player, shows_games_of
 from importer.model import Colour, Player, RoundResult, Status, System, Tournament, TournamentInfo
-from importer.trf.writer import write_trf
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUND_ROBIN = (((1, 4), (2, 3)), ((4, 3), (1, 2)), ((2, 4), (3, 1)))

@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 
 from importer.errors import InputError
-from importer.excel import MAX_UNPACKED_BYTES, looks_like_xlsx, parse_xlsx
+from importer.formats.excel import MAX_UNPACKED_BYTES, looks_like_xlsx, parse_xlsx
 from importer.model import Colour, Game, GameResult, RatingList, Status, System, Tournament
 
 CR = "chess-results"

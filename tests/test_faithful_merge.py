@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from importer.chessresults import Page, build_tournament, parse_page
 from importer.errors import InputError
+from importer.formats.chessresults import Page, build_tournament, parse_page
 from importer.model import Status
 
 CR = "chess-results"

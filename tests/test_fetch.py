@@ -1,4 +1,4 @@
-"""The fetch plan (importer.fetch) with `responses`: which pages, in which order, how many.
+"""The fetch plan (importer.net.fetch) with `responses`: which pages, in which order, how many.
 
 Bodies are the real pages in ../shared/realdata/chess-results (via the `realdata` fixture).
 Every mocked URL is matched with its full query, so `lan=1&…&turdet=YES&zeilen=99999` is checked
@@ -17,9 +17,9 @@ import responses
 from responses import matchers
 
 from importer.errors import FetchError, InputError, NoSuchTournament
-from importer.fetch import PageFacts, fetch_tournament, gate_form, page_facts
-from importer.http import FINISHED_EXPIRY, LIVE_EXPIRY, make_session
-from importer.urls import Ref
+from importer.net.fetch import PageFacts, fetch_tournament, gate_form, page_facts
+from importer.net.http import FINISHED_EXPIRY, LIVE_EXPIRY, make_session
+from importer.net.urls import Ref
 
 CR = "https://chess-results.com"
 S2 = "https://s2.chess-results.com"
@@ -299,8 +299,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     """Count every HTML parse, every document load and every page read, by page source."""
     import lxml.etree
 
-    import importer.chessresults.parse as parse_module
-    import importer.fetch as fetch_module
+    import importer.formats.chessresults.parse as parse_module
+    import importer.net.fetch as fetch_module
 
     seen: dict[str, list[str]] = {"html": [], "load": [], "read": []}
     real_fromstring = lxml.etree.fromstring

@@ -17,11 +17,11 @@ import responses
 from responses import matchers
 
 from importer.errors import InputError
-from importer.fidecalc import parse_fide_calculation, to_tournaments
-from importer.http import make_session
+from importer.formats.fidecalc import parse_fide_calculation, to_tournaments
 from importer.model import Colour, RatingList, Status
+from importer.net.http import make_session
+from importer.net.urls import is_allowed_host, parse_fide_calc_url
 from importer.sources import load_fide_url
-from importer.urls import is_allowed_host, parse_fide_calc_url
 
 FIDE = Path(__file__).resolve().parents[1] / "fixtures" / "fide"
 PAGE = FIDE / "garr_2025-12_standard.html"
@@ -262,8 +262,8 @@ def test_period_reads_the_page_by_its_address(run_cli, tmp_path: Path) -> None:
 
 
 def test_no_chess_results_page_is_taken_for_fide_s(realdata: Path) -> None:
-    from importer.decoding import decode_page
-    from importer.fidecalc import looks_like_fide_calculation
+    from importer.formats.fidecalc import looks_like_fide_calculation
+    from importer.parsing.decoding import decode_page
 
     pages = sorted((realdata / "chess-results").glob("*.html"))
     assert pages

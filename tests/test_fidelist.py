@@ -1,4 +1,4 @@
-"""importer.fidelist: every FIDE list layout, zips, broken lines, hostile input, fuzzing."""
+"""importer.formats.fidelist: every FIDE list layout, zips, broken lines, hostile input, fuzzing."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import importer.fidelist as fidelist
-import importer.fidelist.columns as fidelist_columns
-import importer.fidelist.streams as fidelist_streams
+import importer.formats.fidelist as fidelist
+import importer.formats.fidelist.columns as fidelist_columns
+import importer.formats.fidelist.streams as fidelist_streams
 from importer.errors import ImporterError, InputError, UnknownFormat
-from importer.fidelist import FRAME_DTYPES, FideList, ListEntry, read_fide_list
+from importer.formats.fidelist import FRAME_DTYPES, FideList, ListEntry, read_fide_list
 from importer.model import RatingList
 
 CARLSEN = "1503014"
@@ -404,7 +404,7 @@ def test_get_normalises_ids(real: Path) -> None:
 
 
 def test_import_stays_light() -> None:
-    code = ("import sys, importer.fidelist; "
+    code = ("import sys, importer.formats.fidelist; "
             "print(sorted(m for m in ('pandas', 'lxml', 'rating', 'reports') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

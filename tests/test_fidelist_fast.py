@@ -1,4 +1,4 @@
-"""importer.fidelist's fast paths agree with the careful ones, value for value and line for line.
+"""importer.formats.fidelist's fast paths agree with the careful ones, value for value and line for line.
 
 The numpy readers (fixed-width TXT blocks, regular XML blocks) are checked against the
 line-by-line TXT path and against lxml on the same players, and their edge cases (number
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import importer.fidelist.streams as fidelist_streams
+import importer.formats.fidelist.streams as fidelist_streams
 from importer.errors import InputError
-from importer.fidelist import FideList, ListEntry, read_fide_list
+from importer.formats.fidelist import FideList, ListEntry, read_fide_list
 
 HEADER = ("ID Number      Name                                                         Fed Sex "
           "Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import importer
-from importer.chessresults import build_tournament, looks_like_chess_results, parse_page
 from importer.errors import InputError
+from importer.formats.chessresults import build_tournament, looks_like_chess_results, parse_page
 from importer.model import GameResult, Status
 
 CR = "chess-results"

@@ -26,12 +26,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import importer
-from importer.chessresults import Page, build_tournament, parse_page, parse_round_cell
-from importer.chessresults.table import MAX_ROUND
 from importer.errors import ImporterError, InputError
-from importer.excel import parse_xlsx
+from importer.formats.chessresults import Page, build_tournament, parse_page, parse_round_cell
+from importer.formats.chessresults.table import MAX_ROUND
+from importer.formats.excel import parse_xlsx
 from importer.model import Colour, Status, Tournament
-from importer.numbers import MAX_RATING, whole_number
+from importer.parsing.numbers import MAX_RATING, whole_number
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 TOKENS = ["w", "b", "s", "+", "-", "1", "0", "½", "=", "*", " ", "\xa0", "256", "-1", "-0",

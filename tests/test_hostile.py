@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from importer.formats.normalized import write_folder
 from importer.model import (
     Colour,
     Game,
@@ -24,7 +25,6 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.normalized import write_folder
 
 HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
            '=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)"]

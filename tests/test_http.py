@@ -1,4 +1,4 @@
-"""The session factory and get_text (importer.http), with `responses` (no network).
+"""The session factory and get_text (importer.net.http), with `responses` (no network).
 
 `responses` replaces the adapter's send, so retries are checked here as configuration only;
 their behaviour is exercised against the loopback double in test_loopback_faults.py.
@@ -17,7 +17,7 @@ import responses
 from responses import matchers
 
 from importer.errors import FetchError, NoSuchTournament
-from importer.http import (
+from importer.net.http import (
     FINISHED_EXPIRY,
     LIVE_EXPIRY,
     PoliteAdapter,
@@ -105,7 +105,7 @@ def test_default_cache_lives_in_the_user_cache_dir(tmp_path: Path,
 
 
 def test_importing_http_stays_light() -> None:
-    code = "import sys, importer.http; print('requests_cache' in sys.modules)"
+    code = "import sys, importer.net.http; print('requests_cache' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -134,7 +134,7 @@ def test_get_text_decodes_and_records_provenance(mock: responses.RequestsMock,
 )
 def test_get_text_decoding(mock: responses.RequestsMock, plain: requests.Session, body: bytes,
                            content_type: str, expected: str) -> None:
-    """Fetched pages are decoded as saved ones are (importer.decoding), the response's
+    """Fetched pages are decoded as saved ones are (importer.parsing.decoding), the response's
     charset standing for the saved headers'."""
     mock.get(CR, body=body, content_type=content_type)
     assert get_text(plain, CR).text.endswith(expected)

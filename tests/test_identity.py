@@ -1,13 +1,13 @@
-"""People, not rows: who each player is (rating.identity), and the names compared."""
+"""People, not rows: who each player is (rating.period.identity), and the names compared."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from importer.fidelist import FideList, ListEntry
+from importer.formats.fidelist import FideList, ListEntry
 from importer.model import Player, RatingList, Tournament, TournamentInfo
-from importer.names import name_key
-from rating.identity import MatchedBy, identify, list_candidates, wanted_names
+from importer.parsing.names import name_key
+from rating.period.identity import MatchedBy, identify, list_candidates, wanted_names
 
 STD = RatingList.STANDARD
 
@@ -97,9 +97,9 @@ def test_the_register_knows_a_player_without_an_id_from_an_earlier_month(tmp_pat
     from decimal import Decimal
 
     from importer.model import RoundResult, Status
-    from rating.period_records import Standing
-    from rating.period_run import run_period
-    from rating.register import Register
+    from rating.period.records import Standing
+    from rating.period.register import Register
+    from rating.period.run import run_period
 
     def month(start: date, born: int | None, opponents: range) -> Tournament:
         players = [Player(start_no=1, name="Newcomer, Nia", federation="ENG", birth_year=born)]

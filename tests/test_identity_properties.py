@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from importer.events import Event, distinct_events
 from importer.model import Colour, Player, RoundResult, Status, System, Tournament, TournamentInfo
-from rating.period_run import run_period
+from rating.period.run import run_period
 
 EXAMPLES = 2000 if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else 40
 """CI's profile runs each property over at least 2,000 months."""

@@ -18,11 +18,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-import importer.excel
-import importer.trf
+import importer.formats.excel
+import importer.formats.trf
 import reports.report
 from importer.errors import InputError
-from importer.excel import looks_like_xlsx, parse_xlsx
+from importer.formats.excel import looks_like_xlsx, parse_xlsx
 from reports.errors import internal_error_line
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def assert_internal_error(res, *not_blamed: str) -> None:
 
 
 def test_import_fault_is_an_internal_error(run_cli, fixtures_dir, tmp_path, monkeypatch):
-    monkeypatch.setattr(importer.trf, "parse_trf", boom)
+    monkeypatch.setattr(importer.formats.trf, "parse_trf", boom)
     src, out = fixtures_dir / "sample_open.trf", tmp_path / "out"
     res = run_cli("import", str(src), "--out", str(out))
     assert_internal_error(res, str(src), src.name, "sample_open")
@@ -64,7 +64,7 @@ def test_report_fault_is_an_internal_error(run_cli, fixtures_dir, tmp_path, monk
 def test_excel_fault_after_openpyxl_is_not_blamed_on_the_workbook(run_cli, fixtures_dir, tmp_path,
                                                                   monkeypatch):
     """Our own handling of the cells is outside the 'unreadable workbook' translation."""
-    monkeypatch.setattr(importer.excel, "_raw", boom)
+    monkeypatch.setattr(importer.formats.excel, "_raw", boom)
     src = fixtures_dir / "excel" / "ranking_crosstable_complete_ties.xlsx"
     with pytest.raises(KeyError):
         parse_xlsx(src.read_bytes(), source=src.name)
@@ -75,7 +75,7 @@ def test_excel_fault_after_openpyxl_is_not_blamed_on_the_workbook(run_cli, fixtu
 def test_debug_reraises_the_internal_error(fixtures_dir, tmp_path, monkeypatch):
     from reports.cli import main
 
-    monkeypatch.setattr(importer.trf, "parse_trf", boom)
+    monkeypatch.setattr(importer.formats.trf, "parse_trf", boom)
     with pytest.raises(KeyError, match="x"):
         main(["--debug", "import", str(fixtures_dir / "sample_open.trf"),
               "--out", str(tmp_path / "out")])
@@ -92,7 +92,7 @@ def test_what_each_kind_of_exception_ends_with(run_cli, fixtures_dir, tmp_path, 
     def fail(*_args, **_kwargs):
         raise exc
 
-    monkeypatch.setattr(importer.trf, "parse_trf", fail)
+    monkeypatch.setattr(importer.formats.trf, "parse_trf", fail)
     res = run_cli("import", str(fixtures_dir / "sample_open.trf"), "--out", str(tmp_path / "o"))
     assert res.code == code, res
     assert res.stderr.strip().splitlines() == [line]
@@ -119,10 +119,10 @@ def test_the_internal_error_line():
 
 _RUN = """
 import sys
-import importer.trf
+import importer.formats.trf
 def boom(*a, **k):
     raise KeyError("x")
-importer.trf.parse_trf = boom
+importer.formats.trf.parse_trf = boom
 from reports.cli import main
 main(sys.argv[1:])
 """
@@ -249,7 +249,7 @@ def test_entity_bombs_in_a_sheet_are_refused_without_defusedxml(tmp_path):
     path.write_bytes(_edit(_workbook(), {SHEET: bomb.encode()}))
     code = ("import sys, openpyxl\n"
             "assert not openpyxl.DEFUSEDXML\n"
-            "from importer.excel import parse_xlsx\n"
+            "from importer.formats.excel import parse_xlsx\n"
             "from importer.errors import InputError\n"
             "try:\n"
             "    parse_xlsx(open(sys.argv[1], 'rb').read(), source='bomb.xlsx')\n"

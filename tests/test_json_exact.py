@@ -12,11 +12,11 @@ from decimal import Decimal
 import pytest
 
 import importer
-from importer.csvio import restore
-from rating.base import Form
-from reports.json_report import report_json
+from importer.writing.csvio import restore
+from rating.systems.base import Form
+from reports.render.json_report import report_json
+from reports.render.view import player_table, round_table, scenario_table
 from reports.report import build_report, render_report
-from reports.view import player_table, round_table, scenario_table
 from reports.web.api import json_response
 
 CROSSTABLES = ("british2026_champ_crosstable.html", "en_roundrobin_crosstable_art5_ussa2026.html",

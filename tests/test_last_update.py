@@ -15,9 +15,9 @@ import pytest
 
 import importer
 from importer.errors import InputError
-from importer.jsonfile import from_json, to_json
+from importer.formats.jsonfile import from_json, to_json
+from importer.formats.normalized import read_folder, write_folder
 from importer.model import DateSource, Tournament, TournamentInfo
-from importer.normalized import read_folder, write_folder
 
 CR = "chess-results"
 T = datetime
@@ -81,7 +81,7 @@ def test_latest_update_beside_the_earliest_start_bound(realdata: Path) -> None:
 
 
 def test_a_page_without_one_leaves_the_others() -> None:
-    from importer.chessresults import Page, PageKind, build_tournament
+    from importer.formats.chessresults import Page, PageKind, build_tournament
 
     def page(moment: datetime | None) -> Page:
         return Page(kind=PageKind.NO_DATA, info=TournamentInfo(last_update=moment))

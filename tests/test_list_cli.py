@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from importer.fidelist import read_fide_list
+from importer.formats.fidelist import read_fide_list
 from rating.errors import RatingError
-from rating.register import Register
+from rating.period.register import Register
 
 CARLSEN = "1503014"
 
@@ -177,7 +177,7 @@ def test_real_excerpts_round_trip(run_cli, real: Path, tmp_path: Path) -> None:
 
 
 def test_the_register_migrates_an_older_schema(tmp_path: Path) -> None:
-    from rating.register import _MIGRATIONS, SCHEMA_VERSION
+    from rating.period.register import _MIGRATIONS, SCHEMA_VERSION
 
     db = tmp_path / "r.sqlite"
     con = sqlite3.connect(db)  # a register of schema 1, with a player without a FIDE id
@@ -231,8 +231,8 @@ def test_period_with_the_stored_list_equals_period_with_the_file(run_cli, fixtur
 
 def test_report_with_the_stored_list_equals_report_with_the_file(run_cli, real: Path,
                                                                  tmp_path: Path) -> None:
+    from importer.formats.normalized import write_folder
     from importer.model import Player, RoundResult, Status, Tournament, TournamentInfo
-    from importer.normalized import write_folder
 
     people = (Player(start_no=1, name="A La, Teng Hua", fide_id="8605360", rating=1949),
               Player(start_no=2, name="Ojok, Patrick", fide_id="10001492", rating=1638))
@@ -266,19 +266,19 @@ def test_report_with_the_stored_list_equals_report_with_the_file(run_cli, real: 
 
 def test_progress_bars_on_a_terminal_only(run_cli, own: Path, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import reports.sources
+    import reports.cli.sources
 
     args = ("list", "import", str(own / "foa_otit_overflow.txt"), "--store",
             str(tmp_path / "r.sqlite"), "--month", "2026-10")
     plain = run_cli(*args)
     assert plain.code == 0 and "reading" not in plain.stderr and "\r" not in plain.stderr
-    monkeypatch.setattr(reports.sources, "PROGRESS_DELAY", 0)
+    monkeypatch.setattr(reports.cli.sources, "PROGRESS_DELAY", 0)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     shown = run_cli(*args)
     assert shown.code == 0 and "reading" in shown.stderr and "storing" in shown.stderr
     quiet = run_cli(*args, "--quiet")
     assert quiet.code == 0 and quiet.stderr == ""
-    bar = reports.sources.Progress("reading", enabled=True)
+    bar = reports.cli.sources.Progress("reading", enabled=True)
     bar("a.trf")
     bar("b.trf")
     bar.close()

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from importer.chessresults import build_tournament, parse_page
-from importer.list_hints import list_from_name
+from importer.formats.chessresults import build_tournament, parse_page
+from importer.formats.normalized import read_folder, render_folder, write_folder
+from importer.formats.trf import parse_trf
+from importer.formats.trf.dates import encoded_time_control
 from importer.model import ListSource, RatingList
-from importer.normalized import read_folder, render_folder, write_folder
-from importer.trf import parse_trf
-from importer.trf.dates import encoded_time_control
+from importer.parsing.list_hints import list_from_name
 
 SAMPLE = "sample_open.trf"
 

@@ -19,9 +19,9 @@ import pytest
 import requests
 
 from importer.errors import FetchError, NoSuchTournament
-from importer.fetch import fetch_tournament
-from importer.http import get_text, make_session
-from importer.urls import Ref
+from importer.net.fetch import fetch_tournament
+from importer.net.http import get_text, make_session
+from importer.net.urls import Ref
 
 
 def _load_loopback() -> ModuleType:

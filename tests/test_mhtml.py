@@ -17,9 +17,9 @@ from test_bad_files import assert_refused
 
 import importer
 from importer.errors import InputError
-from importer.mhtml import looks_like_mhtml, page_bytes
+from importer.formats.mhtml import looks_like_mhtml, page_bytes
 from importer.model import Tournament
-from reports.sources import LoadOptions, load_one
+from reports.cli.sources import LoadOptions, load_one
 
 CR = "chess-results"
 PAGES = {"british2026_champ_crosstable.html":

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from importer.csvio import neutralise, restore
 from importer.errors import InputError
+from importer.formats.normalized import read_folder, write_folder
+from importer.formats.trf.reader import parse_trf
 from importer.frames import to_frames
 from importer.model import (
     Colour,
@@ -24,8 +25,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.normalized import read_folder, write_folder
-from importer.trf.reader import parse_trf
+from importer.writing.csvio import neutralise, restore
 
 
 def sample() -> Tournament:
@@ -110,7 +110,7 @@ def test_csv_cells_round_trip_through_a_csv_reader(cells):
     import csv
     import io
 
-    from importer.csvio import render_csv
+    from importer.writing.csvio import render_csv
 
     columns = [f"c{i}" for i in range(len(cells))]
     text = render_csv(columns, [dict(zip(columns, cells, strict=True))])
@@ -153,7 +153,7 @@ CELLS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(
 @example([[None, None, False], [None, None, 0]], set())  # False == 0, but not in a CSV
 def test_a_table_as_columns_is_written_as_rows_are(rows, numeric):
     """render_columns (a month's million game rows) writes exactly what render_csv writes."""
-    from importer.csvio import render_columns, render_csv
+    from importer.writing.csvio import render_columns, render_csv
 
     names = ["a", "b", "c"]
     as_rows = [dict(zip(names, row, strict=True)) for row in rows]

@@ -8,13 +8,13 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
+from importer.formats.nationallist import NationalEntry, NationalList
 from importer.identity import NationalIndex, find_on_national_list, national_person_key
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
-from importer.nationallist import NationalEntry, NationalList
-from rating.base import EloSystem
 from rating.national import national_tournament, rate_national_period
-from rating.register import Register
-from rating.ukd import UkdSystem
+from rating.period.register import Register
+from rating.systems.base import EloSystem
+from rating.systems.ukd import UkdSystem
 
 ON = date(2026, 4, 1)
 

@@ -13,7 +13,7 @@ import pytest
 import requests
 from serving import Served
 
-from rating.dwz import WO_2022, evaluate
+from rating.systems.dwz import WO_2022, evaluate
 
 DSB = Path(__file__).resolve().parent.parent / "fixtures" / "national" / "dsb"
 ECF = Path(__file__).resolve().parent.parent / "fixtures" / "national" / "ecf"
@@ -206,9 +206,9 @@ def test_the_api_and_the_served_pages_show_each_system_asked(server):
 
 def test_list_import_offers_fide_and_every_national_list_read():
     """``list import --system`` names its choices (so that ``fiderate --help`` imports no
-    reader): they are FIDE's and those of importer.nationallist.SYSTEMS, no more, no less."""
-    from importer.nationallist import SYSTEMS
-    from reports.cmd_list import import_list
+    reader): they are FIDE's and those of importer.formats.nationallist.SYSTEMS, no more, no less."""
+    from importer.formats.nationallist import SYSTEMS
+    from reports.cli.lists import import_list
 
     (option,) = [p for p in import_list.params if p.name == "system"]
     assert tuple(option.type.choices) == ("fide", *SYSTEMS)

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from importer.chessresults import build_tournament, looks_like_chess_results, parse_page
 from importer.errors import InputError
+from importer.formats.chessresults import build_tournament, looks_like_chess_results, parse_page
 from importer.model import Colour, Player, RoundResult, SourceWarning, Status, TournamentInfo
-from importer.pairings import games_from_results
-from importer.text import printable
+from importer.parsing.pairings import games_from_results
+from importer.parsing.text import printable
 
 CR = "chess-results"
 BOARDS = "en_team_boardpairings_art3_rd1_cnyt2026.html"

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import importer
+from importer.formats.trf.reader import parse_trf
 from importer.model import (
     Colour,
     Player,
@@ -24,7 +25,6 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.trf.reader import parse_trf
 from rating.norms import (
     EventClass,
     NormCheck,
@@ -33,7 +33,7 @@ from rating.norms import (
     norms_sought,
     swiss_exemption,
 )
-from rating.rules import NormTitle, norm_rules_for
+from rating.systems.fide_rules import NormTitle, norm_rules_for
 
 RULES = norm_rules_for(date(2026, 3, 1))
 GM, IM, WGM, WIM = NormTitle.GM, NormTitle.IM, NormTitle.WGM, NormTitle.WIM

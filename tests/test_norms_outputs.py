@@ -18,15 +18,15 @@ from serving import ROOT, Served
 
 import importer
 from importer.model import Status, Tournament
-from importer.urls import Ref
+from importer.net.urls import Ref
 from rating.norms import EventClass, NormResult
-from reports.cmd_report import _EVENT_CLASSES
-from reports.columns import NORM_COLUMNS
-from reports.json_report import report_json
-from reports.norm_view import certificate, needs_words
+from reports.cli.report import _EVENT_CLASSES
+from reports.render.columns import NORM_COLUMNS
+from reports.render.json_report import report_json
+from reports.render.norm_view import certificate, needs_words
+from reports.render.view import Report
 from reports.report import build_report, render_report
 from reports.settings import ReportSettings, SettingError
-from reports.view import Report
 from reports.web.api import OPENAPI
 from reports.web.keys import link_key, parse_link_key
 

@@ -20,9 +20,9 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
+from reports.render.terminal import K_HINT, render_text, terminal_notes
+from reports.render.view import Note
 from reports.report import build_report, render_report
-from reports.terminal import K_HINT, render_text, terminal_notes
-from reports.view import Note
 
 EVENT_WARNING = "exactly 150 rows: the list may be cut"
 PAIR_WARNING = "round 1: players 2 and 3 disagree on the result (played 1.0 vs played 1.0)"

@@ -20,9 +20,9 @@ import responses
 from loopback import ChessResults, Reply
 
 from importer.errors import FetchError
-from importer.fetch import fetch_tournament
-from importer.http import RefusedAddress, get_text, make_session
-from importer.urls import Ref, is_allowed_host, parse_ref, read_origin
+from importer.net.fetch import fetch_tournament
+from importer.net.http import RefusedAddress, get_text, make_session
+from importer.net.urls import Ref, is_allowed_host, parse_ref, read_origin
 
 TNR = "1452107"
 PATH = f"/tnr{TNR}.aspx"

@@ -1,9 +1,9 @@
-"""importer.pairings: the one place per-player round results become games."""
+"""importer.parsing.pairings: the one place per-player round results become games."""
 
 from __future__ import annotations
 
 from importer.model import Colour, GameResult, RoundResult, SourceWarning, Status
-from importer.pairings import games_from_results
+from importer.parsing.pairings import games_from_results
 
 W, B, N = Colour.WHITE, Colour.BLACK, Colour.NONE
 

@@ -1,4 +1,4 @@
-"""The rating-period engine (rating/period.py) against hand-computed and FIDE-published figures."""
+"""The rating-period engine (rating/period/engine.py) against hand-computed and FIDE-published figures."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from importer.formats.trf import parse_trf, write_trf
 from importer.model import (
     Colour,
     Player,
@@ -19,18 +20,17 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.trf import parse_trf, write_trf
 from rating.errors import RatingError
-from rating.fide import cap_mask, initial_rating
-from rating.period import (
+from rating.period.engine import (
     Pool,
     Standing,
     default_period,
     initial_ratings,
     rate_period,
 )
-from rating.period_run import run_period
-from rating.rules import InitialRule, rules_for
+from rating.period.run import run_period
+from rating.systems.fide import cap_mask, initial_rating
+from rating.systems.fide_rules import InitialRule, rules_for
 
 STD, RAPID = RatingList.STANDARD, RatingList.RAPID
 

@@ -159,7 +159,7 @@ def test_bad_options_are_one_line_errors(run_cli, period_dir, tmp_path, args):
 
 def test_help_does_not_import_the_engine():
     code = ("import sys, reports.cli; "
-            "print(sorted(m for m in ('pandas', 'numpy', 'rating.period', 'sqlite3') "
+            "print(sorted(m for m in ('pandas', 'numpy', 'rating.period.engine', 'sqlite3') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -180,7 +180,7 @@ def test_run_period_is_the_library_call(period_dir):
 
     from importer.sources import load
     from rating.errors import RatingError
-    from rating.period_run import PeriodSource, run_period
+    from rating.period.run import PeriodSource, run_period
 
     sources = [PeriodSource(tournament=load(p), source=p.name) for p in sorted(period_dir.glob("*.trf"))]
     result = run_period(sources, period=date(2025, 12, 1), today=date(2025, 12, 5))

@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from importer.atomic import recover_folder
-from rating.register import Register
-from reports.cmd_period import finish_outputs
+from importer.writing.atomic import recover_folder
+from rating.period.register import Register
+from reports.cli.period import finish_outputs
 
 PERIOD = Path(__file__).resolve().parent.parent / "fixtures" / "period"
 
 DRIVER = """
 import os, shutil, sys
 from pathlib import Path
-import importer.atomic as atomic
-import rating.register as register
+import importer.writing.atomic as atomic
+import rating.period.register as register
 
 step, out = sys.argv[1], Path(sys.argv[2]).absolute()
 old = out.parent / f".{out.name}.old"

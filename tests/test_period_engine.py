@@ -10,9 +10,9 @@ from test_register import event
 
 from importer.identity import EventIdentity
 from importer.model import RatingList
-from rating.period import rate_period
-from rating.period_core import PlayerLists
-from rating.period_records import LIST_CODES, LISTS, Standing
+from rating.period.core import PlayerLists
+from rating.period.engine import rate_period
+from rating.period.records import LIST_CODES, LISTS, Standing
 
 
 def test_codes_go_both_ways_for_ints_and_arrays():

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from test_fuzz import READABLE, _merged, _mutate, consistent, own_page, page_text
 
 import importer
-from importer.chessresults import parse_page
 from importer.errors import ImporterError
+from importer.formats.chessresults import parse_page
 from importer.model import (
     Colour,
     DateSource,
@@ -38,9 +38,9 @@ from importer.model import (
     TournamentInfo,
 )
 from rating.errors import RatingError
-from rating.period_records import PeriodResult, PeriodStatus, Standing
-from rating.period_run import PeriodSource, run_period
-from rating.rules import rules_for
+from rating.period.records import PeriodResult, PeriodStatus, Standing
+from rating.period.run import PeriodSource, run_period
+from rating.systems.fide_rules import rules_for
 
 MEMORY_LIMIT = 1 << 30
 """No input may make the period hold more than this (1 GB) at once."""

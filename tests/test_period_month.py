@@ -122,7 +122,7 @@ def test_the_same_month_twice_and_the_next_month(run_cli, realdata: Path, tmp_pa
     moved = period("2026-10", "c", "--rerate")
     assert moved.code == 0, moved.stderr
     assert "2026-09 counted it and are now stale" in moved.stderr
-    from rating.register import Register
+    from rating.period.register import Register
 
     with Register(tmp_path / "reg.sqlite") as reg:
         assert [r[:2] for r in reg.table("tournaments")] == [("2026-10", "1452107")]

@@ -16,12 +16,12 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 import importer
-from importer.fidelist import read_fide_list
+from importer.formats.fidelist import read_fide_list
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
-from rating.identity import MatchedBy, RatingFrom, fallback_key
 from rating.notes import Note
-from rating.period import rate_period
-from rating.period_records import (
+from rating.period.engine import rate_period
+from rating.period.identity import MatchedBy, RatingFrom, fallback_key
+from rating.period.records import (
     PeriodGame,
     PeriodGames,
     PeriodPlayer,
@@ -31,9 +31,9 @@ from rating.period_records import (
     Pool,
     PoolGame,
 )
-from rating.period_run import PeriodSource, run_period
-from rating.rules import rules_for
-from reports.period_report import (
+from rating.period.run import PeriodSource, run_period
+from rating.systems.fide_rules import rules_for
+from reports.period.pages import (
     PLAYERS_FOLDER,
     page_names,
     period_pages,

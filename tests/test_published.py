@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from importer.chessresults import KINDS, Page, build_tournament, parse_page
+from importer.formats.chessresults import KINDS, Page, build_tournament, parse_page
 from importer.model import (
     Player,
     RatingList,
@@ -32,9 +32,9 @@ from importer.model import (
 )
 from rating.published import compare_published
 from rating.tournament import rate_tournament
+from reports.render.terminal import render_text
+from reports.render.view import published_view
 from reports.report import build_report, render_report
-from reports.terminal import render_text
-from reports.view import published_view
 
 CR = "chess-results"
 PORTIMAO = "en_final_ranking_rtgchange_art1_portimao2024.html"

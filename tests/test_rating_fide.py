@@ -12,11 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from importer.model import RatingList
-from rating import fide, numbers
-from rating.base import EloSystem, FideSystem, PlayerFacts, rate_games
-from rating.elo import expected as elo_expected
-from rating.rules import CapRule, rules_for
-from rating.tables import DP_TABLE, PD_TABLE, dp_for, pd_h, pd_higher_h
+from rating import numbers
+from rating.systems import fide
+from rating.systems.base import EloSystem, FideSystem, PlayerFacts, rate_games
+from rating.systems.elo import expected as elo_expected
+from rating.systems.fide_rules import CapRule, rules_for
+from rating.systems.fide_tables import DP_TABLE, PD_TABLE, dp_for, pd_h, pd_higher_h
 
 NOW = rules_for(date(2026, 11, 1))
 

@@ -22,8 +22,8 @@ from rating.frames import (
     SCENARIO_DTYPES,
     to_frames,
 )
-from rating.period_records import PeriodGames
-from rating.period_run import run_period
+from rating.period.records import PeriodGames
+from rating.period.run import run_period
 from rating.tournament import TournamentRating, rate_tournament
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,5 +1,5 @@
 """Ratings are range-checked at import: every reader's FIDE and national ratings go through
-:func:`importer.numbers.checked_rating` (0 to 3500, 0 unrated) and a rating outside is refused
+:func:`importer.parsing.numbers.checked_rating` (0 to 3500, 0 unrated) and a rating outside is refused
 with one line naming the player and where; huge numbers in number cells never crash a reader
 (start numbers are labels: any size Python reads is kept)."""
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import importer
-from importer.chessresults import build_tournament, parse_page
 from importer.errors import InputError
-from importer.numbers import MAX_RATING, checked_rating, whole_number
-from importer.trf import parse_trf
+from importer.formats.chessresults import build_tournament, parse_page
+from importer.formats.trf import parse_trf
+from importer.parsing.numbers import MAX_RATING, checked_rating, whole_number
 
 CR = "chess-results"
 BIG = "18446744073709551616"  # 2**64
@@ -178,7 +178,7 @@ def xlsx(fixtures_dir: Path, edits: dict[str, object]) -> bytes:
 
 
 def test_excel(fixtures_dir: Path) -> None:
-    from importer.excel import parse_xlsx
+    from importer.formats.excel import parse_xlsx
 
     for value in (25000, "25000"):
         with pytest.raises(InputError) as info:
@@ -191,7 +191,7 @@ def test_excel(fixtures_dir: Path) -> None:
 
 
 def test_excel_huge_numbers(fixtures_dir: Path) -> None:
-    from importer.excel import parse_xlsx
+    from importer.formats.excel import parse_xlsx
 
     with pytest.raises(InputError, match=r"x\.xlsx:14: expected a whole number"):
         parse_xlsx(xlsx(fixtures_dir, {"A14": TOO_MANY}), source="x.xlsx")
@@ -206,7 +206,7 @@ SMALL = ("Small Open\r\n\r\nStarting rank\r\n\r\n"
 
 
 def test_swiss_manager_csv() -> None:
-    from importer.smcsv import parse_smcsv
+    from importer.formats.smcsv import parse_smcsv
 
     with pytest.raises(InputError) as info:
         parse_smcsv(SMALL.replace("2100", "25000"), source="s.csv")
@@ -224,7 +224,7 @@ def sample(fixtures_dir: Path) -> importer.Tournament:
 
 
 def test_json(sample: importer.Tournament) -> None:
-    from importer.jsonfile import from_json, to_json
+    from importer.formats.jsonfile import from_json, to_json
 
     doc = json.loads(to_json(sample))
     first = doc["players"][0]
@@ -247,7 +247,7 @@ def test_json(sample: importer.Tournament) -> None:
 
 
 def test_normalized_folder(sample: importer.Tournament, tmp_path: Path) -> None:
-    from importer.normalized import read_folder, write_folder
+    from importer.formats.normalized import read_folder, write_folder
 
     first = sample.players[0]
     assert first.rating is not None

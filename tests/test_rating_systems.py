@@ -1,4 +1,4 @@
-"""rating/registry.py: one registry of rating systems, and a national system as one module plus
+"""rating/systems/registry.py: one registry of rating systems, and a national system as one module plus
 its registration (here a test double, registered by the test, whose one extra column reaches
 every output without a change to reports/)."""
 
@@ -24,17 +24,17 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating import registry
-from rating.base import Column, EloSystem, FideSystem, Form
-from rating.fide import KSource, PlayerFacts
 from rating.results import PlayerRating, RoundLine
+from rating.systems import registry
+from rating.systems.base import Column, EloSystem, FideSystem, Form
+from rating.systems.fide import KSource, PlayerFacts
+from rating.systems.ukd import UkdSystem
 from rating.tournament import rate_tournament
-from rating.ukd import UkdSystem
-from reports import fmt
-from reports.columns import PLAYER_COLUMNS, ROUND_COLUMNS
 from reports.errors import ReportError
+from reports.render import fmt
+from reports.render.columns import PLAYER_COLUMNS, ROUND_COLUMNS
+from reports.render.terminal import render_text
 from reports.report import build_report, render_report
-from reports.terminal import render_text
 
 ROOT = Path(__file__).resolve().parent.parent
 D = Decimal
@@ -96,7 +96,7 @@ def test_the_shipped_systems_and_the_cli_choices_come_from_the_registry():
     assert isinstance(fide, FideSystem) and fide.rules_label() == "FIDE 2024-03"
     assert registry.build("elo", settings) == EloSystem(default_k=25)
     assert registry.build("ukd", settings) == UkdSystem()
-    from reports.cmd_report import report
+    from reports.cli.report import report
 
     (option,) = [p for p in report.params if p.name == "system"]
     assert tuple(option.type.choices) == registry.names()
@@ -209,7 +209,7 @@ def test_reports_name_no_national_system():
     """Nothing in reports/ (code or templates) names UKD or its columns: they come from the
     system's declaration."""
     mentioned = [f"{path.name}:{n}: {line.strip()}"
-                 for path in [*ROOT.joinpath("reports").glob("*.py"),
+                 for path in [*ROOT.joinpath("reports").rglob("*.py"),
                               *ROOT.joinpath("reports", "templates").glob("*.html")]
                  for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if re.search(r"ukd|national_rating", line, re.IGNORECASE)]
@@ -218,7 +218,7 @@ def test_reports_name_no_national_system():
 
 def test_long_lists_show_the_first_few_then_a_count() -> None:
     """Notes, warnings and rating-list warnings are cut alike: the first few, then how many."""
-    from reports import fmt
+    from reports.render import fmt
 
     assert fmt.first_few(["a", "b"], 2) == ["a", "b"]
     assert fmt.first_few(["a", "b", "c"], 2, indent="  ") == ["  a", "  b", "  … and 1 more"]

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from importer.chessresults import build_tournament, parse_page
+from importer.formats.chessresults import build_tournament, parse_page
 from importer.model import Player, RatingList, Tournament, TournamentInfo
-from reports.columns import TOURNAMENT_COLUMNS
+from reports.render.columns import TOURNAMENT_COLUMNS
+from reports.render.terminal import render_text
 from reports.report import build_report, render_report, write_report
-from reports.terminal import render_text
 
 CR = "chess-results"
 
@@ -125,7 +125,7 @@ def test_other_systems_name_their_settings(realdata: Path, tmp_path: Path) -> No
 
 @pytest.mark.parametrize("name", ["xlsx_en_startingrank_2018.xlsx"])
 def test_xlsx_last_update(realdata: Path, tmp_path: Path, name: str) -> None:
-    from importer.excel import parse_xlsx
+    from importer.formats.excel import parse_xlsx
 
     t = parse_xlsx((realdata / CR / name).read_bytes(), source=name)
     r = row(t, tmp_path)

@@ -1,4 +1,4 @@
-"""The SQLite rating register (rating/register.py): schema, months in sequence, idempotence."""
+"""The SQLite rating register (rating/period/register.py): schema, months in sequence, idempotence."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from importer.model import (
     TournamentInfo,
 )
 from rating.errors import RatingError
-from rating.period_records import PeriodGames, Standing
-from rating.period_run import run_period
-from rating.register import SCHEMA_VERSION, Register
+from rating.period.records import PeriodGames, Standing
+from rating.period.register import SCHEMA_VERSION, Register
+from rating.period.run import run_period
 
 STD = RatingList.STANDARD
 OPPS = {str(100 + i): 1800 for i in range(12)}
@@ -192,7 +192,7 @@ def test_ratings_on_a_month_and_the_previous_standing(tmp_path):
 def test_default_store_is_in_the_user_data_directory():
     import platformdirs
 
-    from rating.paths import default_store
+    from rating.period.paths import default_store
 
     path = default_store()
     assert path.name == "register.sqlite"
@@ -222,7 +222,7 @@ def _locked_by_another_process(path: Path, seconds: float):
 def test_a_register_another_process_is_writing_is_waited_for(tmp_path):
     """A register locked by another process (``fiderate period --store``, a server saving a
     month) is waited for, up to BUSY_TIMEOUT seconds, not called unusable."""
-    from rating.register import BUSY_TIMEOUT
+    from rating.period.register import BUSY_TIMEOUT
 
     assert BUSY_TIMEOUT >= 5
     path = tmp_path / "r.sqlite"

@@ -1,4 +1,4 @@
-"""reports/report.py and reports/html.py: the CSV contract, the HTML pages, the golden CSVs
+"""reports/report.py and reports/render/html.py: the CSV contract, the HTML pages, the golden CSVs
 (the pages' figures are read from their tables in test_report_tables.py).
 
 Regenerate the golden files deliberately with ``FIDERATE_UPDATE_GOLDEN=1 pytest
@@ -30,10 +30,10 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from reports.columns import PLAYER_COLUMNS, ROUND_COLUMNS, SCENARIO_COLUMNS
 from reports.errors import ReportError
+from reports.render.columns import PLAYER_COLUMNS, ROUND_COLUMNS, SCENARIO_COLUMNS
+from reports.render.view import Note
 from reports.report import build_report, render_report, resolve_player, write_report
-from reports.view import Note
 
 GOLDEN = Path(__file__).parent / "golden" / "report_small"
 GOLDEN_UKD = Path(__file__).parent / "golden" / "report_ukd"
@@ -248,7 +248,7 @@ def test_bad_input_is_a_report_error_and_writes_nothing(tmp_path):
 
 
 def test_no_half_written_output(tmp_path, monkeypatch):
-    import reports.html
+    import reports.render.html
 
     out = tmp_path / "out"
     write_report(small(), out)
@@ -257,7 +257,7 @@ def test_no_half_written_output(tmp_path, monkeypatch):
     def boom(report):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(reports.html, "render_pages", boom)
+    monkeypatch.setattr(reports.render.html, "render_pages", boom)
     with pytest.raises(RuntimeError):
         write_report(small(), out, k_default=40)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

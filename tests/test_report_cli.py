@@ -57,8 +57,8 @@ def test_report_writes_csv_and_html(run_cli, sample, tmp_path):
 
 
 def test_report_formats_and_normalized_folder(run_cli, sample, tmp_path):
-    from importer.normalized import write_folder
-    from importer.trf import decode_trf, parse_trf
+    from importer.formats.normalized import write_folder
+    from importer.formats.trf import decode_trf, parse_trf
 
     folder = write_folder(parse_trf(decode_trf(sample.read_bytes()), source="x"), tmp_path / "n")
     out = tmp_path / "out"
@@ -109,7 +109,7 @@ def test_missing_source_exit_2(run_cli, tmp_path):
 
 
 def test_help_imports_only_click():
-    code = ("import sys, reports.cmd_report as m; "
+    code = ("import sys, reports.cli.report as m; "
             "bad = [n for n in ('pandas', 'jinja2', 'numpy', 'lxml', 'requests') "
             "if n in sys.modules]; print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -125,7 +125,7 @@ def test_a_report_without_a_register_leaves_numpy_and_the_register_alone(sample,
             f" '--out', {str(tmp_path / 'out')!r}, '--quiet'])\n"
             "except SystemExit as exc:\n"
             "    assert not exc.code, exc.code\n"
-            "print([n for n in ('numpy', 'pandas', 'sqlite3', 'rating.register') "
+            "print([n for n in ('numpy', 'pandas', 'sqlite3', 'rating.period.register') "
             "if n in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
@@ -224,7 +224,7 @@ def test_player_card_focus_and_published_performance(run_cli, realdata):
 
 
 def test_system_ukd_rates_national_ratings(run_cli, realdata):
-    pytest.importorskip("rating.ukd")
+    pytest.importorskip("rating.systems.ukd")
     card = realdata / "chess-results" / "ru_player_details_art9_2020.html"
     res = run_cli("report", str(card), "--system", "ukd", "--date", "2020-01-05")
     assert res.code == 0, res
@@ -233,8 +233,8 @@ def test_system_ukd_rates_national_ratings(run_cli, realdata):
 
 
 def test_ratings_list_option(run_cli, realdata, tmp_path):
+    from importer.formats.normalized import write_folder
     from importer.model import Player, RoundResult, Tournament, TournamentInfo
-    from importer.normalized import write_folder
 
     players = (Player(start_no=1, name="A La, Teng Hua", fide_id="8605360", rating=1949),
                Player(start_no=2, name="Ojok, Patrick", fide_id="10001492", rating=1638))

@@ -15,12 +15,12 @@ from datetime import date
 from pathlib import Path
 
 from importer.model import Status, Tournament
-from rating.fide import initial_rating
-from rating.rules import rules_for
-from reports.html import environment
+from rating.systems.fide import initial_rating
+from rating.systems.fide_rules import rules_for
+from reports.render.html import environment
+from reports.render.terminal import render_rounds, render_text
+from reports.render.view import initial_workings
 from reports.report import build_report, render_report
-from reports.terminal import render_rounds, render_text
-from reports.view import initial_workings
 
 R24 = rules_for(date(2026, 3, 1))
 

@@ -305,14 +305,14 @@ def test_ukd_columns_beside_fide_have_the_hand_figures(pd_table):
 
 def test_a_wrong_figure_in_a_page_fails_these_checks(monkeypatch, pd_table):
     """The checks read the figures: a formatter off by a hundredth is caught."""
-    import reports.fmt
+    import reports.render.fmt
 
-    real = reports.fmt.change
+    real = reports.render.fmt.change
 
     def off(value):
         return real(None if value is None else value + Decimal("0.01"))
 
-    monkeypatch.setattr(reports.fmt, "change", off)
+    monkeypatch.setattr(reports.render.fmt, "change", off)
     wrong = render_report(build_report(small()), ["html"])
     with pytest.raises(AssertionError):
         test_players_table_has_the_hand_figures(wrong, pd_table)

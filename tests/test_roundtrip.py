@@ -55,6 +55,6 @@ def test_trf_keeps_city_arbiters_and_birth_dates(realdata, tmp_path):
     assert t.info.city.startswith("Green Isle Hotel") and t.info.chief_arbiter == "Sean Hewitt"
     assert t.info.deputy_arbiters == ("Rory Delaney",)
     assert sum(1 for p in t.players if p.birth_date) == 33
-    text = importer.trf.write_trf(t)
+    text = importer.formats.trf.write_trf(t)
     assert "\r022 Green Isle Hotel" in text and "\r102 Sean Hewitt\r" in text  # TRF-2026: CR
     assert "\r112 Rory Delaney\r" in text and "\r132 " in text

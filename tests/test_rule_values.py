@@ -1,13 +1,13 @@
 """Each rule value once, in the versioned rules (issue 19).
 
 * No numeric literal 2400, 3600 or 700 in the code of ``rating/`` and ``reports/`` outside
-  ``rating/rules.py`` (an AST check: docstrings, comments and words in strings don't count).
+  ``rating/systems/fide_rules.py`` (an AST check: docstrings, comments and words in strings don't count).
 * The period engine's array rounding is the scalar rounding of :mod:`rating.numbers`, and the
   March 2024 adjustment's array form is its scalar form (property tests).
 * RB24 7.2.1 (unrated in rapid/blitz → the standard rating) is one function, on every path.
 * ``rate_period``'s per-player outcome — statuses, floors, first ratings and their minimum
   games, the 2200 maximum, K × n ≤ 700, the March 2024 adjustment — against the per-game and
-  per-player functions of :mod:`rating.fide`, called, never copied (property test).
+  per-player functions of :mod:`rating.systems.fide`, called, never copied (property test).
 """
 
 from __future__ import annotations
@@ -27,8 +27,12 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
-from rating import registry
-from rating.fide import (
+from rating.numbers import half_up_div_array, round_half_away, round_half_away_array, round_half_up
+from rating.period.engine import rate_period
+from rating.period.months import month_add
+from rating.period.records import LISTS, PeriodResult, PeriodStatus, Pool, Standing
+from rating.systems import registry
+from rating.systems.fide import (
     PlayerFacts,
     cap_mask,
     disregarded_first_event,
@@ -40,11 +44,7 @@ from rating.fide import (
     player_k,
     pooled_initial_rating,
 )
-from rating.months import month_add
-from rating.numbers import half_up_div_array, round_half_away, round_half_away_array, round_half_up
-from rating.period import rate_period
-from rating.period_records import LISTS, PeriodResult, PeriodStatus, Pool, Standing
-from rating.rules import all_rules, list_adjustment, rules_for
+from rating.systems.fide_rules import all_rules, list_adjustment, rules_for
 from rating.tournament import rate_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 
 RULE_VALUES = {2400, 3600, 700}
 """The K-10 threshold, the two hypothetical 1800 opponents, the K × n cap."""
-RULES_MODULE = ROOT / "rating" / "rules.py"
+RULES_MODULE = ROOT / "rating" / "systems" / "fide_rules.py"
 
 
 def rule_literals(path: Path) -> list[tuple[int, object]]:
@@ -78,10 +78,11 @@ def test_no_rule_value_outside_the_rules_module():
     files = sorted([*(ROOT / "rating").rglob("*.py"), *(ROOT / "reports").rglob("*.py")])
     assert len(files) > 50 and RULES_MODULE in files
     own = _national_rules_modules()
-    assert ROOT / "rating" / "dwz.py" in own and ROOT / "rating" / "fide.py" not in own
+    assert ROOT / "rating" / "systems" / "dwz.py" in own
+    assert ROOT / "rating" / "systems" / "fide.py" not in own
     found = [f"{path.relative_to(ROOT)}:{line}: {value}" for path in files
              if path != RULES_MODULE and path not in own for line, value in rule_literals(path)]
-    assert not found, "rule values belong in rating/rules.py (FideRules):\n" + "\n".join(found)
+    assert not found, "rule values belong in rating/systems/fide_rules.py (FideRules):\n" + "\n".join(found)
 
 
 def test_the_check_sees_code_and_not_words(tmp_path):
@@ -311,7 +312,7 @@ def draw_period(rng: random.Random) -> Period:
 
 @dataclass
 class Expected:
-    """One player's outcome on one list, from the functions of rating.fide."""
+    """One player's outcome on one list, from the functions of rating.systems.fide."""
 
     old_rating: int | None
     games: int = 0

@@ -1,7 +1,7 @@
 """One rules core: the tournament view (the report) and the rating period use the same K and the
 same arithmetic.
 
-* The vectorised period arithmetic (``rate_rows``) equals the per-game code of ``rating.fide``
+* The vectorised period arithmetic (``rate_rows``) equals the per-game code of ``rating.systems.fide``
   for every K branch and every rule version (property test, plus an exhaustive grid).
 * A single tournament rated as a period on an empty register without a list gives every player
   the K and the unrounded change the report gives (random tournaments, every fixture and every
@@ -25,7 +25,11 @@ from hypothesis import strategies as st
 from importer.errors import ImporterError
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
 from importer.sources import load
-from rating.fide import (
+from rating.numbers import round_half_away
+from rating.period.core import LISTS, RuleArrays, default_period, rate_rows
+from rating.period.engine import rate_period
+from rating.results import TournamentRating
+from rating.systems.fide import (
     KSource,
     PlayerFacts,
     cap_mask,
@@ -34,11 +38,7 @@ from rating.fide import (
     period_k,
     player_k,
 )
-from rating.numbers import round_half_away
-from rating.period import rate_period
-from rating.period_core import LISTS, RuleArrays, default_period, rate_rows
-from rating.results import TournamentRating
-from rating.rules import FideRules, all_rules
+from rating.systems.fide_rules import FideRules, all_rules
 from rating.tournament import rate_tournament
 
 RULES = all_rules()

@@ -19,8 +19,8 @@ from test_browser import reads, serious
 from test_report import small
 from test_serve_period import post_period
 
-from importer.trf.writer import write_trf
-from rating.register import Register
+from importer.formats.trf.writer import write_trf
+from rating.period.register import Register
 
 pytestmark = pytest.mark.browser
 

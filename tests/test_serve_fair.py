@@ -145,7 +145,7 @@ def _synthetic_trf(players: int) -> bytes:
                                                   ROOT / "tests" / "bench" / "report_bench.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    from importer.trf.writer import write_trf
+    from importer.formats.trf.writer import write_trf
 
     return write_trf(bench.synthetic(players, 9)).encode("utf-8")
 

@@ -14,7 +14,7 @@ from loopback import ChessResults
 from serving import ROOT, TNR, serve_fixtures
 
 from importer.errors import NoSuchTournament
-from importer.urls import Ref
+from importer.net.urls import Ref
 from reports.web.fair import Budget, Clients, OverBudget, Ticket, Turns, parse_networks
 from reports.web.problems import Problem
 from reports.web.service import Config, Fetcher, Reports, SingleFlight, Store
@@ -206,8 +206,8 @@ def test_no_such_tournament_is_remembered_for_some_minutes(tmp_path):
 
 
 def test_link_pages_are_parsed_in_the_workers_not_in_the_server(tmp_path, monkeypatch):
-    import importer.chessresults.parse as parse_module
-    import importer.fetch as fetch_module
+    import importer.formats.chessresults.parse as parse_module
+    import importer.net.fetch as fetch_module
     from reports.settings import ReportSettings
     from reports.web.jobs import Runner
     from reports.web.work import SealedPage
@@ -343,8 +343,8 @@ def test_a_kept_report_weighs_what_it_holds_and_lightens_back_to_what_crossed_ov
 
 def test_a_web_report_takes_k_from_the_server_s_register(tmp_path, run_cli):
     """As ``fiderate report --store``: the FIDE list in force in the register gives K."""
+    from importer.formats.trf import write_trf
     from importer.model import Player, RoundResult, Status, Tournament, TournamentInfo
-    from importer.trf import write_trf
     from reports.settings import ReportSettings
     from reports.web.jobs import Runner
     from reports.web.uploads import Upload

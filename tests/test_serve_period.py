@@ -12,7 +12,7 @@ from pathlib import Path
 import requests
 from serving import ROOT, Served
 
-from rating.register import Register
+from rating.period.register import Register
 
 PERIOD = ROOT / "fixtures" / "period"
 EVENTS = ("elite_nov2025.trf", "halloween_weekender.trf", "newcomers_nov2025.trf",

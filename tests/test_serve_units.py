@@ -16,9 +16,9 @@ from loopback import ChessResults, Reply
 from serving import TNR, serve_fixtures
 
 from importer.errors import FetchError, InputError, NoSuchTournament
-from importer.http import make_session
-from importer.urls import Ref
-from reports.html import environment
+from importer.net.http import make_session
+from importer.net.urls import Ref
+from reports.render.html import environment
 from reports.settings import ReportSettings, SettingError
 from reports.web.jobs import Runner
 from reports.web.keys import link_key, parse_link_key

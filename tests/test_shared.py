@@ -1,4 +1,4 @@
-"""Several processes asking chess-results together stay as polite as one (importer.shared):
+"""Several processes asking chess-results together stay as polite as one (reports.web.shared):
 one request to a host at a time, ``delay`` apart, and one fetch per tournament at a time — on
 one machine through SQLite, across machines through Redis (a ``redis-server`` started on
 127.0.0.1; skipped where Debian's package is absent)."""
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from importer.shared import LocalShared, RedisShared, SqliteShared, shared_for
+from reports.web.shared import LocalShared, RedisShared, SqliteShared, shared_for
 
 DELAY = 0.15
 
@@ -66,7 +66,7 @@ def test_one_process_takes_turns_too() -> None:
 
 
 def test_a_flight_held_by_a_dead_process_is_given_up(tmp_path: Path, monkeypatch) -> None:
-    import importer.shared as shared_module
+    import reports.web.shared as shared_module
 
     monkeypatch.setattr(shared_module, "FLIGHT_LEASE", 0.2)
     shared = SqliteShared(tmp_path / "s.sqlite")

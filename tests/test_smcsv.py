@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from importer.errors import InputError
+from importer.formats.smcsv import looks_like_smcsv, parse_smcsv
 from importer.model import Colour, Game, GameResult, Status, Tournament
-from importer.smcsv import looks_like_smcsv, parse_smcsv
 
 NAME = "san_sebastian_open_33_final_ranking_export.csv"
 
@@ -130,7 +130,7 @@ def test_mutations_only_raise_input_error(pos: int, junk: str, cut: int) -> None
 
 
 def test_written_as_trf_reads_back_the_same(san_sebastian: Tournament) -> None:
-    from importer.trf import parse_trf, write_trf
+    from importer.formats.trf import parse_trf, write_trf
 
     again = parse_trf(write_trf(san_sebastian), source=NAME)
     assert (again.info, again.players, again.results, again.games) == (

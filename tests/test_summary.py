@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from importer.chessresults import build_tournament, parse_page
+from importer.formats.chessresults import build_tournament, parse_page
 from importer.model import Colour, Game, GameResult, Player, RoundResult, Status, Tournament
 from importer.model import TournamentInfo as Info
-from reports.summary import plural, summary_lines
+from reports.render.summary import plural, summary_lines
 
 
 def test_plural() -> None:

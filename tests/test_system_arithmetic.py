@@ -11,12 +11,12 @@ from datetime import date
 from decimal import Decimal
 
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
-from rating.base import EloSystem
+from rating.systems.base import EloSystem
+from rating.systems.ukd import Rounding, UkdSystem
 from rating.tournament import KSource, rate_tournament
-from rating.ukd import Rounding, UkdSystem
-from reports.json_report import report_json
+from reports.render.json_report import report_json
+from reports.render.terminal import render_rounds
 from reports.report import build_report, render_report
-from reports.terminal import render_rounds
 
 TRUNCATE = UkdSystem(rounding=Rounding.TRUNCATE)
 

@@ -1,8 +1,8 @@
 """Time controls as FIDE rules them (issue 28, point 5).
 
-* The label read into minutes, increment and periods (:mod:`importer.time_control`), one parser
+* The label read into minutes, increment and periods (:mod:`importer.parsing.time_control`), one parser
   for free text and TRF26's ``222``.
-* Rating Regulations 1.1–1.2 by date (:mod:`rating.time_controls`): the minimum per rating band,
+* Rating Regulations 1.1–1.2 by date (:mod:`rating.systems.time_controls`): the minimum per rating band,
   per tournament before July 2017, per game after, 2200/1600 until 2021 and 2400/1800 from
   1 January 2022 (unchanged on 1 March 2024); games below their minimum are left out of the
   rating with one note; an event with none left is refused (``fiderate report`` exit 2).
@@ -25,17 +25,17 @@ from pathlib import Path
 import pytest
 
 import importer
+from importer.formats.trf.writer import encode_time_control
 from importer.model import Colour, Player, RatingList, RoundResult, Status, Tournament, TournamentInfo
-from importer.time_control import (
+from importer.parsing.time_control import (
     classify_time_control,
     encoded_time_control,
     looks_encoded,
     parse_time_control,
 )
-from importer.trf.writer import encode_time_control
 from rating.norms import NormResult, NormTitle, check_norms
-from rating.rules import fast_standard_for, norm_rules_for, standard_time_rules_for
-from rating.time_controls import QC_APPROVAL, norm_time_control, standard_time
+from rating.systems.fide_rules import fast_standard_for, norm_rules_for, standard_time_rules_for
+from rating.systems.time_controls import QC_APPROVAL, norm_time_control, standard_time
 from rating.tournament import rate_tournament
 from reports.report import build_report
 from reports.settings import ReportSettings, SettingError
@@ -267,7 +267,7 @@ def test_the_web_form_and_the_api_take_qc_approved():
     assert on.qc_approved and not ReportSettings.from_fields({}).qc_approved
     with pytest.raises(SettingError, match="qc_approved"):
         ReportSettings.from_fields({"qc_approved": "maybe"})
-    from importer.urls import Ref
+    from importer.net.urls import Ref
 
     key = link_key(Ref(tnr="1452107"), on, None)
     assert key == "1452107-q1"

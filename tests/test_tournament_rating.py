@@ -19,10 +19,10 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating.base import EloSystem, FideSystem
 from rating.errors import RatingError
+from rating.systems.base import EloSystem, FideSystem
+from rating.systems.ukd import UkdSystem
 from rating.tournament import KSource, rate_tournament
-from rating.ukd import UkdSystem
 
 D = Decimal
 
@@ -248,7 +248,7 @@ def test_system_is_a_parameter():
 
 
 def test_ukd_system_uses_national_ratings():
-    ukd = pytest.importorskip("rating.ukd")
+    ukd = pytest.importorskip("rating.systems.ukd")
     # UKD's worked tournament T2: UKD 1820 (K 20), cap 350 → +18.40 → 1838.
     players = [Player(start_no=1, name="A", rating=2100, national_rating=1820, k=10)]
     players += [Player(start_no=i + 2, name=f"O{i}", national_rating=r, rating=2000)
@@ -271,7 +271,7 @@ def test_new_rating_rounds_half_away_from_zero():
 
 
 def test_ukd_game_against_an_opponent_without_ukd_keeps_its_own_k():
-    ukd = pytest.importorskip("rating.ukd")
+    ukd = pytest.importorskip("rating.systems.ukd")
     system = ukd.UkdSystem()
     players = [Player(start_no=1, name="A", national_rating=1500),
                Player(start_no=2, name="B", rating=1650), Player(start_no=3, name="C")]

@@ -12,6 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from importer.errors import InputError
+from importer.formats.trf import (
+    classify_time_control,
+    decode_trf,
+    looks_like_trf,
+    parse_date,
+    parse_trf,
+    write_trf,
+)
 from importer.model import (
     Colour,
     DateSource,
@@ -26,14 +34,6 @@ from importer.model import (
     System,
     Tournament,
     TournamentInfo,
-)
-from importer.trf import (
-    classify_time_control,
-    decode_trf,
-    looks_like_trf,
-    parse_date,
-    parse_trf,
-    write_trf,
 )
 
 REAL = [

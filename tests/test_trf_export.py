@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import importer
+from importer.formats.trf import decode_trf, parse_trf, write_trf
+from importer.formats.trf.writer import encode_time_control
 from importer.model import RatingList, Tournament
-from importer.trf import decode_trf, parse_trf, write_trf
-from importer.trf.writer import encode_time_control
 
 GOLDEN = Path(__file__).parent / "golden" / "trf"
 SAMPLE = "fide_tec_trf2025_sample_grandmommys_cup_team.trf"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from importer.formats.trf import decode_trf, parse_trf
 from importer.model import Tournament
-from importer.trf import decode_trf, parse_trf
 
 ARMSTRONG = "icu_armstrong_cup_2010_11_team_league_160p.trf"  # 132 in YY.MM.DD, rounds weeks apart
 BUNRATTY = "icu_bunratty_masters_2011_34p.trf"  # 132 in YY.DD.MM

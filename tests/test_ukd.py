@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from importer.model import RatingList
 from rating import numbers
-from rating.base import PlayerFacts, rate_games
 from rating.errors import RatingError
 from rating.results import GameRating
-from rating.ukd import (
+from rating.systems.base import PlayerFacts, rate_games
+from rating.systems.ukd import (
     DEFAULT_CAP,
     FIRST_UKD_MIN_GAMES,
     K_BANDS,

@@ -1,4 +1,4 @@
-"""chess-results references and page URLs (importer.urls)."""
+"""chess-results references and page URLs (importer.net.urls)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-import importer.urls
-from importer.urls import Ref, is_allowed_host, page_url, parse_ref
+import importer.net.urls
+from importer.net.urls import Ref, is_allowed_host, page_url, parse_ref
 
 
 @pytest.mark.parametrize(
@@ -131,4 +131,4 @@ def test_is_allowed_host(url: str, base: str | None, allowed: bool) -> None:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(importer.urls).failed == 0
+    assert doctest.testmod(importer.net.urls).failed == 0

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from test_trf import trf_line  # the tests folder is on the path (pyproject)
 
-from importer.jsonfile import from_json, to_json
+from importer.formats.jsonfile import from_json, to_json
+from importer.formats.normalized import read_folder, write_folder
+from importer.formats.trf import parse_trf
 from importer.model import Player, SourceWarning, Tournament, TournamentInfo
-from importer.normalized import read_folder, write_folder
-from importer.trf import parse_trf
-from reports.json_report import report_json
+from reports.render.json_report import report_json
 from reports.report import build_report
 
 ROOT = Path(__file__).resolve().parent.parent

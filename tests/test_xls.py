@@ -20,7 +20,7 @@ from test_bad_files import assert_refused
 
 import importer
 from importer.errors import InputError
-from importer.excel import OLE2_SIGNATURE, looks_like_xls, parse_xls, parse_xlsx
+from importer.formats.excel import OLE2_SIGNATURE, looks_like_xls, parse_xls, parse_xlsx
 from importer.model import Tournament
 
 CR = "chess-results"

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from rating import registry
-from reports.calc_input import CalcError
+from rating.systems import registry
+from reports.calc.input import CalcError
 from reports.settings import ReportSettings
 from reports.web.calc import api_answer
 from reports.web.pages import RatedPeriod, client_of, rate_period
@@ -214,7 +214,7 @@ _EXACT = ("Figures are exact, as in the CSV files character for character: every
           "(a change, an expected score, a score, points) is a string holding the CSV's "
           "figure, e.g. \"-3.80\", \"0.36\", \"4.5\" (never a binary float); whole "
           "numbers are integers, yes/no booleans, an empty CSV cell null.")
-"""How the JSON carries numbers (:mod:`reports.columns`)."""
+"""How the JSON carries numbers (:mod:`reports.render.columns`)."""
 _REPORT = {"description": "The report: key, url (its HTML pages), tournament, rules, players "
                           "(each with rounds and scenarios: the rows of rating_players.csv, "
                           "rating_rounds.csv and scenarios.csv under their column names), "

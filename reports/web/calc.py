@@ -1,5 +1,5 @@
 """The calculator for the web: ``/api/calc`` (``fiderate calc --json`` for parameters named as
-the calculator's fields, :mod:`reports.calc_input`) and what the calculator's page shows."""
+the calculator's fields, :mod:`reports.calc.input`) and what the calculator's page shows."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rating.calculator import MAX_RATING, MIN_RATING
-from rating.rules import FideRules
-from reports import fmt
-from reports.calc_input import CalcInput
-from reports.calc_view import calc_json, k_categories, run_calc, worked_examples
+from rating.systems.fide_rules import FideRules
+from reports.calc.input import CalcInput
+from reports.calc.view import calc_json, k_categories, run_calc, worked_examples
+from reports.render import fmt
 from reports.settings import DEFAULT_K, K_MAX, K_MIN
 
 __all__ = ["CALC_FORM", "api_answer", "form_context", "page_view"]

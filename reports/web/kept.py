@@ -17,12 +17,12 @@ from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
-from importer.atomic import MANIFEST, manifest_text
-from reports.html import render_pages
-from reports.json_report import report_json
+from importer.writing.atomic import MANIFEST, manifest_text
+from reports.render.html import render_pages
+from reports.render.json_report import report_json
+from reports.render.summary import live_round
+from reports.render.view import Report, certified, norm_page_name, player_page_name
 from reports.report import render_report, report_for
-from reports.summary import live_round
-from reports.view import Report, certified, norm_page_name, player_page_name
 
 if TYPE_CHECKING:
     from reports.settings import ReportSettings

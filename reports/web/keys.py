@@ -20,9 +20,9 @@ import re
 import secrets
 from datetime import date
 
-from importer.urls import Ref
-from rating import registry
+from importer.net.urls import Ref
 from rating.norms import EventClass
+from rating.systems import registry
 from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
 
 __all__ = ["issued", "link_key", "parse_link_key", "upload_key"]

@@ -18,13 +18,13 @@ from urllib.parse import urlencode
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from rating import registry
 from rating.norms import EventClass
-from reports import fmt
-from reports.html import environment
+from rating.systems import registry
+from reports.render import fmt
+from reports.render.html import environment
+from reports.render.view import Note
 from reports.report import PlayerNotFound, resolve_player
 from reports.settings import ReportSettings
-from reports.view import Note
 from reports.web.calc import CALC_FORM, form_context, page_view
 from reports.web.compressed import answer
 from reports.web.kept import kept_for, site_context
@@ -382,7 +382,7 @@ async def period_post(request: Request) -> Response:
 
 
 def _month(text: str) -> date:
-    from rating.period_run import parse_month  # loads numpy: only a period request needs it
+    from rating.period.run import parse_month  # loads numpy: only a period request needs it
 
     month = parse_month(text)
     if month is None:

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
-from reports.html import environment
+from reports.render.html import environment
 
 if TYPE_CHECKING:
     from starlette.responses import Response

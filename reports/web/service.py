@@ -1,6 +1,6 @@
 """The shared services behind the pages and the API.
 
-* :class:`Fetcher`: the one polite HTTP session (:func:`importer.http.make_session`) for
+* :class:`Fetcher`: the one polite HTTP session (:func:`importer.net.http.make_session`) for
   every user: cached, rate-limited per host across all threads, the requests of different
   clients taking turns (:mod:`reports.web.fair`), one fetch at a time per tournament (users
   asking for the same tournament together share it), and a tournament that does not exist
@@ -26,15 +26,15 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from importer.errors import NoSuchTournament
-from importer.fetch import PageRead, Reader, TournamentPage, fetch_tournament, read_page
-from importer.http import FetchedPage, default_cache_path, make_session
-from importer.shared import REDIS_SCHEMES, LocalShared, Shared, shared_for
-from importer.urls import Ref, parse_ref
+from importer.net.fetch import PageRead, Reader, TournamentPage, fetch_tournament, read_page
+from importer.net.http import FetchedPage, default_cache_path, make_session
+from importer.net.urls import Ref, parse_ref
 from reports.web.fair import Budget, Clients, OverBudget, Turns, take_turns
 from reports.web.kept import UPLOAD_TTL, Kept, Want
 from reports.web.keys import link_key, parse_link_key, upload_key
 from reports.web.problems import Problem
 from reports.web.security import token_matches
+from reports.web.shared import REDIS_SCHEMES, LocalShared, Shared, shared_for
 
 if TYPE_CHECKING:
     import requests
@@ -78,13 +78,13 @@ class Config:
     delay: float = 1.0
     timeout: float = 10.0
     page_deadline: float | None = None
-    """Most seconds a chess-results page may take (None: importer.http's default)."""
+    """Most seconds a chess-results page may take (None: importer.net.http's default)."""
     cache_path: str | None = None
     """The HTTP cache: a SQLite file (None: the user cache folder's) or a Redis server's
     ``redis://…`` URL (several machines)."""
     workers: int = 1
     """Processes serving together: they share the HTTP cache, the turns to ask chess-results,
-    one fetch per tournament and the reports of uploads (:mod:`importer.shared`)."""
+    one fetch per tournament and the reports of uploads (:mod:`reports.web.shared`)."""
     time_limit: float = 20.0
     memory: int = DEFAULT_MEMORY
     """Bytes of reports and rating periods kept in memory (:data:`DEFAULT_MEMORY`)."""

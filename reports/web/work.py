@@ -15,23 +15,24 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import importer
-from importer import chessresults, excel, fetch, jsonfile, smcsv, trf
 from importer.events import load_events
-from importer.fetch import PageRead, TournamentPage
-from importer.http import FetchedPage
+from importer.formats import chessresults, excel, jsonfile, smcsv, trf
 from importer.model import RatingList
+from importer.net import fetch
+from importer.net.fetch import PageRead, TournamentPage
+from importer.net.http import FetchedPage
 from importer.sources import from_pages
 from rating.notes import Note
 from reports.errors import ReportError
-from reports.html import environment
-from reports.period_report import player_rows, render_period_files
+from reports.period.pages import player_rows, render_period_files
+from reports.render.html import environment
 from reports.report import report_for
 from reports.settings import ReportSettings
 from reports.web.kept import Kept, Want
 from reports.web.uploads import Upload
 
 if TYPE_CHECKING:
-    from importer.chessresults import Page
+    from importer.formats.chessresults import Page
     from importer.model import Tournament
 
 __all__ = ["MAX_PLAYERS", "READERS", "PeriodFiles", "PeriodRequest", "SealedPage", "period_files",
@@ -98,7 +99,7 @@ class SealedPage(TournamentPage):
 
 
 def read_page(fetched: FetchedPage, first: bool) -> PageRead:
-    """:func:`importer.fetch.read_page` in a job process: the plan's facts, and the page
+    """:func:`importer.net.fetch.read_page` in a job process: the plan's facts, and the page
     sealed (:class:`SealedPage`)."""
     seen = fetch.read_page(fetched, first)
     if seen.page is None:
@@ -149,8 +150,8 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     period_games.csv, period.html, each player's page in period-players/ and each tournament's
     report) and its notes; the register is written only when the request says so."""
     # numpy and the register's sqlite code: loaded in a job process by a period's first job
-    from rating.register import Register
-    from reports.month import rate_month
+    from rating.period.register import Register
+    from reports.period.month import rate_month
 
     store = request.store if request.write or os.path.exists(request.store or "") else None
     store = os.path.abspath(store) if store else None  # read from within the uploads' folder

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from importer.fidelist import FideList, ListEntry
+from importer.formats.fidelist import FideList, ListEntry
 from importer.model import (
     Colour,
     Player,
@@ -41,7 +41,7 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from rating.period_records import Standing
+from rating.period.records import Standing
 
 PERIOD = date(2026, 11, 1)
 WIN, DRAW, LOSS = Decimal(1), Decimal("0.5"), Decimal(0)
@@ -120,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=1, help="best of this many rate_period runs")
     args = ap.parse_args(argv)
 
-    from rating.period import rate_period
-    from rating.period_run import PeriodSource, run_period
+    from rating.period.engine import rate_period
+    from rating.period.run import PeriodSource, run_period
 
     rng = np.random.default_rng(args.seed)
     people = federation(args.pool, rng)
@@ -149,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
           file=sys.stderr)
     pages_s = reports_s = csv_s = 0.0
     if not args.no_pages:
-        from importer.csvio import render_columns, render_csv
-        from reports.period_report import (
+        from importer.writing.csvio import render_columns, render_csv
+        from reports.period.pages import (
             PLAYER_COLUMNS,
             game_columns,
             period_pages,

@@ -131,7 +131,7 @@ def _measure(what: str, path: str, ids_file: str, store: str) -> dict[str, float
     """One measurement, in this (fresh) process."""
     import resource
 
-    from importer.fidelist import read_fide_list
+    from importer.formats.fidelist import read_fide_list
 
     ids = Path(ids_file).read_text().split()
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -164,7 +164,7 @@ def _measure(what: str, path: str, ids_file: str, store: str) -> dict[str, float
     elif what == "store":
         import datetime as dt
 
-        from rating.register import Register
+        from rating.period.register import Register
 
         with Register(store) as reg:
             start = time.perf_counter()

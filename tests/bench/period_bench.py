@@ -1,10 +1,10 @@
-"""Benchmark the rating-period engine (rating.period.rate_rows) on a synthetic period.
+"""Benchmark the rating-period engine (rating.period.engine.rate_rows) on a synthetic period.
 
     python tests/bench/period_bench.py [--rows N] [--quick] [--seed S]
 
 Builds N player-game rows: ~20 % of players with 30+ games (the 700 cap binds), ~5 %
 unrated (pooled rows), ~1 % rated 2650+, 70/20/10 % standard/rapid/blitz tournaments, some
-unrated opponents.  Times the engine, then a plain per-game Python loop (rating.fide) on a
+unrated opponents.  Times the engine, then a plain per-game Python loop (rating.systems.fide) on a
 slice, checks both agree on that slice, and ends with
 ``rows_per_s=<float> peak_rss_mb=<float> loop_ratio=<float> cpu_rows_per_s=<float>`` (the
 last: the engine's rate in CPU seconds, which a busy machine does not slow down).
@@ -21,9 +21,9 @@ from datetime import date
 
 import numpy as np
 
-from rating.fide import excluded_reason, expected_h, period_k
-from rating.period import LISTS, RuleArrays, rate_rows
-from rating.rules import rules_for
+from rating.period.engine import LISTS, RuleArrays, rate_rows
+from rating.systems.fide import excluded_reason, expected_h, period_k
+from rating.systems.fide_rules import rules_for
 
 TARGET = 5_000_000.0
 START = date(2026, 10, 10)
@@ -66,7 +66,7 @@ def engine(d: dict[str, np.ndarray]):  # type: ignore[no-untyped-def]
 
 
 def loop(d: dict[str, np.ndarray], rows: int) -> dict[int, int]:
-    """The same period, one game at a time in plain Python (rating.fide); Σ change_h per pl."""
+    """The same period, one game at a time in plain Python (rating.systems.fide); Σ change_h per pl."""
     rules = {li: rules_for(START, rl) for li, rl in enumerate(LISTS)}
     pl, tour, own, opp, score = (d[c][:rows].tolist() for c in ("pl", "tour", "own", "opp", "score"))
     t_list, base, list_k = d["t_list"].tolist(), d["base"].tolist(), d["list_k"].tolist()

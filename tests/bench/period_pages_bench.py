@@ -5,9 +5,9 @@
 
 Builds T Swiss-like tournaments of P players each, drawn from a pool of people (default:
 0.6 × T × P, so many play several events; ~5 % unrated, ~2 % without a FIDE id, matched by
-name), rates them as one list month with the engine (``rating.period.rate_period``), then
+name), rates them as one list month with the engine (``rating.period.engine.rate_period``), then
 times rendering the period's own pages (``period.html`` and one calculation page per player
-and list: :func:`reports.period_report.period_pages`) and, beside it in the same run, a bare
+and list: :func:`reports.period.pages.period_pages`) and, beside it in the same run, a bare
 baseline: as many trivially small autoescaped Jinja pages.  ``--reports`` also times every
 tournament's report (``render_period_files`` in full), ``--write`` ``write_period_files`` as
 ``fiderate period --out`` runs it.  Prints ``key=value`` figures:
@@ -122,9 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     pool_size = args.people or max(int(0.6 * args.tournaments * args.players), args.players)
 
-    from rating.period import rate_period
-    from reports.html import environment
-    from reports.period_report import period_pages, render_period_files
+    from rating.period.engine import rate_period
+    from reports.period.pages import period_pages, render_period_files
+    from reports.render.html import environment
 
     events = month(args.tournaments, args.players, pool_size, args.rounds, args.seed)
     environment().get_template("period.html")  # compiled before the clock starts
@@ -159,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         import tempfile
 
-        from importer.atomic import atomic_dir
-        from reports.period_report import write_period_files
+        from importer.writing.atomic import atomic_dir
+        from reports.period.pages import write_period_files
 
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.perf_counter()

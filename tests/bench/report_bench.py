@@ -22,6 +22,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from importer.formats.normalized import write_folder
 from importer.model import (
     Colour,
     Game,
@@ -33,7 +34,6 @@ from importer.model import (
     Tournament,
     TournamentInfo,
 )
-from importer.normalized import write_folder
 
 
 def synthetic(players: int, rounds: int, seed: int = 2026) -> Tournament:

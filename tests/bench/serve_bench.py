@@ -52,7 +52,7 @@ from loopback import ChessResults  # noqa: E402
 from report_bench import synthetic  # noqa: E402
 from serving import LIVE_TNR, TNR, Served, serve_fixtures  # noqa: E402
 
-from importer.trf.writer import write_trf  # noqa: E402
+from importer.formats.trf.writer import write_trf  # noqa: E402
 
 LINKS = (TNR, LIVE_TNR)
 LINK_P95_MS = 300

@@ -1,0 +1,272 @@
+"""People, not rows: who each player of each tournament is, across tournaments and months.
+
+A player is found by FIDE id; without one, by name and federation (then birth year, title and
+the rating's nearness to break ties) on the FIDE list, among the players the register knows,
+and among the players of the other tournaments given.  Every match is recorded
+(:class:`MatchedBy`); an ambiguous one is left unmatched, with a note.  An unmatched player
+is identified by name, federation and birth year — and is *unknown* to the list, never
+"unrated" because of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Final
+
+from importer.identity import fide_id_text, player_key
+from importer.model import Player, RatingList, Tournament
+from importer.parsing.names import name_key
+from rating.notes import Note, grouped
+
+if TYPE_CHECKING:
+    from importer.formats.fidelist import FideList
+
+__all__ = ["Candidate", "Identities", "MatchedBy", "Person", "RatingFrom", "fallback_key",
+           "identify", "list_candidates", "wanted_names", "wanted_on_list"]
+
+MAX_RATING_GAP: Final = 400
+"""A namesake on the list whose rating is this far from the source's is someone else."""
+
+
+class MatchedBy(StrEnum):
+    """How a player was found."""
+
+    FIDE_ID = "fide_id"
+    """The source gives the FIDE id."""
+    NAME_FED = "name_fed"
+    """No id in the source: found by name and federation (one candidate left)."""
+    NONE = "none"
+    """Not found: identified by name, federation and birth year within fiderate only."""
+
+    @property
+    def words(self) -> str:
+        """How the player was found, for people."""
+        return {"fide_id": "by the FIDE id the source gives",
+                "name_fed": "by name and federation (the source gives no FIDE id)",
+                "none": "on no list (the source gives no FIDE id): told apart by name, "
+                        "federation and birth year"}[self.value]
+
+
+class RatingFrom(StrEnum):
+    """Where a player's base rating (the previous list's) comes from."""
+
+    LIST = "list"
+    """FIDE's list (the file given, or the list stored in the register)."""
+    REGISTER = "register"
+    """A month the register computed."""
+    SOURCE = "source"
+    """The tournament's own rating: the player is on no list given."""
+
+    @property
+    def words(self) -> str:
+        """Where the rating comes from, for people."""
+        return {"list": "FIDE's list", "register": "the month the register computed",
+                "source": "the tournament's own rating (the player is on no list given)"
+                }[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """Someone a player without an id may be: on the list, or known to the register."""
+
+    key: str
+    """The FIDE id, or the register's key for a player without one."""
+    fide_id: str
+    name: str
+    federation: str
+    birth_year: int | None = None
+    titles: frozenset[str] = frozenset()
+    ratings: Mapping[RatingList, int | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """One player across the period's tournaments."""
+
+    key: str
+    """The FIDE id, else name|federation|birth year."""
+    fide_id: str
+    name: str
+    federation: str
+    birth_year: int | None
+    matched_by: MatchedBy
+    where: str
+    """Where the player is first seen, for notes: 'No. 2 in 1452107'."""
+
+
+@dataclass(frozen=True, slots=True)
+class Identities:
+    """Who is who: each (tournament, start number) → a person."""
+
+    people: tuple[Person, ...]
+    code: Mapping[tuple[str, int], int]
+    """(tournament key, start number) → index into ``people``."""
+    notes: tuple[Note, ...] = ()
+
+    def person(self, tournament: str, start_no: int) -> Person | None:
+        """The person behind a tournament's start number."""
+        i = self.code.get((tournament, start_no))
+        return None if i is None else self.people[i]
+
+
+def fallback_key(name: str, federation: str, birth_year: int | None) -> str:
+    """The key of a player found nowhere: 'adams michael|ENG|1971'
+    (:func:`importer.identity.player_key`)."""
+    return player_key(name, federation, birth_year)
+
+
+def _fide_id(p: Player) -> str:
+    return fide_id_text(p.fide_id)
+
+
+def list_candidates(fide_list: FideList, wanted: Collection[tuple[str, str]]
+                    ) -> dict[tuple[str, str], list[Candidate]]:
+    """The players on a FIDE list with these (federation, name key)s (see :func:`wanted_names`)."""
+    out: dict[tuple[str, str], dict[str, Candidate]] = {}
+    lists = [rl for rl in RatingList if str(rl) in fide_list.lists]
+    for e in fide_list.named(wanted, name_key):
+        out.setdefault((e.federation.upper(), name_key(e.name)), {}).setdefault(e.fide_id, Candidate(
+            key=e.fide_id, fide_id=e.fide_id, name=e.name, federation=e.federation,
+            birth_year=e.birth_year, titles=frozenset(t for t in (e.title, e.w_title) if t),
+            ratings={rl: e.rating(rl) for rl in lists}))  # a repeated id: its first line
+    return {k: list(v.values()) for k, v in out.items()}
+
+
+def wanted_on_list(tournaments: Iterable[Tournament]) -> tuple[set[str], set[str]]:
+    """What to read of a FIDE list for these tournaments: their players' FIDE ids, and the
+    federations of the players without one (to find them by name)."""
+    ids: set[str] = set()
+    federations: set[str] = set()
+    for t in tournaments:
+        for p in t.players:
+            if p.fide_id.strip():
+                ids.add(p.fide_id.strip())
+            elif p.federation.strip():
+                federations.add(p.federation.strip().upper())
+    return ids, federations
+
+
+def wanted_names(tournaments: Iterable[Tournament]) -> set[tuple[str, str]]:
+    """(federation, name key) of every player without a FIDE id: whom to look up by name."""
+    return {(p.federation.strip().upper(), name_key(p.name)) for t in tournaments
+            for p in t.players if not _fide_id(p) and p.federation.strip() and p.name.strip()}
+
+
+def _choose(p: Player, rl: RatingList, found: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates left after the tie-breaks: birth year, title, rating."""
+    left = [c for c in found if not (p.birth_year and c.birth_year and p.birth_year != c.birth_year)]
+    if p.rating is not None:
+        left = [c for c in left if (r := c.ratings.get(rl)) is None
+                or abs(r - p.rating) <= MAX_RATING_GAP]
+    if len(left) > 1 and p.title:
+        left = [c for c in left if p.title.upper() in c.titles] or left
+    if len(left) > 1 and p.rating is not None:
+        left = [c for c in left if c.ratings.get(rl) == p.rating] or left
+    return left
+
+
+def identify(tournaments: Sequence[tuple[str, Tournament]], *,
+             known: Iterable[Mapping[tuple[str, str], Sequence[Candidate]]] = ()) -> Identities:
+    """Who each player of each (key, tournament) is.
+
+    ``known`` are the places to look a player without an id up, best first (the FIDE list's
+    and the register's candidates, by (federation, name key)); the players with an id of the
+    tournaments themselves come last.
+    """
+    wanted = wanted_names(t for _, t in tournaments)
+    places = [*known, _with_ids(tournaments, wanted)] if wanted else []
+    people: list[Person] = []
+    index: dict[str, int] = {}
+    code: dict[tuple[str, int], int] = {}
+    matched: list[tuple[str, str]] = []
+    ambiguous: list[tuple[Player, str, str]] = []
+    unmatched: dict[tuple[str, str], list[tuple[str, int, Player]]] = {}
+    for tkey, t in tournaments:
+        rl = t.info.rating_list or RatingList.STANDARD
+        for p in t.players:
+            fid = fide_id_text(p.fide_id)
+            how = MatchedBy.FIDE_ID
+            if not fid:
+                where = f"No. {p.start_no} in {tkey}"
+                fed = p.federation.strip().upper()
+                found = _lookup(p, rl, fed, places)
+                if isinstance(found, Candidate):
+                    fid, how = found.key, MatchedBy.NAME_FED
+                    matched.append((fid, f"{p.name} ({where})"))
+                elif found:
+                    ambiguous.append((p, tkey, f"{p.name} ({where}, {found} candidates)"))
+                if not fid:
+                    unmatched.setdefault((name_key(p.name), fed), []).append((tkey, p.start_no, p))
+                    continue
+            if fid not in index:
+                index[fid] = len(people)
+                people.append(Person(key=fid, fide_id=fid if fid.isdigit() else "",
+                                     name=p.name, federation=p.federation,
+                                     birth_year=p.birth_year, matched_by=how,
+                                     where=f"No. {p.start_no} in {tkey}"))
+            code[(tkey, p.start_no)] = index[fid]
+    for (nkey, fed), rows in unmatched.items():
+        years = {p.birth_year for _, _, p in rows if p.birth_year}
+        for tkey, no, p in rows:
+            year = p.birth_year if len(years) > 1 else next(iter(years), None)
+            key = f"{nkey}|{fed}|{year or ''}"
+            if key not in index:
+                index[key] = len(people)
+                people.append(Person(key=key, fide_id="", name=p.name, federation=p.federation,
+                                     birth_year=year, matched_by=MatchedBy.NONE,
+                                     where=f"No. {no} in {tkey}"))
+            code[(tkey, no)] = index[key]
+    notes = []
+    alone = [p for p in people if p.matched_by is MatchedBy.NONE]
+    if alone:
+        notes.append(grouped(f"{len(alone)} player{'s' if len(alone) != 1 else ''} without a FIDE "
+                             "id found on no list, so told apart by name, federation and birth "
+                             "year", [f"{p.name} ({p.where})" for p in alone],
+                             [p.key for p in alone]))
+    if matched:
+        notes.append(grouped(f"{len(matched)} player{'s' if len(matched) != 1 else ''} without a "
+                             "FIDE id in the source found by name and federation",
+                             [text for _, text in matched], [key for key, _ in matched]))
+    if ambiguous:
+        notes.append(grouped(f"{len(ambiguous)} player{'s' if len(ambiguous) != 1 else ''} "
+                             "without a FIDE id match several people of the same name and "
+                             "federation and are left unmatched", [t for _, _, t in ambiguous],
+                             [people[code[(tkey, p.start_no)]].key for p, tkey, _ in ambiguous]))
+    return Identities(tuple(people), code, tuple(notes))
+
+
+def _lookup(p: Player, rl: RatingList, fed: str,
+            places: Sequence[Mapping[tuple[str, str], Sequence[Candidate]]]) -> Candidate | int:
+    """The one candidate a player without an id is, or how many it could be (0: none)."""
+    if not fed or not p.name.strip():
+        return 0
+    key = (fed, name_key(p.name))
+    for place in places:
+        found = _choose(p, rl, place.get(key, ()))
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return len(found)
+    return 0
+
+
+def _with_ids(tournaments: Sequence[tuple[str, Tournament]], wanted: Collection[tuple[str, str]]
+              ) -> dict[tuple[str, str], list[Candidate]]:
+    """The players with a FIDE id in the tournaments themselves, as candidates (for these
+    (federation, name key)s only)."""
+    out: dict[tuple[str, str], dict[str, Candidate]] = {}
+    feds = {fed for fed, _ in wanted}
+    for _, t in tournaments:
+        rl = t.info.rating_list or RatingList.STANDARD
+        for p in t.players:
+            fid = _fide_id(p)
+            fed = p.federation.strip().upper()
+            if fid and fed in feds and (fed, name_key(p.name)) in wanted:
+                out.setdefault((fed, name_key(p.name)), {}).setdefault(
+                    fid, Candidate(key=fid, fide_id=fid, name=p.name, federation=p.federation,
+                                   birth_year=p.birth_year,
+                                   titles=frozenset({p.title.upper()} - {""}),
+                                   ratings={rl: p.rating}))
+    return {k: list(v.values()) for k, v in out.items()}

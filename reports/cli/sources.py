@@ -1,0 +1,155 @@
+"""Options shared by every command that reads tournaments, and the one place that loads them.
+
+``@source_options`` adds the network and progress flags with the same spelling on
+``import``, ``report`` and ``period``; :func:`load_events` turns SOURCE arguments
+(files, folders, URLs, tournament numbers) into events, building the polite HTTP session
+only when a source needs the network.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from reports.errors import ReportError
+
+if TYPE_CHECKING:
+    import requests
+
+    from importer.events import Events
+    from importer.model import Tournament
+
+__all__ = ["LoadOptions", "Progress", "load_events", "load_one", "progress", "progress_bar",
+           "source_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def source_options(f: F) -> F:
+    """Add --separate, --timeout, --delay, --base-url, --no-cache, --refresh and --quiet to a
+    command."""
+    decorators = [
+        click.option("--separate", multiple=True, metavar="SOURCE",
+                     help="Keep this source an event of its own, never counted as the same "
+                          "event as another source (repeatable; read even when not among the "
+                          "sources)."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary on stderr."),
+        click.option("--refresh", is_flag=True, help="Fetch pages again even when cached."),
+        click.option("--no-cache", is_flag=True, help="Do not use the on-disk HTTP cache."),
+        click.option("--base-url", envvar="FIDERATE_BASE_URL", metavar="URL",
+                     help="Fetch chess-results pages from this mirror or test double "
+                          "(env FIDERATE_BASE_URL)."),
+        click.option("--delay", type=click.FloatRange(min=0), default=1.0, show_default=True,
+                     help="Minimum seconds between requests to chess-results."),
+        click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+                     help="Read timeout in seconds for each request."),
+    ]
+    for decorate in decorators:
+        f = decorate(f)
+    return f
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadOptions:
+    """The values of :func:`source_options`."""
+
+    timeout: float = 10.0
+    delay: float = 1.0
+    base_url: str | None = None
+    no_cache: bool = False
+    refresh: bool = False
+    quiet: bool = False
+    separate: tuple[str, ...] = ()
+
+    @classmethod
+    def pop_from(cls, opts: dict[str, Any]) -> LoadOptions:
+        """Take this class's fields out of a click options dict."""
+        return cls(**{name: opts.pop(name) for name in cls.__dataclass_fields__})
+
+
+class Progress:
+    """Counts each file read or page fetched on a progress bar on stderr, or shows nothing
+    (quiet, or stderr is not a terminal)."""
+
+    def __init__(self, label: str, enabled: bool) -> None:
+        self.label, self.enabled, self.count = label, enabled, 0
+        self._bar: Any = None
+
+    def __call__(self, what: str) -> None:
+        self.count += 1
+        if self.enabled:
+            if self._bar is None:
+                self._bar = progress_bar(self.label, unit=" source")
+            self._bar.set_postfix_str(what[-60:], refresh=False)
+            self._bar.update(1)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+PROGRESS_DELAY = 1.0
+"""Seconds of work before a progress bar shows (quick work shows none)."""
+
+
+def progress_bar(label: str, *, total: int | None = None, unit: str = "it",
+                 scale: bool = False) -> Any:
+    """A tqdm bar on stderr, shown once the work has taken PROGRESS_DELAY; it clears itself."""
+    from tqdm import tqdm  # 25 ms: only when a bar is shown, not at fiderate --help
+
+    return tqdm(total=total, desc=label, unit=unit, unit_scale=scale, delay=PROGRESS_DELAY,
+                leave=False, file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
+
+
+@contextmanager
+def progress(label: str, *, quiet: bool) -> Iterator[Progress]:
+    """A progress bar counting sources on stderr; off when quiet or stderr is not a terminal."""
+    bar = Progress(label, enabled=not quiet and sys.stderr.isatty())
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def _needs_network(source: str, base_url: str | None) -> bool:
+    from importer.net.urls import parse_fide_calc_url, parse_ref  # not at fiderate --help
+
+    return not os.path.exists(source) and (parse_ref(source, base_url=base_url) is not None
+                                           or parse_fide_calc_url(source) is not None)
+
+
+def make_session(opts: LoadOptions) -> requests.Session:
+    """The polite session for these options."""
+    from importer.net.http import make_session as build  # requests: only for the network
+
+    return build(timeout=opts.timeout, delay=opts.delay, cache=not opts.no_cache,
+                 refresh=opts.refresh, base_url=opts.base_url)
+
+
+def load_events(sources: Sequence[str], opts: LoadOptions) -> Events:
+    """SOURCE arguments → the events they show, each once (:func:`importer.events.load_events`:
+    pages of one tournament merge, snapshots keep the newer)."""
+    from importer.events import load_events as read_events  # every reader: not at --help
+
+    session = (make_session(opts) if any(_needs_network(s, opts.base_url)
+                                         for s in (*sources, *opts.separate)) else None)
+    with progress("reading", quiet=opts.quiet) as bar:
+        return read_events(sources, session=session, base_url=opts.base_url, progress=bar,
+                           separate=opts.separate)
+
+
+def load_one(sources: Sequence[str], opts: LoadOptions) -> Tournament:
+    """SOURCE arguments of one tournament (``report``) → it, with the events' notes as
+    warnings; ReportError when they show several tournaments."""
+    found = load_events(sources, opts)
+    if len(found) != 1:
+        names = "; ".join(e.tournament.info.name or e.label for e in found.events[:3])
+        raise ReportError(f"the sources show {len(found)} different tournaments ({names}): a "
+                          "report is of one tournament (a month of several is a rating period)")
+    return found.events[0].tournament.with_warnings(found.notes)
