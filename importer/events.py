@@ -20,13 +20,11 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from functools import cached_property
-from itertools import repeat
-from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING
 
+from importer import formats
 from importer.errors import InputError
 from importer.identity import EventIdentity, SameBy, Sameness, group_events
 from importer.model import RoundResult, SourceWarning, Status, Tournament, TournamentInfo
@@ -48,43 +46,8 @@ if TYPE_CHECKING:
 
     from importer.formats.chessresults import Page
 
-__all__ = ["Event", "Events", "Merge", "PlayedGames", "distinct_events", "load_events", "load_many"]
+__all__ = ["Event", "Events", "Merge", "distinct_events", "load_events", "load_many"]
 
-_POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
-_START, _OPPONENT, _POINTS, _ROUND = (attrgetter(n) for n in ("start_no", "opponent_no", "points",
-                                                               "round"))
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGames:
-    """A tournament's games played over the board, one row per player and game, by position:
-    ``me`` and ``them`` index ``Tournament.players`` (start numbers are labels, of any size),
-    ``score_h`` is 0, 50 or 100, ``rounds`` the round."""
-
-    me: Any
-    them: Any
-    score_h: Any
-    rounds: Any
-
-    @classmethod
-    def of(cls, t: Tournament) -> PlayedGames:
-        """The played games of *t* (a result whose opponent or points make no game is left
-        out); InputError for a round number too large to be one."""
-        # Lazy: numpy (~40 ms) only when sources are compared as events; one source never is.
-        import numpy as np
-
-        at = {p.start_no: i for i, p in enumerate(t.players)}
-        played = [r for r in t.results if r.status is Status.PLAYED and r.opponent_no is not None]
-        n = len(played)
-        me = np.fromiter(map(at.get, map(_START, played), repeat(-1)), np.int64, n)
-        them = np.fromiter(map(at.get, map(_OPPONENT, played), repeat(-1)), np.int64, n)
-        score = np.fromiter(map(_POINTS_H.get, map(_POINTS, played), repeat(-1)), np.int64, n)
-        try:
-            rounds = np.fromiter(map(_ROUND, played), np.int64, n)
-        except OverflowError:
-            raise InputError("a round number too large to be one", source=t.info.source) from None
-        ok = (me >= 0) & (them >= 0) & (score >= 0)
-        return cls(me[ok], them[ok], score[ok], rounds[ok])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,11 +68,6 @@ class Event:
     def of(cls, t: Tournament, sources: Sequence[str] = ()) -> Event:
         """An event of a tournament read from *sources*."""
         return cls(tournament=t, sources=tuple(sources) or (t.info.source or t.info.name,))
-
-    @cached_property
-    def played(self) -> PlayedGames:
-        """Its games played over the board (read when first asked for)."""
-        return PlayedGames.of(self.tournament)
 
     @cached_property
     def identity(self) -> EventIdentity:
@@ -232,13 +190,12 @@ def distinct_events(items: Sequence[Event]) -> Events:
 
 def _slot(page: Page) -> tuple[object, ...]:
     """The view a page shows: two pages of one view are two snapshots of it."""
-    from importer.formats.chessresults import PageKind  # lazy: saved pages loaded it already
-
-    if page.kind in (PageKind.CROSSTABLE_START, PageKind.CROSSTABLE_RANK, PageKind.CROSSTABLE_RR):
+    kind = formats.chessresults.PageKind  # imported: the page was read by that reader
+    if page.kind in (kind.CROSSTABLE_START, kind.CROSSTABLE_RANK, kind.CROSSTABLE_RR):
         return ("crosstable",)
-    if page.kind is PageKind.PLAYER_CARD:
+    if page.kind is kind.PLAYER_CARD:
         return (page.kind, page.snr)
-    if page.kind in (PageKind.PAIRINGS, PageKind.TEAM_PAIRINGS, PageKind.TEAM_BOARD_PAIRINGS):
+    if page.kind in (kind.PAIRINGS, kind.TEAM_PAIRINGS, kind.TEAM_BOARD_PAIRINGS):
         return (page.kind, page.round)
     return (page.kind,)
 
@@ -344,12 +301,10 @@ def load_events(sources: Sequence[str | os.PathLike[str]], *,
         else:
             order[id(got)] = i
             saved.append(got)
-    if saved:  # lazy: only saved chess-results pages need their merging
-        from importer.formats.chessresults import build_tournament
     for group in _page_groups(saved, apart):
         pages = _newest_pages(group, notes)
         label = ", ".join(s.source for s in pages)
-        t = build_tournament([s.page for s in pages], source=label)
+        t = formats.chessresults.build_tournament([s.page for s in pages], source=label)
         t = something_read(replace(t, provenance=tuple(s.provenance for s in pages)),
                            [s.page for s in pages], source=label)
         read.append((order[id(group[0])], Event.of(t, [s.source for s in group])))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
 import importer.formats.mhtml as mhtml
+from importer import formats, net
 from importer.errors import InputError, UnknownFormat
 from importer.formats.normalized import is_normalized_folder, read_folder
 from importer.model import Provenance, Tournament
@@ -63,10 +64,8 @@ def _provenance(path: Path, data: bytes, kind: str) -> Provenance:
 
 
 def _chess_results_page(path: Path, text: str) -> Page | None:
-    from importer.formats import chessresults  # lazy: as the other readers (see read_file)
-
-    return (chessresults.parse_page(text, source=str(path))
-            if chessresults.looks_like_chess_results(text) else None)
+    cr = formats.chessresults
+    return cr.parse_page(text, source=str(path)) if cr.looks_like_chess_results(text) else None
 
 
 @dataclass(slots=True)
@@ -92,17 +91,14 @@ class FidePage:
         tournament)."""
         if len(self.tournaments) == 1:
             return self.tournaments[0]
-        from importer.formats.fidecalc import event_names
-
         raise InputError(f"FIDE's calculations page shows {len(self.tournaments)} events "
-                         f"({event_names(self.calculation.events)}), not one "
+                         f"({formats.fidecalc.event_names(self.calculation.events)}), not one "
                          "tournament: rate it as a period", source=self.source)
 
 
 def _fide_page(text: str, source: str, provenance: Provenance,
                ref: FideCalcRef | None = None) -> FidePage:
-    from importer.formats import fidecalc  # lazy: as the other readers (see read_file)
-
+    fidecalc = formats.fidecalc
     calc = fidecalc.parse_fide_calculation(text, source=source)
     if ref is not None:  # what the page leaves out, its address says
         calc = replace(calc, fide_id=calc.fide_id or ref.fide_id, period=calc.period or ref.period,
@@ -125,11 +121,9 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | Fi
         raise InputError("the file is empty", source=source)
     if mhtml.looks_like_mhtml(data):  # a page saved as one MIME file: read the page inside
         data = mhtml.page_bytes(data, source=source)
-    # Lazy: each reader brings its parsing stack (the chess-results reader ~65 ms, Excel's
-    # more), and a file needs one; the bytes say which before anything is imported.
+    # Each reader is imported when first used (importer.formats): the bytes say which.
     if data.startswith((b"PK", _OLE2)):
-        from importer.formats import excel
-
+        excel = formats.excel
         if excel.looks_like_xlsx(data):
             t = excel.parse_xlsx(data, source=source)
             return something_read(replace(t, provenance=(_provenance(path, data, "xlsx"),)),
@@ -145,29 +139,24 @@ def read_file(path: Path, *, pages: bool = False) -> Tournament | SavedPage | Fi
                             source=source)
     text = decode_page(data)
     if _MARKUP.search(text, 0, 65536):
-        from importer.formats import fidecalc
-
-        if fidecalc.looks_like_fide_calculation(text):
-            fide = _fide_page(text, source, _provenance(path, data, fidecalc.PROVENANCE_KIND))
+        if formats.fidecalc.looks_like_fide_calculation(text):
+            kind = formats.fidecalc.PROVENANCE_KIND
+            fide = _fide_page(text, source, _provenance(path, data, kind))
             return fide if pages else fide.only_event()
         page = _chess_results_page(path, text)
         if page is not None:
-            from importer.formats.chessresults import build_tournament
-
             prov = _provenance(path, data, f"chess-results:{page.kind}")
             if pages:
                 return SavedPage(source, page, prov)
-            t = build_tournament([page], source=source)
+            t = formats.chessresults.build_tournament([page], source=source)
             return something_read(replace(t, provenance=(prov,)), [page], source=source)
-    from importer.formats import trf
-
+    trf = formats.trf
     text = trf.decode_trf(data)
     if trf.looks_like_trf(text):
         t = trf.parse_trf(text, source=source)
         return something_read(replace(t, provenance=(_provenance(path, data, "trf"),)),
                               source=source)
-    from importer.formats import jsonfile, smcsv
-
+    jsonfile, smcsv = formats.jsonfile, formats.smcsv
     if jsonfile.looks_like_json(text):
         return something_read(jsonfile.from_json(text, source=source), source=source)
     if smcsv.looks_like_smcsv(text):
@@ -200,12 +189,11 @@ def something_read(t: Tournament, pages: Sequence[Page] = (), *, source: str) ->
 
 
 def _nothing_read(kinds: set[PageKind]) -> str:
-    from importer.formats.chessresults import PageKind  # lazy: only chess-results pages have kinds
-
-    if kinds == {PageKind.TEAM_PAIRINGS}:
+    kind = formats.chessresults.PageKind
+    if kinds == {kind.TEAM_PAIRINGS}:
         return ("a chess-results pairings page of a team event with no boards: save the board "
                 "pairings (art=3) or the all-details page (art=20)")
-    if kinds == {PageKind.NO_DATA}:
+    if kinds == {kind.NO_DATA}:
         return ("a chess-results page with no players or games yet (not started, or the round "
                 "not paired yet): save the starting rank (art=0), or this page once the round "
                 "is paired")
@@ -226,19 +214,14 @@ def load_url(text: str, *, session: requests.Session | None = None, base_url: st
 
     InputError when *text* is no chess-results reference (see :func:`importer.net.urls.parse_ref`).
     """
-    # Lazy: the HTTP layer loads requests and requests-cache (~250 ms), which reading a file
-    # never needs.
-    from importer.net.fetch import fetch_tournament
-    from importer.net.http import make_session
-
     if parse_fide_calc_url(text) is not None:
         return load_fide_url(text, session=session, progress=progress).only_event()
     ref = parse_ref(text, base_url=base_url)
     if ref is None:
         raise InputError("no such file or folder, and not a chess-results URL or tournament "
                          "number", source=text)
-    session = session or make_session(base_url=base_url)
-    fetched = fetch_tournament(ref, session, base_url=base_url, progress=progress)
+    session = session or net.make_session(base_url=base_url)
+    fetched = net.fetch_tournament(ref, session, base_url=base_url, progress=progress)
     return from_pages(fetched, source=text, focus=ref.snr)
 
 
@@ -247,21 +230,17 @@ def load_fide_url(text: str, *, session: requests.Session | None = None,
     """FIDE's calculations page by its ratings.fide.com address (the page or its data
     endpoint), fetched from the data endpoint with the polite session; InputError when *text*
     is no such address."""
-    # Lazy, as in load_url: the HTTP layer only for the network.
-    from importer.formats.fidecalc import PROVENANCE_KIND
-    from importer.net.http import get_text, make_session
-
     ref = parse_fide_calc_url(text)
     if ref is None:
         raise InputError("not an address of FIDE's calculations page", source=text)
-    session = session or make_session()
+    session = session or net.make_session()
     url = ref.data_url()
     if progress is not None:
         progress(url)
     # FIDE's page loads these data itself and its server answers only such a request
-    fetched = get_text(session, url, headers={"X-Requested-With": "XMLHttpRequest",
+    fetched = net.get_text(session, url, headers={"X-Requested-With": "XMLHttpRequest",
                                               "Referer": ref.page_url()})
-    prov = Provenance(location=url, kind=PROVENANCE_KIND, final_url=fetched.final_url,
+    prov = Provenance(location=url, kind=formats.fidecalc.PROVENANCE_KIND, final_url=fetched.final_url,
                       fetched_at=fetched.fetched_at, from_cache=fetched.from_cache)
     return _fide_page(fetched.text, text, prov, ref)
 
@@ -270,10 +249,8 @@ def from_pages(fetched: Sequence[TournamentPage], *, source: str,
                focus: int | None = None) -> Tournament:
     """The tournament in the pages :func:`importer.net.fetch.fetch_tournament` fetched (and parsed),
     with their provenance; *focus* is the player of a player-card link."""
-    from importer.formats.chessresults import build_tournament  # lazy: as in read_file
-
     pages = [p.parsed() for p in fetched]  # each page parsed once, by the fetcher
-    t = build_tournament(pages, source=source, focus=focus)
+    t = formats.chessresults.build_tournament(pages, source=source, focus=focus)
     prov = tuple(Provenance(location=p.url, kind="chess-results", final_url=p.final_url,
                             fetched_at=p.fetched_at, from_cache=p.from_cache) for p in fetched)
     return something_read(replace(t, provenance=prov), pages, source=source)

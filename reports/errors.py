@@ -1,9 +1,12 @@
-"""The reports package's errors, the set of errors the CLI shows as bad input, and the line
-it prints for everything else (a bug in fiderate, never the input's fault)."""
+"""The reports package's error, the errors shown as bad input, and the line the command line
+prints for everything else (a bug in fiderate, never the input's fault)."""
 
 from __future__ import annotations
 
-__all__ = ["ReportError", "internal_error_line", "user_facing_errors"]
+from importer.errors import ImporterError
+from rating.errors import RatingError
+
+__all__ = ["USER_FACING", "ReportError", "internal_error_line"]
 
 _MAX_MESSAGE = 300
 """An internal error's message is cut to this many characters (the line stays readable)."""
@@ -13,14 +16,9 @@ class ReportError(Exception):
     """A report could not be produced (bad option combination, unknown player, …)."""
 
 
-def user_facing_errors() -> tuple[type[BaseException], ...]:
-    """Exception types that mean bad input, not a bug: shown as one line, exit code 2."""
-    # the importer and rating packages: only once an error is raised (main() imports this
-    # module before every command, fiderate --help included)
-    from importer.errors import ImporterError
-    from rating.errors import RatingError
-
-    return (ImporterError, RatingError, ReportError, OSError)
+USER_FACING: tuple[type[BaseException], ...] = (ImporterError, RatingError, ReportError, OSError)
+"""Exception types that mean bad input, not a bug: shown as one line (the command line: exit
+code 2; the server: a page or answer in words)."""
 
 
 def internal_error_line(exc: BaseException) -> str:

@@ -23,12 +23,14 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from importer.formats import fidelist
 from importer.formats.nationallist import NationalList
 from importer.model import FIDE_CALCULATIONS as FIDE_PAGE
 from importer.model import DateSource, Player, RatingList, Tournament
 from importer.parsing.names import name_key
 from importer.sources import display_name
 from importer.writing.atomic import write_folder_atomic
+from rating import period as rating_period
 from rating.national import named_beside, national_tournament
 from rating.norms import EventClass, check_event_norms
 from rating.notes import grouped
@@ -111,16 +113,13 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
     when the list is dated after the tournament's start.  The list's own warnings (broken
     lines skipped) become notes.
     """
-    # Lazy: the FIDE list's reader loads numpy, which a report without a list never needs.
-    from importer.formats.fidelist import FideList, read_fide_list
-
-    if isinstance(ratings_list, FideList):
+    if isinstance(ratings_list, fidelist.FideList):
         loaded = ratings_list
         if loaded.format == "register" and loaded.list_date is not None:
             notes.append(f"K from the FIDE list of {loaded.list_date:%Y-%m} in the register")
     else:
         ids, federations = wanted_on_list([t])
-        loaded = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
+        loaded = fidelist.read_fide_list(ratings_list, fide_ids=ids, federations=federations)
         notes += list_warnings(loaded.warnings)
     start = t.info.start_date
     if loaded.list_date is not None and start is not None and loaded.list_date > start:
@@ -204,10 +203,7 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     if not K_MIN <= k_default <= K_MAX:
         raise ReportError(f"K {k_default}: expected a whole number from {K_MIN} to {K_MAX}")
     if ratings_list is None and store is not None and Path(store).exists():
-        # Lazy: the register's FIDE lists bring numpy (~100 ms); most reports read none.
-        from rating.period.register import list_for
-
-        ratings_list = list_for(store, [t], t.info.start_date or on or date.today())  # noqa: DTZ011
+        ratings_list = rating_period.list_for(store, [t], t.info.start_date or on or date.today())  # noqa: DTZ011
     notes: list[str] = []
     focus_no = resolve_player(t, focus) if focus is not None else t.focus
     if focus_no is not None and t.player(focus_no) is None:
@@ -282,9 +278,7 @@ class _NationalLists:
             return self.given[system.name]
         if self.store is None or not Path(self.store).exists():
             return None
-        from rating.period.register import Register  # lazy: the register brings numpy (~100 ms)
-
-        with Register(Path(self.store)) as reg:
+        with rating_period.Register(Path(self.store)) as reg:
             return reg.national_in_force(system.name, self.on,
                                          self.t.info.rating_list or RatingList.STANDARD,
                                          self.t.players)

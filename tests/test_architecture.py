@@ -288,3 +288,41 @@ def test_the_map_checks_can_fail(tmp_path):
     assert sorted(sections) == ["importer", "importer.net"] != _packages(tmp_path)
     assert _not_allowed(tmp_path, sections) == [
         "importer/net/__init__.py:2 imports rating (rating, not in importer.net's 'May import')"]
+
+
+# ------------------------------------------------------------------ imports at the top
+
+MAX_LOCAL_IMPORTS = 10
+
+
+def _local_imports(root: Path) -> list[tuple[str, bool]]:
+    """Each import inside a function of the library (file:line), and whether a comment on its
+    line or the line before says why it is there."""
+    found = []
+    for package in sorted(OURS):
+        for path in sorted((root / package).rglob("*.py")):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            tree = ast.parse("\n".join(lines))
+            seen: set[int] = set()
+            for fn in ast.walk(tree):
+                if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.Import | ast.ImportFrom) and node.lineno not in seen:
+                        seen.add(node.lineno)
+                        said = "#" in lines[node.lineno - 1] or lines[node.lineno - 2].strip().startswith("#")
+                        found.append((f"{path.relative_to(root)}:{node.lineno}", said))
+    return found
+
+
+def test_imports_are_at_the_top_but_for_a_few_slow_or_optional_ones_each_with_its_reason():
+    found = _local_imports(ROOT)
+    assert len(found) <= MAX_LOCAL_IMPORTS, found
+    assert [where for where, said in found if not said] == []
+
+
+def test_the_local_import_check_can_fail(tmp_path):
+    (tmp_path / "rating").mkdir()
+    (tmp_path / "rating" / "x.py").write_text(
+        "def f():\n    import json\n\n\ndef g():\n    # Lazy: slow\n    import csv\n")
+    assert _local_imports(tmp_path) == [("rating/x.py:2", False), ("rating/x.py:7", True)]

@@ -20,7 +20,7 @@ import pytest
 
 import importer.formats.excel
 import importer.formats.trf
-import reports.report
+import reports.cli.report
 from importer.errors import InputError
 from importer.formats.excel import looks_like_xlsx, parse_xlsx
 from reports.errors import internal_error_line
@@ -54,7 +54,7 @@ def test_import_fault_is_an_internal_error(run_cli, fixtures_dir, tmp_path, monk
 
 
 def test_report_fault_is_an_internal_error(run_cli, fixtures_dir, tmp_path, monkeypatch):
-    monkeypatch.setattr(reports.report, "build_report", boom)
+    monkeypatch.setattr(reports.cli.report, "build_report", boom)  # the name the command calls
     src, out = fixtures_dir / "sample_open.trf", tmp_path / "out"
     res = run_cli("report", str(src), "--out", str(out))
     assert_internal_error(res, str(src), src.name, "sample_open")

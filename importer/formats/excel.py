@@ -27,6 +27,10 @@ from decimal import Decimal
 from xml.etree.ElementTree import ParseError
 
 import lxml.etree
+import openpyxl
+import xlrd
+from openpyxl.utils.exceptions import InvalidFileException
+from xlrd.compdoc import CompDocError
 
 from importer.errors import InputError
 from importer.formats.chessresults.cells import parse_points, parse_rating, parse_round_cell
@@ -120,10 +124,6 @@ def _damaged_workbook_errors() -> tuple[type[Exception], ...]:
     (``IndexError``), an unknown attribute (``TypeError``) and an unparsable cell, date,
     style or cell reference (``ValueError``).
     """
-    # Lazy: openpyxl takes ~100 ms to import, and importing this module (importer.sources
-    # does, for every file it reads) must not cost that when no workbook is read.
-    from openpyxl.utils.exceptions import InvalidFileException
-
     return (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
             InvalidFileException, ParseError, lxml.etree.LxmlError, KeyError, IndexError,
             TypeError, ValueError)
@@ -137,7 +137,6 @@ def _unreadable(exc: Exception, source: str) -> InputError:
 
 def _xlsx_cells(data: bytes, source: str) -> list[tuple[object, ...]]:
     _check_archive(data, source)
-    import openpyxl  # lazy, as above: only when a workbook is read
 
     # Only openpyxl runs inside the try: its errors mean a damaged file.  Our own handling of
     # the cells comes after it, so a bug there is not reported as the file's fault.
@@ -173,10 +172,6 @@ record arithmetic."""
 def _xls_cells(data: bytes, source: str) -> list[tuple[object, ...]]:
     """The first sheet of an ``.xls`` as openpyxl would give it: numbers as floats, text,
     dates as datetimes, booleans, error cells as their ``#`` text and empty cells as None."""
-    # Lazy, as openpyxl above: only when an .xls is read.
-    import xlrd
-    from xlrd.compdoc import CompDocError
-
     # Only xlrd (and the cell kinds it gives) runs inside the try: its errors mean a damaged
     # file.  Its warnings go to a throwaway log, not to stdout; ragged rows, so that a damaged
     # size record cannot make it pad every row to thousands of empty cells.

@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Final
 
 import lxml.etree
+import lxml.html
 
 from importer.errors import InputError
 from importer.model import (
@@ -305,10 +306,6 @@ def parse_fide_calculation(text: str, *, source: str = "") -> FideCalculation:
 
 
 def _parse(text: str, reader: _Reader) -> FideCalculation:
-    # Lazy: lxml's HTML layer (~15 ms) only when a FIDE page is read; the report and the
-    # server import this module for its provenance kind alone.
-    import lxml.html
-
     source = reader.source
     try:
         doc = lxml.html.document_fromstring(text)

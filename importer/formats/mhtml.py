@@ -9,7 +9,9 @@ library's :mod:`email` parser, and its page is then read as any saved page.
 
 from __future__ import annotations
 
+import email
 import re
+from email import policy
 from typing import TYPE_CHECKING
 
 from importer.errors import InputError
@@ -55,10 +57,6 @@ def page_bytes(data: bytes, *, source: str = "") -> bytes:
 
     InputError when the file holds no HTML page.
     """
-    # Lazy: the email package (~15 ms) only for a file that is MHTML.
-    import email
-    from email import policy
-
     # Only the email package runs inside the try: it is lenient with damaged messages, but
     # reading a malformed header can still end in these.
     try:

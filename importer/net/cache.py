@@ -9,7 +9,9 @@ connection, and every later write waits for good for a lock it can never take.
 connections (closing rolls an open transaction back; the next use opens them again), drops the
 entry it was writing, logs one warning and goes on as if the page was not cached.
 
-Imported only with requests-cache, when a session has a cache.
+:func:`cached_session` is the session with the cache: a SQLite file in WAL mode (several
+processes of one machine) or a Redis server (``redis://…``: several machines).  Imported only
+with requests-cache, when a session has a cache.
 """
 
 from __future__ import annotations
@@ -18,11 +20,20 @@ import logging
 from datetime import datetime
 from typing import Any
 
+import redis
 from requests import Response
+from requests_cache import CachedSession
+from requests_cache.backends.redis import RedisCache
 from requests_cache.backends.sqlite import SQLiteCache
 from requests_cache.models.response import CachedResponse
 
-__all__ = ["SafeSQLiteCache"]
+from importer.net.turns import REDIS_SCHEMES
+
+__all__ = ["SafeSQLiteCache", "cached_session"]
+
+CACHEABLE_CODES = (200, 301, 302, 303, 307, 308)
+"""Answers kept: pages and redirects (so a cached re-import makes no request at all; an error is
+asked again)."""
 
 log = logging.getLogger(__name__)
 _DONE = {"read": "read", "write": "written", "delete": "cleaned"}
@@ -68,3 +79,17 @@ class SafeSQLiteCache(SQLiteCache):
                 super().delete(key)
             except Exception:
                 log.warning("the HTTP cache could not drop a page it failed to store")
+
+
+def cached_session(where: str, *, expire_after: int) -> CachedSession:
+    """A session whose GET, HEAD and POST answers are kept in the cache at *where* (a SQLite
+    file, or a Redis server's ``redis://…`` URL) for *expire_after* seconds unless a page says
+    otherwise, and served stale when the server fails."""
+    if where.startswith(REDIS_SCHEMES):
+        backend: Any = RedisCache(namespace="fiderate-http",
+                                  connection=redis.Redis.from_url(where))
+    else:
+        backend = SafeSQLiteCache(where, wal=True)
+    return CachedSession(backend=backend, expire_after=expire_after,
+                         allowable_codes=CACHEABLE_CODES,
+                         allowable_methods=("GET", "HEAD", "POST"), stale_if_error=True)

@@ -61,7 +61,7 @@ from urllib3.exceptions import (
 from urllib3.util.retry import Retry
 
 from importer.errors import FetchError, NoSuchTournament, one_line
-from importer.net.turns import REDIS_SCHEMES, LocalShared, Shared
+from importer.net.turns import LocalShared, Shared
 from importer.net.urls import FIDE_RATINGS_HOST, is_allowed_host, is_downgrade, read_origin
 from importer.parsing.decoding import decode_page
 
@@ -103,8 +103,6 @@ PAGE_DEADLINE = 30.0
 redirects and retries included, the polite waits between requests not.  The read timeout
 bounds each wait for the next bytes; this bounds the whole, however slowly they come."""
 RETRY_STATUSES = (429, 500, 502, 503, 504)
-_CACHEABLE_CODES = (200, 301, 302, 303, 307, 308)
-"""Redirects are cached too, so a cached re-import makes no request at all."""
 
 
 def default_user_agent() -> str:
@@ -452,17 +450,12 @@ def make_session(
     """
     session: requests.Session
     if cache:
-        # Lazy: requests-cache takes ~200 ms to import; a session without a cache (and
+        # Lazy: requests-cache takes ~400 ms to import; a session without a cache (and
         # importing this module) must not pay for it.
-        from requests_cache import CachedSession
+        from importer.net import cache as with_cache
 
-        session = CachedSession(
-            backend=_cache_backend(cache_path or default_cache_path()),
-            expire_after=LIVE_EXPIRY,
-            allowable_codes=_CACHEABLE_CODES,
-            allowable_methods=("GET", "HEAD", "POST"),
-            stale_if_error=True,
-        )
+        session = with_cache.cached_session(cache_path or default_cache_path(),
+                                            expire_after=LIVE_EXPIRY)
         if refresh:
             session.headers["Cache-Control"] = "no-cache"
     else:
@@ -495,20 +488,6 @@ def make_session(
 def default_cache_path() -> str:
     """The HTTP cache file when none is given: ``http.sqlite`` in the user cache folder."""
     return os.path.join(user_cache_dir("fiderate"), "http.sqlite")
-
-
-def _cache_backend(where: str) -> Any:
-    """The HTTP cache: a Redis server (``redis://…``: several machines) or a SQLite file in WAL
-    mode (several processes of one machine)."""
-    if where.startswith(REDIS_SCHEMES):
-        # Lazy: redis is an optional dependency, for a cache shared by several machines.
-        import redis
-        from requests_cache.backends.redis import RedisCache
-
-        return RedisCache(namespace="fiderate-http", connection=redis.Redis.from_url(where))
-    from importer.net.cache import SafeSQLiteCache  # lazy: requests-cache, as above
-
-    return SafeSQLiteCache(where, wal=True)
 
 
 @dataclass(frozen=True, slots=True)

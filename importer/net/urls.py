@@ -140,16 +140,15 @@ def read_origin(url: str) -> tuple[str, str, int] | None:
     """
     if _REFUSED_CHARS.search(url):
         return None
-    # Lazy: urllib3 (~30 ms to import) only when a URL is checked on the way to the network;
-    # reading a file never needs it.
-    from urllib3.exceptions import LocationParseError
+    # Lazy: urllib3 (~45 ms to import) only when a URL is checked on the way to the network;
+    # reading a file never needs it.  (Its LocationParseError is a ValueError.)
     from urllib3.util import parse_url
 
     try:
         parsed = parse_url(url)
         split = urlsplit(url)
         split_port = split.port
-    except (LocationParseError, ValueError):
+    except ValueError:
         return None
     scheme = (parsed.scheme or "").lower()
     host = (parsed.host or "").lower()

@@ -15,15 +15,18 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
+from itertools import repeat
+from operator import attrgetter
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from importer.errors import InputError
-from importer.events import Event, PlayedGames, distinct_events
+from importer.events import Event, distinct_events
 from importer.identity import EventIdentity
-from importer.model import Player, RatingList, Tournament
+from importer.model import Player, RatingList, Status, Tournament
 from importer.parsing.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.notes import Note, grouped
@@ -56,9 +59,43 @@ from rating.period.records import (
 from rating.systems.fide import PlayerFacts, is_junior_category, list_rating, player_k
 from rating.systems.fide_rules import FideRules, list_adjustment, rules_for
 
-__all__ = ["rate_period"]
+__all__ = ["PlayedGames", "rate_period"]
 
 Array = npt.NDArray[Any]
+
+
+_POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
+_START, _OPPONENT, _POINTS, _ROUND = (attrgetter(n) for n in ("start_no", "opponent_no", "points",
+                                                               "round"))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGames:
+    """A tournament's games played over the board, one row per player and game, by position:
+    ``me`` and ``them`` index ``Tournament.players`` (start numbers are labels, of any size),
+    ``score_h`` is 0, 50 or 100, ``rounds`` the round."""
+
+    me: Array
+    them: Array
+    score_h: Array
+    rounds: Array
+
+    @classmethod
+    def of(cls, t: Tournament) -> PlayedGames:
+        """The played games of *t* (a result whose opponent or points make no game is left
+        out); InputError for a round number too large to be one."""
+        at = {p.start_no: i for i, p in enumerate(t.players)}
+        played = [r for r in t.results if r.status is Status.PLAYED and r.opponent_no is not None]
+        n = len(played)
+        me = np.fromiter(map(at.get, map(_START, played), repeat(-1)), np.int64, n)
+        them = np.fromiter(map(at.get, map(_OPPONENT, played), repeat(-1)), np.int64, n)
+        score = np.fromiter(map(_POINTS_H.get, map(_POINTS, played), repeat(-1)), np.int64, n)
+        try:
+            rounds = np.fromiter(map(_ROUND, played), np.int64, n)
+        except OverflowError:
+            raise InputError("a round number too large to be one", source=t.info.source) from None
+        ok = (me >= 0) & (them >= 0) & (score >= 0)
+        return cls(me[ok], them[ok], score[ok], rounds[ok])
 
 
 def _tournament_list(t: Tournament, notes: list[Note], key: str) -> RatingList:

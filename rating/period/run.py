@@ -14,12 +14,12 @@ from datetime import date
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from importer.events import Event, PlayedGames, distinct_events
+from importer.events import Event, distinct_events
 from importer.identity import EventIdentity
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
 from rating.notes import Note, grouped
-from rating.period.engine import rate_period
+from rating.period.engine import PlayedGames, rate_period
 from rating.period.identity import RatingFrom, identify, list_candidates, wanted_names, wanted_on_list
 from rating.period.months import month_add
 from rating.period.records import LISTS, PeriodResult, Standing
@@ -122,7 +122,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
             continue
         chosen.append(t)
         identities.append(event.identity)
-        played.append(event.played)
+        played.append(PlayedGames.of(t))
         keys.append(tournament_key(src.source, t, set(keys)))
         read_from[keys[-1]] = (_label(src), *event.counted)
         if src.month is not None:

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from reports.calc import view as calc_view
+from reports.calc.input import CalcError, CalcInput
 from reports.cli.options import SystemOption
 
 __all__ = ["OPTIONS", "calc", "calc_output"]
@@ -80,8 +82,6 @@ def _fields(opts: dict[str, Any]) -> list[tuple[str, str]]:
 def calc_output(opts: dict[str, Any]) -> dict[str, Any] | str:
     """The calculation for this command's parsed options: text, or a JSON-ready dict with
     ``as_json``; a bad input is click's UsageError, its options named before the words."""
-    from reports.calc import view as calc_view
-    from reports.calc.input import CalcError, CalcInput
 
     try:
         inputs = CalcInput.from_fields(_fields(opts))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 
+from importer.writing.atomic import check_output_folder, write_folder_atomic
 from reports.cli.options import out_options
-from reports.cli.sources import source_options
+from reports.cli.sources import LoadOptions, load_one, source_options
+from reports.render.exporting import render_tournament
+from reports.render.summary import summary_lines
 
 __all__ = ["import_"]
 
@@ -38,12 +42,7 @@ def import_(sources: tuple[str, ...], out: str | None, fmt: str, table: str, **o
       fiderate import 1452107 --format trf > british.trf
       fiderate import saved/art0.html saved/art5.html --out out/ --format json
     """
-    from pathlib import Path
 
-    from importer.writing.atomic import check_output_folder, write_folder_atomic
-    from reports.cli.sources import LoadOptions, load_one
-    from reports.render.exporting import render_tournament
-    from reports.render.summary import summary_lines
 
     load_opts = LoadOptions.pop_from(opts)
     if out is not None:

@@ -8,9 +8,21 @@ month's list; ``list show FIDEID…`` prints players' entries across the stored 
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+
+from importer.formats.fidelist import read_fide_list
+from importer.formats.nationallist import read_national_list
+from rating.period.paths import default_store
+from rating.period.register import Register
+from rating.period.run import parse_month
+from reports.cli.sources import progress_bar
+from reports.errors import ReportError
+from reports.render.fmt import text_table
+from reports.report import list_warnings
 
 if TYPE_CHECKING:
     from datetime import date
@@ -24,8 +36,6 @@ _STORE_HELP = "The rating register (SQLite; default: in the user data directory)
 
 
 def _month(text: str) -> date:
-    from rating.period.run import parse_month
-
     month = parse_month(text)
     if month is None:
         raise click.BadParameter(f"{text!r}: expected a list month YYYY-MM", param_hint="--month")
@@ -34,20 +44,12 @@ def _month(text: str) -> date:
 
 def _month_in_name(path: str) -> date | None:
     """A ``YYYY-MM`` in the file name (e.g. players_list_2026-10.zip)."""
-    from pathlib import Path
-
-    from rating.period.run import parse_month
-
     found = [month for m in _NAME_MONTH.finditer(Path(path).name)
              if (month := parse_month(m.group(0))) is not None]
     return found[-1] if found else None
 
 
 def _store(store: str | None) -> Any:
-    from pathlib import Path
-
-    from rating.period.paths import default_store
-
     return Path(store) if store else default_store()
 
 
@@ -88,17 +90,11 @@ def import_list(file: str, store: str | None, month_text: str | None, kind: str 
     Importing the same month again replaces it; a failed import leaves the register as it
     was.  A single-type list (standard, rapid or blitz) keeps the month's other lists.
     """
-    import sys
 
     if system != "fide":
         _import_national(file, store, month_text, system, quiet)
         return
 
-    from importer.formats.fidelist import read_fide_list
-    from rating.period.register import Register
-    from reports.cli.sources import progress_bar
-    from reports.errors import ReportError
-    from reports.report import list_warnings
 
     month = _month(month_text) if month_text else None
     show = not quiet and sys.stderr.isatty()
@@ -147,9 +143,6 @@ def import_list(file: str, store: str | None, month_text: str | None, kind: str 
 def _import_national(file: str, store: str | None, month_text: str | None, system: str,
                      quiet: bool) -> None:
     """``list import --system dwz|ecf``: a national list as a month's list of its system."""
-    from importer.formats.nationallist import read_national_list
-    from rating.period.register import Register
-    from reports.errors import ReportError
 
     national = read_national_list(file, system)
     month = _month(month_text) if month_text else None
@@ -177,9 +170,6 @@ def _import_national(file: str, store: str | None, month_text: str | None, syste
 @click.option("--store", type=click.Path(dir_okay=False), help=_STORE_HELP)
 def show_list(fide_ids: tuple[str, ...], store: str | None) -> None:
     """Print players' entries on every stored FIDE list, oldest month first."""
-    from rating.period.register import Register
-    from reports.errors import ReportError
-
     bad = [i for i in fide_ids if not (i.strip().isascii() and i.strip().isdigit())]
     if bad:
         raise ReportError(f"{bad[0]!r}: expected a FIDE id (digits only)")
@@ -197,8 +187,6 @@ def show_list(fide_ids: tuple[str, ...], store: str | None) -> None:
 
 def _player_lines(fide_id: str, entries: list[tuple[date, ListEntry]]) -> list[str]:
     """One player's heading and a table of their entries by month."""
-    from reports.render.fmt import text_table
-
     if not entries:
         return [f"{fide_id}: on no stored list"]
     last = entries[-1][1]

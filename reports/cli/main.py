@@ -1,7 +1,7 @@
 """The ``fiderate`` command line: a thin click layer over the library.
 
-Each command lives in its own module (``reports/cmd_*.py``) and imports what it
-needs inside the command, so ``fiderate --help`` starts in a few milliseconds.
+Each command lives in its own module (``reports/cli/*.py``), imported only when the command
+runs (:data:`COMMANDS`), so ``fiderate --help`` starts in a few milliseconds.
 Errors are translated here, once.  Bad input (the library's own error types, unreadable
 files, bad options) is one line on stderr and exit code 2.  Anything else is a bug in
 fiderate, not a fault of the input: one ``fiderate: internal error: …`` line and exit code 1.
@@ -10,22 +10,56 @@ fiderate, not a fault of the input: one ``fiderate: internal error: …`` line a
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
 from importer.parsing.text import printable
-from reports.cli.calc import calc
-from reports.cli.import_ import import_
-from reports.cli.lists import list_
-from reports.cli.period import period
-from reports.cli.report import report
-from reports.cli.serve import serve
+from reports.errors import USER_FACING, internal_error_line
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "calc": ("reports.cli.calc:calc",
+             "Expected score, K and rating change for one game or several."),
+    "import": ("reports.cli.import_:import_",
+               "Read a tournament into normalized CSV files, JSON or TRF."),
+    "report": ("reports.cli.report:report",
+               "Rating changes round by round, as CSV, HTML or a table."),
+    "period": ("reports.cli.period:period",
+               "Rate several tournaments as one FIDE rating period (list month)."),
+    "list": ("reports.cli.lists:list_",
+             "Store rating lists (FIDE, DWZ, ECF) and show players on them."),
+    "serve": ("reports.cli.serve:serve", "The web page: paste a chess-results link or drop files."),
+}
+"""Each command: where it lives (``module:attribute``) and its line in ``fiderate --help``
+(click would cut the docstrings' first sentences to fit)."""
+
+
+class _Commands(click.Group):
+    """The commands of :data:`COMMANDS`, each module imported only when its command runs
+    (``fiderate --help`` lists them from the table)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        where, summary = COMMANDS[cmd_name]
+        module, _, name = where.partition(":")
+        command: click.Command = getattr(importlib.import_module(module), name)
+        command.short_help = summary
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, summary) in COMMANDS.items()])
+
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT_SETTINGS, invoke_without_command=True)
+@click.group(cls=_Commands, context_settings=CONTEXT_SETTINGS, invoke_without_command=True)
 @click.version_option(package_name="fiderate", prog_name="fiderate")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.pass_context
@@ -44,22 +78,6 @@ def cli(ctx: click.Context, debug: bool) -> None:
         click.echo(ctx.get_help())
 
 
-SUMMARIES = {
-    calc: "Expected score, K and rating change for one game or several.",
-    import_: "Read a tournament into normalized CSV files, JSON or TRF.",
-    report: "Rating changes round by round, as CSV, HTML or a table.",
-    period: "Rate several tournaments as one FIDE rating period (list month).",
-    list_: "Store FIDE rating lists in the register and show players on them.",
-    serve: "The web page: paste a chess-results link or drop files.",
-}
-"""Each command's line in ``fiderate --help`` (click would cut the docstrings' first
-sentences to fit)."""
-
-for command, summary in SUMMARIES.items():
-    command.short_help = summary
-    cli.add_command(command)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, turning errors into one line on stderr.
 
@@ -67,8 +85,6 @@ def main(argv: list[str] | None = None) -> None:
     ``fiderate: internal error: <type>: <message> (…)`` and exit code 1.  With ``--debug``
     both are re-raised, so Python prints the traceback.
     """
-    from reports.errors import internal_error_line, user_facing_errors
-
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         cli.main(args=argv, prog_name="fiderate", standalone_mode=False)
@@ -84,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except user_facing_errors() as exc:
+    except USER_FACING as exc:
         if debug:
             raise
         click.echo(f"fiderate: error: {printable(str(exc))}", err=True)

@@ -8,6 +8,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from importer.formats.nationallist import SYSTEMS, read_national_list
+from rating.systems import registry
+from reports.errors import ReportError
+from reports.settings import SettingError, parse_date, parse_k, parse_systems
+
 if TYPE_CHECKING:
     from importer.formats.nationallist import NationalList
 
@@ -27,7 +32,6 @@ def iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) ->
     """A ``--date YYYY-MM-DD`` option's value as a date (None when not given)."""
     if value is None:
         return None
-    from reports.settings import SettingError, parse_date  # lazy: --help reads no rating code
 
     try:
         return parse_date(value)
@@ -38,8 +42,6 @@ def iso_date(_ctx: click.Context, _param: click.Parameter, value: str | None) ->
 def k_option(text: str) -> Callable[[F], F]:
     """Add ``--k K`` (1 to 100, default 20) with this help."""
     def checked(_ctx: click.Context, _param: click.Parameter, value: str | int) -> int:
-        from reports.settings import SettingError, parse_k  # lazy, as above
-
         try:
             return parse_k(value)
         except SettingError as exc:
@@ -60,26 +62,13 @@ def out_options(help_text: str, *, required: bool = False) -> Callable[[F], F]:
 
 class _SystemChoice(click.Choice[str]):
     """The registered rating systems, comma-separated (the first the report's own, the
-    others beside it), looked up only when an option is parsed or shown (so ``fiderate
-    --help`` does not import the rating code)."""
+    others beside it)."""
 
     def __init__(self) -> None:
-        super().__init__(())
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        from rating.systems import registry  # the rating code: not at fiderate --help
-
-        return tuple(registry.names())
-
-    @choices.setter
-    def choices(self, _value: object) -> None:
-        pass
+        super().__init__(registry.names())
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
                 ) -> Any:
-        from reports.settings import SettingError, parse_systems  # lazy, as above
-
         if isinstance(value, tuple):
             return value
         try:
@@ -97,8 +86,6 @@ class SystemOption(click.Option):
         self.several = several
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        from rating.systems import registry  # the rating code: only when the help is shown
-
         lead = ("Rating system, or several comma-separated (fide,dwz: the others shown "
                 "beside the first)" if self.several else "Rating system")
         self.help = (lead + ": " + "; ".join(f"{r.name}, {r.help}"
@@ -127,8 +114,6 @@ def national_list_option(f: F) -> F:
 def read_national_lists(given: tuple[str, ...], systems: tuple[str, ...]
                         ) -> dict[str, NationalList]:
     """Each ``--national-list`` read, by system name (ReportError naming the option)."""
-    from importer.formats.nationallist import SYSTEMS, read_national_list
-    from reports.errors import ReportError
 
     readable = [s for s in systems if s in SYSTEMS]
     out: dict[str, NationalList] = {}

@@ -1,37 +1,44 @@
-"""``fiderate period``: several tournaments → one FIDE list month (the rating-period engine).
-
-Only click is imported at module level; the engine, pandas and the importer load inside
-the command so ``fiderate --help`` stays fast.
-"""
+"""``fiderate period``: several tournaments → one FIDE list month (the rating-period engine),
+and national periods beside it."""
 
 from __future__ import annotations
 
+import csv
+from collections import Counter
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from reports.cli.options import national_list_option, out_options, system_option
-from reports.cli.sources import LoadOptions, source_options
+from importer.model import RatingList
+from importer.writing.atomic import StagedDir, check_output_folder, finish_swap
+from rating.errors import RatingError
+from rating.national import rate_national_period
+from rating.period.paths import default_store
+from rating.period.register import Register
+from rating.period.run import check_month, parse_month
+from rating.systems import registry
+from reports.cli.options import national_list_option, out_options, read_national_lists, system_option
+from reports.cli.sources import LoadOptions, load_events, source_options
+from reports.errors import ReportError
+from reports.period.month import rate_month
+from reports.period.national import national_files
+from reports.period.pages import write_period_files
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from datetime import date
-    from pathlib import Path
 
     from importer.events import Events
     from importer.formats.nationallist import NationalList
-    from importer.model import RatingList
     from rating.national import NationalPeriod
     from rating.period.records import PeriodResult
-    from rating.period.register import Register
 
 __all__ = ["period"]
 
 
 
 def _month(text: str, what: str) -> date:
-    from rating.period.run import parse_month
-
     month = parse_month(text)
     if month is None:
         raise click.BadParameter(f"{text!r}: expected a list month YYYY-MM", param_hint=what)
@@ -50,11 +57,6 @@ def _assignments(values: tuple[str, ...]) -> dict[str, date]:
 
 def _corrections(values: tuple[str, ...]) -> dict[str, int]:
     """FIDEID=RATING pairs, or CSV files with columns fide_id,rating."""
-    import csv
-    from pathlib import Path
-
-    from reports.errors import ReportError
-
     pairs: list[tuple[str, str, str]] = []
     for v in values:
         fid, sep, rating = v.partition("=")
@@ -82,10 +84,6 @@ def _corrections(values: tuple[str, ...]) -> dict[str, int]:
 
 def _event_month(sources: tuple[str, ...], assign: dict[str, date]) -> date | None:
     """The month an event is assigned to by --assign on any of its sources (by path or name)."""
-    from pathlib import PurePosixPath
-
-    from reports.errors import ReportError
-
     months = {m for s in sources
               if (m := assign.get(s, assign.get(PurePosixPath(s).name))) is not None}
     if len(months) > 1:
@@ -148,18 +146,7 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
     the register, in one atomic step (heavy imports happen here); the national systems'
     periods (:func:`rating.national.rate_national_period`) are written beside FIDE's, or
     alone when FIDE is not asked (the register then keeps nothing)."""
-    from pathlib import Path
 
-    from importer.model import RatingList
-    from importer.writing.atomic import check_output_folder
-    from rating.errors import RatingError
-    from rating.period.paths import default_store
-    from rating.period.register import Register
-    from rating.period.run import check_month
-    from reports.cli.options import read_national_lists
-    from reports.cli.sources import load_events
-    from reports.period.month import rate_month
-    from reports.period.pages import write_period_files
 
     when = _month(period_text, "--period")
     assigned = _assignments(assign)
@@ -202,9 +189,6 @@ def _national_periods(found: Events, systems: tuple[str, ...],
                       only_list: RatingList | None) -> list[NationalPeriod]:
     """Each national system's period over the events given (the list given, else the one
     in force stored in the register)."""
-    from importer.model import RatingList
-    from rating.national import rate_national_period
-    from rating.systems import registry
 
     out = []
     events = [e.tournament for e in found.events]
@@ -221,8 +205,6 @@ def _national_periods(found: Events, systems: tuple[str, ...],
 
 
 def _national_files(periods: Sequence[NationalPeriod], folder: Path, when: date) -> None:
-    from reports.period.national import national_files
-
     for n in periods:
         for name, text in national_files(n, f"{when:%Y-%m}").items():
             (folder / name).write_text(text, encoding="utf-8", newline="")
@@ -231,7 +213,6 @@ def _national_files(periods: Sequence[NationalPeriod], folder: Path, when: date)
 def _write_national(periods: Sequence[NationalPeriod], out: str, *, force: bool,
                     month: date) -> None:
     """The national periods alone, in one folder swapped in whole."""
-    from importer.writing.atomic import StagedDir
 
     staged = StagedDir.beside(out, force=force)
     try:
@@ -255,8 +236,6 @@ def _national_summary(n: NationalPeriod, out: Path, *, quiet: bool) -> None:
 
 def finish_outputs(reg: Register) -> None:
     """Swap in the output folders of periods committed before a kill stopped their swap."""
-    from importer.writing.atomic import finish_swap
-
     for folder, staged in reg.pending_outputs():
         finish_swap(folder, staged)
         reg.output_done(folder)
@@ -268,9 +247,7 @@ def commit_period(reg: Register, result: PeriodResult, out: str, *, force: bool,
     register commits the period with the staged folder's name, then the folder is swapped in
     (:func:`finish_outputs` ends a swap a kill interrupted).  A failure before the commit
     leaves both as they were."""
-    from pathlib import Path
 
-    from importer.writing.atomic import StagedDir
 
     staged = StagedDir.beside(out, force=force)
     try:
@@ -286,8 +263,6 @@ def commit_period(reg: Register, result: PeriodResult, out: str, *, force: bool,
 
 
 def _summary(result: PeriodResult, out: Path, *, quiet: bool) -> None:
-    from collections import Counter
-
     counts = Counter(p.status for p in result.players)
     parts = ", ".join(f"{n} {s.words}" for s, n in sorted(counts.items()))
     n_t, n_g = len(result.tournaments), len(result.games)

@@ -7,6 +7,10 @@ from typing import Any
 
 import click
 
+from importer.writing.atomic import check_output_folder
+from rating.norms import EventClass
+from rating.period.paths import default_store
+from rating.systems.time_controls import QC_APPROVAL, standard_time
 from reports.cli.options import (
     iso_date,
     k_option,
@@ -15,7 +19,12 @@ from reports.cli.options import (
     read_national_lists,
     system_option,
 )
-from reports.cli.sources import source_options
+from reports.cli.sources import LoadOptions, load_one, source_options
+from reports.errors import ReportError
+from reports.render.summary import summary_lines
+from reports.render.terminal import render_norms, render_text, terminal_notes
+from reports.report import build_report, save_report
+from reports.settings import SettingError, parse_event_class
 
 __all__ = ["report"]
 
@@ -28,16 +37,13 @@ def _formats(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[
     return parts
 
 
-_EVENT_CLASSES = ("national-final", "national-team", "zonal", "team-championship")
-"""The values of --event-class (rating.norms.EventClass, named here so --help loads no rating
-code)."""
+_EVENT_CLASSES = tuple(c.value for c in EventClass)
+"""The values of --event-class."""
 
 
 def _event_class(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
     if value is None:
         return None
-    from reports.settings import SettingError, parse_event_class  # lazy: --help reads no rating
-
     try:
         return parse_event_class(value)
     except SettingError as exc:
@@ -94,11 +100,6 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
       fiderate report saved/*.html --norms-only --event-class zonal
       fiderate report saved/*.html --system fide,dwz --national-list LV-0-csv.zip
     """
-    from importer.writing.atomic import check_output_folder
-    from reports.cli.sources import LoadOptions, load_one
-    from reports.render.summary import summary_lines
-    from reports.render.terminal import render_norms, render_text, terminal_notes
-    from reports.report import build_report, save_report
 
     load = LoadOptions.pop_from(opts)
     out = opts["out"]
@@ -113,7 +114,6 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
         check_output_folder(out, force=opts["force"])
     lists = read_national_lists(opts["national_list"], opts["system"])
     t = load_one(list(sources), load)
-    from rating.period.paths import default_store
 
     system, *also = opts["system"]
     built = build_report(t, system=system, also=also, k_default=opts["k_default"],
@@ -149,8 +149,6 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
 def _refuse_not_standard(t: Any, built: Any) -> None:
     """ReportError (exit 2, nothing written) when FIDE rates none of a standard event's games
     for its time control (Rating Regulations 1.1–1.2, :mod:`rating.systems.time_controls`)."""
-    from rating.systems.time_controls import standard_time
-    from reports.errors import ReportError
 
     if built.rating.system == "fide":
         refusal = standard_time(t, built.rating.on).refusal
@@ -160,7 +158,5 @@ def _refuse_not_standard(t: Any, built: Any) -> None:
 
 def _needs_approval(built: Any) -> bool:
     """Whether a norm was refused only for want of FIDE's Qualification Commission's approval."""
-    from rating.systems.time_controls import QC_APPROVAL
-
     return any(c.name == "time control" and c.ok is False and c.need == QC_APPROVAL
                for n in built.norms for c in n.conditions)

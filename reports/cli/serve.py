@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-if TYPE_CHECKING:
-    from reports.web.server import Settings
-    from reports.web.service import Config
+from importer.errors import FetchError
+from importer.net.http import default_cache_path
+from reports.errors import ReportError
+from reports.web.access import Sink
+from reports.web.app import create_app
+from reports.web.fair import parse_networks
+from reports.web.limits import Limits, file_limit
+from reports.web.security import parse_origin
+from reports.web.server import Settings, listen, run_workers
+from reports.web.service import Config
+from reports.web.shared import REDIS_SCHEMES, shared_for
 
 __all__ = ["serve"]
 
@@ -31,8 +39,6 @@ def _token(_ctx: click.Context, _param: click.Parameter, value: str | None) -> s
 
 def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
              ) -> tuple[str, ...]:
-    from reports.web.security import parse_origin
-
     for value in values:
         if parse_origin(value) is None:
             raise click.BadParameter(f"{value!r}: expected scheme://host[:port], e.g. "
@@ -42,8 +48,6 @@ def _origins(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ..
 
 def _proxies(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
              ) -> tuple[str, ...]:
-    from reports.web.fair import parse_networks
-
     try:
         parse_networks(values)
     except ValueError as exc:
@@ -127,10 +131,6 @@ def serve(**opts: Any) -> None:
       fiderate serve --host 0.0.0.0 --port 8080 --store ratings.sqlite
       FIDERATE_WRITE_TOKEN='a long secret' fiderate serve --store ratings.sqlite
     """
-    from reports.errors import ReportError
-    from reports.web.app import create_app
-    from reports.web.server import listen, run_workers
-    from reports.web.service import Config
 
     settings = _settings(opts)
     host, port = opts["host"], opts["port"]
@@ -163,10 +163,6 @@ def serve(**opts: Any) -> None:
 
 def _check_cache(config: Config) -> None:
     """A shared cache that cannot be reached is one line before anything starts."""
-    from importer.errors import FetchError
-    from reports.errors import ReportError
-    from reports.web.shared import REDIS_SCHEMES, shared_for
-
     cache = config.cache_path or ""
     if config.workers > 1 or cache.startswith(REDIS_SCHEMES):
         try:
@@ -176,18 +172,12 @@ def _check_cache(config: Config) -> None:
 
 
 def _default_cache() -> str:
-    from importer.net.http import default_cache_path
-
     return default_cache_path()
 
 
 def _settings(opts: dict[str, Any]) -> Settings:
     """The server's limits (the connection cap within the open-files limit, raised first)
     and its access log, from the options."""
-    from reports.errors import ReportError
-    from reports.web.access import Sink
-    from reports.web.limits import Limits, file_limit
-    from reports.web.server import Settings
 
     limits = Limits(header_timeout=opts["header_timeout"], body_timeout=opts["body_timeout"],
                     connections=opts["max_connections"],

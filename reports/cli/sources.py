@@ -16,7 +16,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from tqdm import tqdm
 
+from importer import net
+from importer.events import load_events as read_events
+from importer.net.urls import parse_fide_calc_url, parse_ref
 from reports.errors import ReportError
 
 if TYPE_CHECKING:
@@ -101,7 +105,6 @@ PROGRESS_DELAY = 1.0
 def progress_bar(label: str, *, total: int | None = None, unit: str = "it",
                  scale: bool = False) -> Any:
     """A tqdm bar on stderr, shown once the work has taken PROGRESS_DELAY; it clears itself."""
-    from tqdm import tqdm  # 25 ms: only when a bar is shown, not at fiderate --help
 
     return tqdm(total=total, desc=label, unit=unit, unit_scale=scale, delay=PROGRESS_DELAY,
                 leave=False, file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
@@ -118,24 +121,19 @@ def progress(label: str, *, quiet: bool) -> Iterator[Progress]:
 
 
 def _needs_network(source: str, base_url: str | None) -> bool:
-    from importer.net.urls import parse_fide_calc_url, parse_ref  # not at fiderate --help
-
     return not os.path.exists(source) and (parse_ref(source, base_url=base_url) is not None
                                            or parse_fide_calc_url(source) is not None)
 
 
 def make_session(opts: LoadOptions) -> requests.Session:
     """The polite session for these options."""
-    from importer.net.http import make_session as build  # requests: only for the network
-
-    return build(timeout=opts.timeout, delay=opts.delay, cache=not opts.no_cache,
+    return net.make_session(timeout=opts.timeout, delay=opts.delay, cache=not opts.no_cache,
                  refresh=opts.refresh, base_url=opts.base_url)
 
 
 def load_events(sources: Sequence[str], opts: LoadOptions) -> Events:
     """SOURCE arguments → the events they show, each once (:func:`importer.events.load_events`:
     pages of one tournament merge, snapshots keep the newer)."""
-    from importer.events import load_events as read_events  # every reader: not at --help
 
     session = (make_session(opts) if any(_needs_network(s, opts.base_url)
                                          for s in (*sources, *opts.separate)) else None)

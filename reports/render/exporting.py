@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importer import formats
 from importer.formats.jsonfile import to_json
 from importer.formats.normalized import render_folder
 from importer.model import Tournament
@@ -15,6 +16,4 @@ def render_tournament(t: Tournament, fmt: str) -> dict[str, str]:
         return render_folder(t)
     if fmt == "json":
         return {"tournament.json": to_json(t)}
-    from importer.formats.trf import write_trf
-
-    return {"tournament.trf": write_trf(t, version="TRF16" if fmt == "trf16" else "TRF26")}
+    return {"tournament.trf": formats.trf.write_trf(t, version="TRF16" if fmt == "trf16" else "TRF26")}

@@ -41,7 +41,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, RedirectResponse
 from starlette.routing import Match, Route
 
-from reports.errors import user_facing_errors
+from reports.errors import USER_FACING
 from reports.web import api, pages
 from reports.web.jobs import Runner
 from reports.web.limits import Tracked
@@ -182,7 +182,7 @@ def create_app(config: Config | None = None) -> Starlette:
         Route("/api/openapi.json", api.openapi, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
     ]
-    refused = dict.fromkeys((Problem, *user_facing_errors()), _on_problem)
+    refused = dict.fromkeys((Problem, *USER_FACING), _on_problem)
     middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL),
                   Middleware(SecurityHeaders), Middleware(_Bugs),
                   Middleware(SameOrigin, origins=origins, refuse=_error)]

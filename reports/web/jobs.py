@@ -12,8 +12,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import resource
 import tempfile
 import threading
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -40,9 +42,6 @@ T = TypeVar("T")
 
 def _serve(conn: Connection) -> None:
     """A worker: run each job sent, send back ('ok', value) or ('error', (status, line))."""
-    import resource  # the worker entry: only a worker process needs these
-    import traceback
-
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     os.nice(WORKER_NICENESS)
     while True:

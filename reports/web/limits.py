@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import resource
 import socket
 import time
 from collections import Counter
@@ -92,7 +93,6 @@ class Limits:
 def file_limit() -> int:
     """Raise this process's soft limit of open files to its hard limit (at most 65,536) and
     return it: each connection is one."""
-    import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)

@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from rating.norms import EventClass
+from rating.period.run import parse_month
 from rating.systems import registry
 from reports.render import fmt
 from reports.render.html import environment
@@ -32,6 +33,7 @@ from reports.web.keys import issued
 from reports.web.problems import Problem, problem, retry_headers
 from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC, bearer_token, script_sources
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
+from reports.web.work import PeriodRequest
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -333,7 +335,6 @@ async def rate_period(request: Request, form: Form, tokens: Sequence[str | None]
     """The period of a submitted form (fields ``period``, ``list``; files ``tournaments``,
     ``ratings_list``) rated and kept, and written to the register when one of *tokens* is the
     write token: the period page's and the API's."""
-    from reports.web.work import PeriodRequest  # the readers: loaded at the first job
 
 
     month = _month(form.get("period"))
@@ -382,8 +383,6 @@ async def period_post(request: Request) -> Response:
 
 
 def _month(text: str) -> date:
-    from rating.period.run import parse_month  # loads numpy: only a period request needs it
-
     month = parse_month(text)
     if month is None:
         raise Problem(f"{text!r}: expected a list month YYYY-MM" if text

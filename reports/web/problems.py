@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from importer.errors import FetchError, NoSuchTournament
-from reports.errors import user_facing_errors
+from reports.errors import USER_FACING
 
 __all__ = ["Problem", "error_code", "for_people", "problem", "refuse_unknown", "retry_headers"]
 
@@ -58,7 +58,7 @@ def problem(exc: BaseException) -> tuple[int, str]:
         return 404, _one_line(str(exc))
     if isinstance(exc, FetchError):
         return 502, _one_line(f"chess-results could not be read: {exc}")
-    if isinstance(exc, user_facing_errors()):
+    if isinstance(exc, USER_FACING):
         return 400, _one_line(for_people(str(exc)))
     if isinstance(exc, MemoryError):
         return 422, "reading this needs more memory than this server allows"

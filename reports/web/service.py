@@ -29,6 +29,7 @@ from importer.errors import NoSuchTournament
 from importer.net.fetch import PageRead, Reader, TournamentPage, fetch_tournament, read_page
 from importer.net.http import FetchedPage, default_cache_path, make_session
 from importer.net.urls import Ref, parse_ref
+from reports.web import work
 from reports.web.fair import Budget, Clients, OverBudget, Turns, take_turns
 from reports.web.kept import UPLOAD_TTL, Kept, Want
 from reports.web.keys import link_key, parse_link_key, upload_key
@@ -433,8 +434,6 @@ class Reports:
         return kept
 
     def _build_link(self, ref: Ref, options: ReportSettings, want: Want, client: str) -> Kept:
-        from reports.web import work  # the readers: loaded at the first job, not at start-up
-
         pages = self.fetcher.fetch(ref, self._read)
         source = pages[0].url if pages else ref.tnr
         kept = self.runner.run(work.report_from_pages, pages, source, ref.snr,
@@ -449,14 +448,11 @@ class Reports:
 
     def _read(self, fetched: FetchedPage, first: bool) -> PageRead:
         """A fetched page read in a job process (the fetch plan's reader)."""
-        from reports.web import work  # the readers: loaded at the first job, not at start-up
-
         return self.runner.run(work.read_page, fetched, first)
 
     def upload(self, files: list[Upload], options: ReportSettings, want: Want = "page", *,
                client: str = "") -> Kept:
         """The report of uploaded files, under a new random key."""
-        from reports.web import work  # the readers: loaded at the first job, not at start-up
 
         kept = self.runner.run(work.report_from_files, files, self._with_register(options), want)
         kept.key = upload_key()
@@ -501,7 +497,6 @@ class Periods:
             site: dict[str, Any], *, client: str = "") -> tuple[str, PeriodFiles]:
         """Rate the period: the key of its files, and them (the register read and written one
         period at a time)."""
-        from reports.web import work  # the readers: loaded at the first job, not at start-up
 
         with self._register:
             out = self.runner.run(work.period_files, files, ratings_list, request, site)

@@ -25,14 +25,13 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 from urllib.parse import urlsplit
+
+import redis
 
 from importer.errors import FetchError
 from importer.net.turns import REDIS_SCHEMES, LocalShared, Shared
-
-if TYPE_CHECKING:
-    import redis
 
 __all__ = ["FLIGHT_LEASE", "REDIS_SCHEMES", "LocalShared", "RedisShared", "Shared", "SqliteShared",
            "shared_for"]
@@ -158,8 +157,6 @@ class RedisShared:
     shares = True
 
     def __init__(self, url: str) -> None:
-        import redis  # lazy: ~75 ms to import, only for several machines sharing a Redis server
-
         self.client: redis.Redis = redis.Redis.from_url(url, socket_timeout=10)
         try:
             self.client.ping()

@@ -23,7 +23,9 @@ from importer.net.fetch import PageRead, TournamentPage
 from importer.net.http import FetchedPage
 from importer.sources import from_pages
 from rating.notes import Note
+from rating.period.register import Register
 from reports.errors import ReportError
+from reports.period.month import rate_month
 from reports.period.pages import player_rows, render_period_files
 from reports.render.html import environment
 from reports.report import report_for
@@ -150,8 +152,6 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
     period_games.csv, period.html, each player's page in period-players/ and each tournament's
     report) and its notes; the register is written only when the request says so."""
     # numpy and the register's sqlite code: loaded in a job process by a period's first job
-    from rating.period.register import Register
-    from reports.period.month import rate_month
 
     store = request.store if request.write or os.path.exists(request.store or "") else None
     store = os.path.abspath(store) if store else None  # read from within the uploads' folder

@@ -20,14 +20,20 @@ The modules: :mod:`~importer.formats.fidelist.reader` opens the download and tel
 :mod:`~importer.formats.fidelist.streams` reads its bytes within limits;
 :mod:`~importer.formats.fidelist.txt` and :mod:`~importer.formats.fidelist.xml` cut it into fixed-width
 rows, which :mod:`~importer.formats.fidelist.columns` parses and collects into the
-:class:`FideList` of :mod:`~importer.formats.fidelist.store`.
+:class:`FideList` of :mod:`~importer.formats.fidelist.store`.  Each name is imported on first
+use (PEP 562): the package costs nothing until a list is read (numpy, ~100 ms).
 """
 
 from __future__ import annotations
 
-from importer.formats.fidelist.reader import read_fide_list
-from importer.formats.fidelist.store import FRAME_DTYPES, LISTS, FideList, ListEntry
-from importer.formats.fidelist.streams import MAX_MEMBER_BYTES
+from typing import TYPE_CHECKING
+
+from importer.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from importer.formats.fidelist.reader import read_fide_list
+    from importer.formats.fidelist.store import FRAME_DTYPES, LISTS, FideList, ListEntry
+    from importer.formats.fidelist.streams import MAX_MEMBER_BYTES
 
 __all__ = [
     "FRAME_DTYPES",
@@ -37,3 +43,8 @@ __all__ = [
     "ListEntry",
     "read_fide_list",
 ]
+
+_FROM = {"importer.formats.fidelist.reader": ("read_fide_list",),
+         "importer.formats.fidelist.store": ("FRAME_DTYPES", "LISTS", "FideList", "ListEntry"),
+         "importer.formats.fidelist.streams": ("MAX_MEMBER_BYTES",)}
+__getattr__, __dir__ = lazy_exports(__name__, _FROM)

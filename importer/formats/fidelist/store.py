@@ -198,8 +198,7 @@ class FideList:
     def columns(self, rows: Array) -> dict[str, list[Any]]:
         """These rows as lists of plain values (str, int; None when unrated or unknown), one
         per :data:`FRAME_DTYPES` column."""
-        import pandas as pd  # lazy: the register and the period read lists without pandas
-
+        pandas = _pandas()
         out: dict[str, list[Any]] = {}
         for name in FRAME_DTYPES:
             if name == "name":
@@ -213,7 +212,7 @@ class FideList:
             if name == "fide_id":
                 out[name] = _ids(values)
             elif name in STRING_FIELDS:
-                codes, texts = _few_codes(pd, values)
+                codes, texts = _few_codes(pandas, values)
                 out[name] = np.array(texts, dtype=object)[codes].tolist()
             else:
                 numbers = values.astype(object)
@@ -223,20 +222,20 @@ class FideList:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per player, columns and dtypes as :data:`FRAME_DTYPES`; unrated is <NA>."""
-        import pandas as pd  # lazy: the register and the period read lists without pandas
-
+        pandas = _pandas()
         data: dict[str, Any] = {}
         for name, dtype in FRAME_DTYPES.items():
             values = self._cols[name]
             if name in ("fide_id", "name"):
                 texts = self._names() if name == "name" else _ids(values)
-                data[name] = pd.arrays.StringArray(np.array(texts, dtype=object))
+                data[name] = pandas.arrays.StringArray(np.array(texts, dtype=object))
             elif dtype == "string":
-                data[name] = _few_texts(pd, values)
+                data[name] = _few_texts(pandas, values)
             else:
-                data[name] = pd.arrays.IntegerArray(
+                data[name] = pandas.arrays.IntegerArray(
                     values.astype(np.int64 if dtype == "Int64" else np.int16), values < 0)
-        return pd.DataFrame(data, copy=False)
+        frame: pd.DataFrame = pandas.DataFrame(data, copy=False)
+        return frame
 
     def _find(self, fide_id: str) -> int | None:
         text = str(fide_id).strip()
@@ -271,6 +270,14 @@ class FideList:
             return data.decode().split("\x01")[:-1]
         except UnicodeDecodeError:
             return [_decode(v) for v in data.split(b"\x01")[:-1]]
+
+
+def _pandas() -> Any:
+    """pandas, imported on first use: reading a list, the register and the period need none of
+    it (0.4 s to import)."""
+    import pandas  # lazy: 0.4 s to import, for frames only
+
+    return pandas
 
 
 def _name_ends(cols: dict[str, Array]) -> None:
