@@ -26,7 +26,7 @@ from rating.period.records import PeriodGames
 from rating.period.run import run_period
 from rating.tournament import TournamentRating, rate_tournament
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 D = Decimal
 

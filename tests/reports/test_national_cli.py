@@ -15,8 +15,8 @@ from serving import Served
 
 from rating.systems.dwz import WO_2022, evaluate
 
-DSB = Path(__file__).resolve().parent.parent / "fixtures" / "national" / "dsb"
-ECF = Path(__file__).resolve().parent.parent / "fixtures" / "national" / "ecf"
+DSB = Path(__file__).resolve().parents[2] / "fixtures" / "national" / "dsb"
+ECF = Path(__file__).resolve().parents[2] / "fixtures" / "national" / "ecf"
 USSA = ("en_roundrobin_crosstable_art5_ussa2026.html", "ussa2026_roundrobin_startingrank.html")
 
 

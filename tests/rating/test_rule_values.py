@@ -47,7 +47,7 @@ from rating.systems.fide import (
 from rating.systems.fide_rules import all_rules, list_adjustment, rules_for
 from rating.tournament import rate_tournament
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 
 

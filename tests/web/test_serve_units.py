@@ -69,7 +69,7 @@ def test_the_command_line_gives_the_same_words(run_cli):
                           (["--date", "x"], "date 'x': expected a date YYYY-MM-DD"),
                           (["--system", "nope"],
                            "rating system 'nope': choose one of fide, elo, ukd, dwz, ecf")):
-        result = run_cli("report", str(Path(__file__).parents[1] / "fixtures" / "sample_open.trf"), *args)
+        result = run_cli("report", str(Path(__file__).parents[2] / "fixtures" / "sample_open.trf"), *args)
         assert result.code == 2 and message in result.stderr
 
 

@@ -17,7 +17,7 @@ from importer.formats.nationallist.ecf import MAX_WARNINGS, read_ecf_list
 from importer.formats.nationallist.model import NationalEntry
 from importer.model import RatingList
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "national" / "ecf"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "national" / "ecf"
 STANDARD, RAPID, BLITZ = RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ
 HEADER = "ECF_code,full_name,FIDE_no,gender,nation,revised_standard,standard_revised_category"
 

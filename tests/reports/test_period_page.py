@@ -41,7 +41,7 @@ from reports.period.pages import (
     write_period_files,
 )
 
-PERIOD = Path(__file__).resolve().parent.parent / "fixtures" / "period"
+PERIOD = Path(__file__).resolve().parents[2] / "fixtures" / "period"
 EVENTS = ("elite_nov2025.trf", "halloween_weekender.trf", "newcomers_nov2025.trf",
           "late_november.trf")
 

@@ -138,7 +138,7 @@ def test_a_starting_list_with_an_empty_page_still_imports(realdata: Path, run_cl
 
 
 def test_html_that_is_not_chess_results_is_refused(tmp_path: Path, run_cli) -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     pages = {
         "README.md": readme,  # its examples name chess-results URLs, even in a comment
         "readme.html": "<!DOCTYPE html><html><body>" + "".join(

@@ -412,7 +412,7 @@ def test_import_stays_light() -> None:
 
 # ---------------------------------------------------------------- fuzzing
 
-_OWN_LINES = (Path(__file__).resolve().parent.parent / "fixtures" / "fide-list"
+_OWN_LINES = (Path(__file__).resolve().parents[2] / "fixtures" / "fide-list"
               / "foa_otit_overflow.txt").read_bytes().split(b"\r\n")
 _FOA_HEADER = _OWN_LINES[0]
 _FUZZ_LINES = [_OWN_LINES[1], _OWN_LINES[3]]

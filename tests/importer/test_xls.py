@@ -47,7 +47,7 @@ def xls_of(data: bytes) -> bytes:
 
 def within_the_file(realdata: Path) -> openpyxl.Workbook:
     """The real ranking crosstable, with the cells naming rows beyond the 150 exported turned
-    into '-0' (as tests/test_excel.py does), so that it can be paired."""
+    into '-0' (as tests/importer/test_excel.py does), so that it can be paired."""
     wb = openpyxl.load_workbook(realdata / CR / RANKING, data_only=True)
     for row in wb.worksheets[0].iter_rows(min_row=2, min_col=7, max_col=15):
         for cell in row:

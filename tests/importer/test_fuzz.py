@@ -178,7 +178,7 @@ READABLE = ["art0_startingrank_small.html", "art1_ranking_published_small.html",
 """Own fixtures of every kind the reader knows, small enough to fuzz quickly."""
 
 
-OWN = Path(__file__).resolve().parent.parent / "fixtures" / "chess-results"
+OWN = Path(__file__).resolve().parents[2] / "fixtures" / "chess-results"
 
 
 @functools.cache

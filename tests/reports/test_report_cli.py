@@ -15,7 +15,7 @@ from test_report_tables import read_table  # the tests folder is on the path
 
 from importer.model import Status
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "fixtures" / "sample_open.trf"
 
 

@@ -41,7 +41,7 @@ from reports.report import build_report
 from reports.settings import ReportSettings, SettingError
 from reports.web.keys import link_key, parse_link_key
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PENNINE = ROOT / "fixtures" / "norms" / "pennine_im_norm.trf"
 PENNINE_TC = "90 min for 40 moves + 30 min + 30 sec from move 1"
 IM = NormTitle.IM

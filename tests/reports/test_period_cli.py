@@ -75,7 +75,7 @@ def test_worked_example(run_cli, period_dir, tmp_path):
     assert {g["own_rating"] for g in garr} == {"2395"}
     page = (tmp_path / "out" / "period.html").read_text(encoding="utf-8")
     calculations = sorted((tmp_path / "out" / "period-players").glob("*.html"))
-    assert len(calculations) == 19  # one page per player and list: tests/test_period_page
+    assert len(calculations) == 19  # one page per player and list: tests/reports/test_period_page
     assert all(f'href="period-players/{c.name}"' in page for c in calculations)
     manifest = (tmp_path / "out" / ".fiderate").read_text(encoding="utf-8").splitlines()
     assert "period-players/99200001-standard.html" in manifest

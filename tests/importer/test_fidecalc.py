@@ -23,7 +23,7 @@ from importer.net.http import make_session
 from importer.net.urls import is_allowed_host, parse_fide_calc_url
 from importer.sources import load_fide_url
 
-FIDE = Path(__file__).resolve().parents[1] / "fixtures" / "fide"
+FIDE = Path(__file__).resolve().parents[2] / "fixtures" / "fide"
 PAGE = FIDE / "garr_2025-12_standard.html"
 TRFS = [str(FIDE / "dulles_autumn_open.trf"), str(FIDE / "northern_open.trf")]
 LIST = str(FIDE.parent / "period" / "players_list_foa_nov25.txt")

@@ -25,7 +25,7 @@ from importer.errors import InputError
 from importer.formats.excel import looks_like_xlsx, parse_xlsx
 from reports.errors import internal_error_line
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LINE = "fiderate: internal error: KeyError: 'x' (please report; run with --debug for the traceback)"
 
 

@@ -28,7 +28,7 @@ def _load_loopback() -> ModuleType:
     """tests/ is not on sys.path (--import-mode=importlib): load the double by its path."""
     if "loopback" not in sys.modules:
         spec = importlib.util.spec_from_file_location("loopback",
-                                                      Path(__file__).with_name("loopback.py"))
+                                                      Path(__file__).parents[1] / "loopback.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules["loopback"] = module

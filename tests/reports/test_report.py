@@ -2,7 +2,7 @@
 (the pages' figures are read from their tables in test_report_tables.py).
 
 Regenerate the golden files deliberately with ``FIDERATE_UPDATE_GOLDEN=1 pytest
-tests/test_report.py tests/test_report_tables.py`` and read the diff.
+tests/reports/test_report.py tests/reports/test_report_tables.py`` and read the diff.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from reports.render.columns import PLAYER_COLUMNS, ROUND_COLUMNS, SCENARIO_COLUM
 from reports.render.view import Note
 from reports.report import build_report, render_report, resolve_player, write_report
 
-GOLDEN = Path(__file__).parent / "golden" / "report_small"
-GOLDEN_UKD = Path(__file__).parent / "golden" / "report_ukd"
+GOLDEN = Path(__file__).parents[1] / "golden" / "report_small"
+GOLDEN_UKD = Path(__file__).parents[1] / "golden" / "report_ukd"
 UPDATE = os.environ.get("FIDERATE_UPDATE_GOLDEN") == "1"
 CSV_FILES = ("rating_players.csv", "rating_rounds.csv", "scenarios.csv", "rating_tournament.csv",
              "norms.csv")

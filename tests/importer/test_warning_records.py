@@ -18,7 +18,7 @@ from importer.model import Player, SourceWarning, Tournament, TournamentInfo
 from reports.render.json_report import report_json
 from reports.report import build_report
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ("importer", "rating", "reports")
 REGEX_CALLS = frozenset({"search", "match", "fullmatch", "findall", "finditer", "sub", "subn",
                          "split"})

@@ -15,7 +15,7 @@ from importer.writing.atomic import recover_folder
 from rating.period.register import Register
 from reports.cli.period import finish_outputs
 
-PERIOD = Path(__file__).resolve().parent.parent / "fixtures" / "period"
+PERIOD = Path(__file__).resolve().parents[2] / "fixtures" / "period"
 
 DRIVER = """
 import os, shutil, sys

@@ -17,7 +17,7 @@ from importer.formats.trf.writer import write_trf
 from importer.identity import EventIdentity, SameBy, same_player, shows_games_of
 from importer.model import Colour, Player, RoundResult, Status, System, Tournament, TournamentInfo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ROUND_ROBIN = (((1, 4), (2, 3)), ((4, 3), (1, 2)), ((2, 4), (3, 1)))
 
 

@@ -23,7 +23,7 @@ from test_report import IMG, SCRIPT, small, tur_small  # the tests folder is on 
 
 from reports.report import build_report, render_report, write_report
 
-GOLDEN_INDEX = Path(__file__).parent / "golden" / "report_small" / "index.html"
+GOLDEN_INDEX = Path(__file__).parents[1] / "golden" / "report_small" / "index.html"
 UPDATE = os.environ.get("FIDERATE_UPDATE_GOLDEN") == "1"
 CAP = 400  # standard play, below 2650: the difference counts up to 400 (spec §2.1)
 

@@ -21,7 +21,7 @@ from importer.formats.trf import decode_trf, parse_trf, write_trf
 from importer.formats.trf.writer import encode_time_control
 from importer.model import RatingList, Tournament
 
-GOLDEN = Path(__file__).parent / "golden" / "trf"
+GOLDEN = Path(__file__).parents[1] / "golden" / "trf"
 SAMPLE = "fide_tec_trf2025_sample_grandmommys_cup_team.trf"
 REAL = [SAMPLE, "icu_irish_junior_champs_2011_34p.trf", "lichess_bullet_2020_112p_21r_withdrawals.trf",
         "javafo_gros_2010_after_r4_trfx.trf", "bbp_autotest_issue15_synthetic_forfeits.trf"]

@@ -517,7 +517,7 @@ def period(tmp_path_factory):
     from rating import PeriodSource, run_period
     from reports.period.pages import write_period_files
 
-    month = Path(__file__).resolve().parent.parent / "fixtures" / "period"
+    month = Path(__file__).resolve().parents[2] / "fixtures" / "period"
     events = [PeriodSource(tournament=importer.load(path), source=path.name)
               for path in sorted(month.glob("*.trf"))]
     fide_list = read_fide_list(month / "players_list_foa_nov25.txt")

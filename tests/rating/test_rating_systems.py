@@ -36,7 +36,7 @@ from reports.render.columns import PLAYER_COLUMNS, ROUND_COLUMNS
 from reports.render.terminal import render_text
 from reports.report import build_report, render_report
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 D = Decimal
 
 

@@ -13,7 +13,7 @@ from importer.errors import ImporterError
 from importer.sources import load
 from reports.report import build_report, render_report
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 JARGON = re.compile(r"§|\.md\b|\bspec\b|\bR2[24] ?\d|\bRB24\b|zeilen=")
 
 

@@ -519,7 +519,7 @@ def test_sniff(realdata: Path, fixtures_dir: Path) -> None:
 
 @pytest.fixture(scope="module")
 def small_crosstable() -> str:
-    return (Path(__file__).resolve().parent.parent / "fixtures" / CR /
+    return (Path(__file__).resolve().parents[2] / "fixtures" / CR /
             "art5_crosstable_small.html").read_text(encoding="utf-8")
 
 

@@ -246,7 +246,7 @@ def test_opponent_outside_the_tournament_is_an_error(fixtures_dir: Path) -> None
     "art4_ranking_crosstable_links.html", "art4_ranking_crosstable_gated.html",
     "art0_startingrank_small.html", "art9_player_card_en_k.html"]), min_size=1, max_size=4))
 def test_any_page_mix_builds_or_raises_importer_error(names: list[str]) -> None:
-    folder = Path(__file__).resolve().parent.parent / "fixtures" / CR
+    folder = Path(__file__).resolve().parents[2] / "fixtures" / CR
     pages = [parse_page((folder / n).read_text(encoding="utf-8"), source=n) for n in names]
     try:
         t = build_tournament(pages)

@@ -34,7 +34,7 @@ from loopback import ChessResults, Reply
 from importer.errors import FetchError
 from importer.net.http import MAX_PAGE_BYTES, PAGE_DEADLINE, FetchedPage, get_text, make_session
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GB = 1024**3
 TOO_LARGE = r": chess-results sent more than 20 MB for this page; nothing kept$"
 TOO_SLOW = r": chess-results did not finish sending this page within 1 s; nothing kept$"
