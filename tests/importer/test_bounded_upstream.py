@@ -34,6 +34,8 @@ from loopback import ChessResults, Reply
 from importer.errors import FetchError
 from importer.net.http import MAX_PAGE_BYTES, PAGE_DEADLINE, FetchedPage, get_text, make_session
 
+pytestmark = pytest.mark.slow  # timeouts against a real socket
+
 ROOT = Path(__file__).resolve().parents[2]
 GB = 1024**3
 TOO_LARGE = r": chess-results sent more than 20 MB for this page; nothing kept$"

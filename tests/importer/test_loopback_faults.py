@@ -23,6 +23,8 @@ from importer.net.fetch import fetch_tournament
 from importer.net.http import get_text, make_session
 from importer.net.urls import Ref
 
+pytestmark = pytest.mark.slow  # timeouts against a real socket
+
 
 def _load_loopback() -> ModuleType:
     """tests/ is not on sys.path (--import-mode=importlib): load the double by its path."""

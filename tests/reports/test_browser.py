@@ -18,7 +18,7 @@ from test_report import small  # the tests folder is on the path (pyproject)
 from importer.model import RatingList, Tournament
 from reports.report import write_report
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
 PHONE, DESKTOP = 390, 1280
 CR = "chess-results"

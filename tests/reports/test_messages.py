@@ -46,6 +46,7 @@ def sources(realdata: Path, fixtures_dir: Path) -> list[Path]:
             *sorted((realdata / "trf").glob("*.trf")), *sorted(fixtures_dir.glob("*.trf"))]
 
 
+@pytest.mark.slow  # every real source read and reported: 12 s
 def test_real_sources_warn_in_words_and_once(realdata: Path, fixtures_dir: Path) -> None:
     checked = 0
     for path in sources(realdata, fixtures_dir):

@@ -15,6 +15,8 @@ from importer.writing.atomic import recover_folder
 from rating.period.register import Register
 from reports.cli.period import finish_outputs
 
+pytestmark = pytest.mark.slow  # processes killed at each step
+
 PERIOD = Path(__file__).resolve().parents[2] / "fixtures" / "period"
 
 DRIVER = """

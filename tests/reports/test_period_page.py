@@ -326,6 +326,7 @@ def large() -> tuple[PeriodResult, dict[str, str]]:
     return result, period_pages(result)
 
 
+@pytest.mark.slow  # a month of 2,000 players' pages: 6 s
 def test_a_large_month_is_many_small_pages(large: tuple[PeriodResult, dict[str, str]]) -> None:
     result, pages = large
     sizes = {name: len(text.encode("utf-8")) for name, text in pages.items()}

@@ -19,6 +19,8 @@ from test_serve_period import TOKEN, post_period
 
 from reports.web.access import REDACTED, combined_line
 
+pytestmark = pytest.mark.slow  # server processes
+
 TRF = ROOT / "fixtures" / "sample_open.trf"
 STATIC = "public, max-age=300"
 LINK = "public, max-age=60"

@@ -22,7 +22,7 @@ from test_serve_period import post_period
 from importer.formats.trf.writer import write_trf
 from rating.period.register import Register
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser
 
 TRF = ROOT / "fixtures" / "sample_open.trf"
 WIDTHS = (1280, 390)
@@ -100,6 +100,7 @@ def test_drop_a_trf_open_a_player_and_download_the_zip(page, server, tmp_path):
     page.click("button[type=submit]")
     assert page.locator("h1").text_content() == "Harbourside Autumn Open 2026"
     page.locator("#players tbody a").first.click()
+    page.wait_for_selector("#rounds tbody tr")  # the new page loaded (count() does not wait)
     assert page.url.endswith("/player-1.html") and page.locator("#rounds tbody tr").count() > 0
     page.go_back()
     with page.expect_download() as caught:
@@ -122,6 +123,7 @@ def test_the_calculator(page, server):
     page.select_option("#category", "junior")
     page.fill("#date", "2026-08-01")
     page.click("button[type=submit]")
+    page.wait_for_selector("#outcomes tbody tr")  # the answer loaded
     rows = page.eval_on_selector_all(
         "#outcomes tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))")
     assert rows == [["Win", "+25.60", "1526"], ["Draw", "+5.60", "1506"],
@@ -136,6 +138,7 @@ def test_the_calculator(page, server):
     assert page.evaluate("document.documentElement.scrollWidth") <= page.width
     page.fill("#games", "1900 1\n2010 ½\nunrated 1\n1700 l")
     page.click("button[type=submit]")
+    page.wait_for_selector("#game-list tbody tr")
     assert page.locator("#game-list tbody tr").count() == 4 and fits(page, "#game-list")
     assert page.evaluate("document.documentElement.scrollWidth") <= page.width
 

@@ -19,6 +19,8 @@ from serving import CR, ROOT, TNR, Served, Trap, serve_fixtures
 
 from reports.web.fair import BURST
 
+pytestmark = pytest.mark.slow  # server processes
+
 NEW_TNR = "999021"
 FLOOD = [str(999500 + i) for i in range(30)]
 

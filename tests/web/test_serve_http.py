@@ -18,6 +18,8 @@ import requests
 from loopback import ChessResults
 from serving import CR, LIVE_TNR, ROOT, TNR, Served, Trap, serve_fixtures
 
+pytestmark = pytest.mark.slow  # server processes
+
 TRF = ROOT / "fixtures" / "sample_open.trf"
 SITE_BLOCK = re.compile(r'<div class="site">.*?</div>\n', re.DOTALL)
 

@@ -21,6 +21,8 @@ import requests
 from loopback import ChessResults, Reply
 from serving import TNR, Served, Trap, serve_fixtures
 
+pytestmark = pytest.mark.slow  # server processes
+
 HOLD = float(os.environ.get("FIDERATE_SLOW_HOLD", "3.5"))
 """Seconds the half-open sockets are held (past the header timeout, twice)."""
 HEADER_TIMEOUT = float(os.environ.get("FIDERATE_SLOW_HEADER_TIMEOUT", "1.5"))

@@ -9,10 +9,13 @@ import io
 import re
 from pathlib import Path
 
+import pytest
 import requests
 from serving import ROOT, Served
 
 from rating.period.register import Register
+
+pytestmark = pytest.mark.slow  # server processes
 
 PERIOD = ROOT / "fixtures" / "period"
 EVENTS = ("elite_nov2025.trf", "halloween_weekender.trf", "newcomers_nov2025.trf",

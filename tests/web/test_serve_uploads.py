@@ -13,6 +13,8 @@ from serving import ROOT, Served
 
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, MAX_REQUEST_BYTES
 
+pytestmark = pytest.mark.slow  # server processes
+
 TRF = ROOT / "fixtures" / "sample_open.trf"
 MB = 1024 * 1024
 

@@ -17,6 +17,8 @@ import requests
 from loopback import ChessResults
 from serving import ROOT, TNR, Served, serve_fixtures
 
+pytestmark = pytest.mark.slow  # server processes
+
 
 @pytest.fixture(scope="module")
 def site():

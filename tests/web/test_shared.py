@@ -18,6 +18,8 @@ import pytest
 
 from reports.web.shared import LocalShared, RedisShared, SqliteShared, shared_for
 
+pytestmark = pytest.mark.slow  # several processes
+
 DELAY = 0.15
 
 

@@ -19,6 +19,8 @@ from test_serve_period import post_period
 
 from reports.web.uploads import MAX_FILES
 
+pytestmark = pytest.mark.slow  # a server process
+
 TRF = ROOT / "fixtures" / "sample_open.trf"
 XLSX = ROOT / "fixtures" / "excel" / "ranking_crosstable_complete_ties.xlsx"
 NORM = ROOT / "fixtures" / "norms" / "pennine_im_norm.trf"
