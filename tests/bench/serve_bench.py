@@ -46,7 +46,7 @@ import requests
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
+sys.path[:0] = [str(HERE), str(HERE.parent / "support")]
 
 from loopback import ChessResults  # noqa: E402
 from report_bench import synthetic  # noqa: E402

@@ -2,7 +2,7 @@
 PAGE_DEADLINE, whatever the server sends; the cache never keeps a refused body and never lets
 its own errors block the session.
 
-Against the loopback double (tests/loopback.py): a gzip bomb (1 MB expanding to 1 GB), a
+Against the loopback double (tests/support/loopback.py): a gzip bomb (1 MB expanding to 1 GB), a
 1.5 GB body (generated as it is sent, announced or chunked), a body and headers trickled a
 byte a second.  Each ends in one line, within the deadline (injected: 1 or 2 s), the next fetch
 works, and a client process's peak memory grows by far less than 500 MB.  The default

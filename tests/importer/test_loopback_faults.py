@@ -1,4 +1,4 @@
-"""Retries, timeouts, broken bodies and redirects against a real socket (tests/loopback.py).
+"""Retries, timeouts, broken bodies and redirects against a real socket (tests/support/loopback.py).
 
 `responses` cannot exercise urllib3's retries, so these drive get_text and
 fetch_tournament through the loopback chess-results double on 127.0.0.1.
@@ -30,7 +30,7 @@ def _load_loopback() -> ModuleType:
     """tests/ is not on sys.path (--import-mode=importlib): load the double by its path."""
     if "loopback" not in sys.modules:
         spec = importlib.util.spec_from_file_location("loopback",
-                                                      Path(__file__).parents[1] / "loopback.py")
+                                                      Path(__file__).parents[1] / "support" / "loopback.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules["loopback"] = module

@@ -298,7 +298,7 @@ def test_open_launches_the_index(run_cli, sample, tmp_path, monkeypatch):
 def test_report_from_a_tournament_number_through_the_loopback_double(run_cli, realdata,
                                                                      tmp_path, monkeypatch):
     """SOURCE is anything import accepts: a chess-results number, fetched from a local double
-    of chess-results.com (tests/loopback.py) during round 9 of the British Championship."""
+    of chess-results.com (tests/support/loopback.py) during round 9 of the British Championship."""
     from loopback import ChessResults
 
     for name in ("NO_PROXY", "no_proxy"):

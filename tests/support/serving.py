@@ -23,7 +23,7 @@ from pathlib import Path
 
 from loopback import ChessResults
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CR = ROOT / "fixtures" / "chess-results"
 TNR = "999005"
 LIVE_TNR = "999008"
