@@ -113,9 +113,13 @@ def _event_month(sources: tuple[str, ...], assign: dict[str, date]) -> date | No
               help="Rate here an event the register rated in another month (its earlier rating "
                    "is replaced; the months since are named as stale).")
 @click.option("--no-html", is_flag=True, help="Skip period.html.")
+@click.option("--reports", is_flag=True,
+              help="Also write each tournament's own report (round by round) in a folder of its "
+                   "own, linked from period.html.")
 @system_option
 @national_list_option
-@out_options("Folder for period_players.csv, period_games.csv and per-tournament reports.",
+@out_options("Folder for period_players.csv, period_games.csv, period.html (and with --reports "
+             "each tournament's report).",
              required=True)
 @source_options
 def period(**opts: Any) -> None:
@@ -140,7 +144,8 @@ def period(**opts: Any) -> None:
 def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str | None,
                only_list: str | None, store: str | None, assign: tuple[str, ...],
                correction: tuple[str, ...], replace: bool, rerate: bool, no_html: bool,
-               out: str, force: bool, load: LoadOptions, system: tuple[str, ...] = ("fide",),
+               out: str, force: bool, load: LoadOptions, reports: bool = False,
+               system: tuple[str, ...] = ("fide",),
                national_list: tuple[str, ...] = ()) -> None:
     """The body of ``fiderate period``: options → :func:`reports.period.month.rate_month` → files and
     the register, in one atomic step (heavy imports happen here); the national systems'
@@ -175,7 +180,8 @@ def run_period(*, sources: tuple[str, ...], period_text: str, ratings_list: str 
 
             def write(folder: Path) -> None:
                 write_period_files(result, folder, html_summary=not no_html,
-                                   ratings_list=fide_list, fide_checks=rated.fide_checks)
+                                   ratings_list=fide_list, fide_checks=rated.fide_checks,
+                                   reports=reports)
                 _national_files(national, folder, when)
 
             commit_period(reg, result, out, force=force, replace=replace, write=write)

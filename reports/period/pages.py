@@ -190,7 +190,8 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A tournament a player took part in: its key, name and the player's page in its report."""
+    """A tournament a player took part in: its key, name and the player's page in its report
+    ('' when the tournaments' reports are not written)."""
 
     key: str
     name: str
@@ -212,7 +213,7 @@ class _Groups:
     """The tournaments of the player, in the period's order."""
 
 
-def _groups(result: PeriodResult) -> _Groups:
+def _groups(result: PeriodResult, reports: bool) -> _Groups:
     games: dict[_Who, dict[str, list[PeriodGame]]] = {}
     for g in result.games:
         games.setdefault((g.key, g.list), {}).setdefault(g.tournament, []).append(g)
@@ -231,7 +232,8 @@ def _groups(result: PeriodResult) -> _Groups:
             if key not in seen:  # a player entered twice is one line
                 seen.add(key)
                 played.setdefault((key, spec.rating_list), []).append(
-                    Played(spec.key, name, f"{spec.key}/{player_page_name(p.start_no)}"))
+                    Played(spec.key, name, f"{spec.key}/{player_page_name(p.start_no)}"
+                           if reports else ""))
     return _Groups(games=games, pool=pool, played=played)
 
 
@@ -380,10 +382,11 @@ def _order(result: PeriodResult) -> list[PeriodPlayer]:
                                                  p.key))
 
 
-def sections(result: PeriodResult) -> list[Section]:
+def sections(result: PeriodResult, *, reports: bool = True) -> list[Section]:
     """Every player's calculation, in the order of the players table (by name, then list):
-    one pass over the games, the pool and the tournaments, whatever the number of players."""
-    groups = _groups(result)
+    one pass over the games, the pool and the tournaments, whatever the number of players;
+    with *reports*, each tournament links to the player's page in its report."""
+    groups = _groups(result, reports)
     names = page_names(result)
     rules = rules_for(result.period)
     no_games: dict[str, list[PeriodGame]] = {}
@@ -489,7 +492,8 @@ def _site_at(site: Mapping[str, Any] | None, root: str) -> Mapping[str, Any] | N
                                    d["href"] else root + d["href"]} for d in site["downloads"]]}
 
 
-def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) -> dict[str, str]:
+def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None, *,
+                 reports: bool = True) -> dict[str, str]:
     """period.html and the pages of the players folder, by path relative to period.html's
     folder, through the reports' Jinja2 environment (autoescaped: names are untrusted); *site*
     is what ``fiderate serve`` adds around the pages.
@@ -499,7 +503,7 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
     ``<folder>/<player>.html``: one player's calculation on one list (see :func:`page_names`).
     """
     env = environment()
-    calc = sections(result)
+    calc = sections(result, reports=reports)
     notes, player_notes = _notes(result)
     folder = _players_folder(result)
     rows = [_player_row(s) for s in calc]
@@ -514,7 +518,7 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
                   as_of=f"computed for the FIDE list of {result.period.isoformat()}", live=False)}
     tournaments = [{
         "key": t.key, "name": t.tournament.info.name or t.key,
-        "href": f"{t.key}/index.html", "list": str(t.rating_list),
+        "href": f"{t.key}/index.html" if reports else "", "list": str(t.rating_list),
         "dates": " – ".join(d.isoformat() for d in dict.fromkeys(
             (t.start, t.tournament.info.end_date or t.start))),
         "rules": t.rules.name, "ratings": _RATINGS_USED.get(t.ratings_from, t.ratings_from),
@@ -555,13 +559,14 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None) ->
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True,
                        ratings_list: RatingsList | None = None,
-                       fide_checks: Sequence[FideCheck] = ()) -> list[Path]:
+                       fide_checks: Sequence[FideCheck] = (), reports: bool = False
+                       ) -> list[Path]:
     """Write :func:`render_period_files` into *folder* — the folder being prepared, which the
     caller swaps in whole (:class:`importer.writing.atomic.StagedDir`); the paths, in a stable order."""
     folder = Path(folder)
     paths = []
     files = render_period_files(result, ratings_list=ratings_list, pages=html_summary,
-                                fide_checks=fide_checks)
+                                fide_checks=fide_checks, reports=reports)
     for name, text in files.items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -572,11 +577,14 @@ def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary
 
 def render_period_files(result: PeriodResult, *, ratings_list: RatingsList | None = None,
                         site: Mapping[str, Any] | None = None, pages: bool = True,
-                        fide_checks: Sequence[FideCheck] = ()) -> dict[str, str]:
+                        fide_checks: Sequence[FideCheck] = (), reports: bool = False
+                        ) -> dict[str, str]:
     """Every file of the period by relative path (nothing written): period_players.csv,
-    period_games.csv, each tournament's report in ``<tournament key>/`` and, with *pages*,
-    period.html and each player's page (see :func:`period_pages`; *site* is what ``fiderate
-    serve`` adds around them); with *fide_checks*, period_fide_check.csv."""
+    period_games.csv and, with *pages*, period.html and each player's page (see
+    :func:`period_pages`; *site* is what ``fiderate serve`` adds around them); with
+    *fide_checks*, period_fide_check.csv; with *reports*, each tournament's own report in
+    ``<tournament key>/`` (the month's files cost what they show: a federation's 2,000
+    tournaments' reports take longer than the month itself)."""
     files = {"period_players.csv": render_csv(PLAYER_COLUMNS, player_rows(result),
                                               numeric=_NUMERIC),
              "period_games.csv": render_columns(game_columns(result), numeric=_NUMERIC)}
@@ -584,9 +592,9 @@ def render_period_files(result: PeriodResult, *, ratings_list: RatingsList | Non
         files["period_fide_check.csv"] = render_csv(FIDE_CHECK_COLUMNS, (
             {"name": c.name, **{f: getattr(d, f) for f in FIDE_CHECK_COLUMNS if f != "name"}}
             for c in fide_checks for d in c.differences))
-    for spec in result.tournaments:
+    for spec in result.tournaments if reports else ():
         report = build_report(spec.tournament, ratings_list=ratings_list, on=spec.start)
         files.update({f"{spec.key}/{name}": text for name, text in render_report(report).items()})
     if pages:
-        files.update(period_pages(result, site))
+        files.update(period_pages(result, site, reports=reports))
     return files

@@ -165,5 +165,5 @@ def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: 
         if reg is not None and request.write:
             reg.write_period(result)
     return PeriodFiles(render_period_files(result, ratings_list=fide_list, site=site,
-                                           fide_checks=rated.fide_checks),
+                                           fide_checks=rated.fide_checks, reports=True),
                        result.notes, tuple(player_rows(result)))

@@ -81,7 +81,7 @@ def test_a_list_without_them_never_makes_them_unrated(run_cli, realdata: Path, t
 def test_pages_of_one_event_are_one_tournament(run_cli, realdata: Path, tmp_path: Path):
     res = run_cli("period", str(realdata / CROSSTABLE), str(realdata / STARTING_RANK), "--period",
                   "2026-09", "--store", str(tmp_path / "reg.sqlite"), "--out", str(tmp_path / "out"),
-                  "--no-html")
+                  "--no-html", "--reports")
     assert res.code == 0, res.stderr
     assert "period 2026-09: 1 tournament," in res.stdout
     assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.is_dir()) == ["1452107"]

@@ -48,7 +48,7 @@ EXPECTED = {
 
 
 def test_worked_example(run_cli, period_dir, tmp_path):
-    res = run_period(run_cli, period_dir, tmp_path)
+    res = run_period(run_cli, period_dir, tmp_path, "--reports")
     assert res.code == 0, res.stderr
     assert "period 2025-12: 4 tournaments, 26 rated games; 1 newly rated, 17 rated, 1 unrated" in res.stdout
     assert "late_november: the source gives no time control; rated as standard" in res.stderr
@@ -79,7 +79,14 @@ def test_worked_example(run_cli, period_dir, tmp_path):
     assert all(f'href="period-players/{c.name}"' in page for c in calculations)
     manifest = (tmp_path / "out" / ".fiderate").read_text(encoding="utf-8").splitlines()
     assert "period-players/99200001-standard.html" in manifest
-    assert (tmp_path / "out" / "elite_nov2025" / "index.html").is_file()
+    assert (tmp_path / "out" / "elite_nov2025" / "index.html").is_file()  # with --reports
+    alone = run_period(run_cli, period_dir, tmp_path, "--replace", out="alone")
+    assert alone.code == 0, alone.stderr
+    assert not (tmp_path / "alone" / "elite_nov2025").exists()  # the month's own files only
+    assert "elite_nov2025/index.html" not in (tmp_path / "alone" / "period.html").read_text(
+        encoding="utf-8")
+    assert (tmp_path / "alone" / "period_players.csv").read_bytes() == (
+        tmp_path / "out" / "period_players.csv").read_bytes()
 
 
 def test_register_is_written_idempotently_and_older_periods_are_refused(run_cli, period_dir, tmp_path):

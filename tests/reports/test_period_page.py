@@ -54,7 +54,7 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = run_period(month, period=date(2025, 12, 1), ratings_list=fide_list,
                         today=date(2025, 12, 5))
     folder = tmp_path_factory.mktemp("dec")
-    write_period_files(result, folder, ratings_list=fide_list)
+    write_period_files(result, folder, ratings_list=fide_list, reports=True)
     return folder
 
 
