@@ -57,7 +57,6 @@ __all__ = [
     "FORMATS",
     "PlayerNotFound",
     "build_report",
-    "list_warnings",
     "render_report",
     "resolve_player",
     "save_report",
@@ -120,7 +119,7 @@ def _k_lookup_from_list(t: Tournament, ratings_list: RatingsList, list_name: str
     else:
         ids, federations = wanted_on_list([t])
         loaded = fidelist.read_fide_list(ratings_list, fide_ids=ids, federations=federations)
-        notes += list_warnings(loaded.warnings)
+        notes += fmt.list_warnings(loaded.warnings)
     start = t.info.start_date
     if loaded.list_date is not None and start is not None and loaded.list_date > start:
         when = (f"the source's last update ({start.isoformat()}), so after the tournament's "
@@ -159,11 +158,6 @@ def _system(name: str | RatingSystem) -> str | RatingSystem:
         return name
     *most, last = registry.names()
     raise ReportError(f"unknown rating system {name!r}: use {', '.join(most)} or {last}")
-
-
-def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
-    """A rating list's warnings as notes: the first few, then how many more."""
-    return fmt.first_few(warnings, limit, what="rating-list warnings")
 
 
 def as_published(t: Tournament) -> Tournament:

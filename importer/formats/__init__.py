@@ -18,10 +18,11 @@ if TYPE_CHECKING:
     import importer.formats.excel as excel
     import importer.formats.fidecalc as fidecalc
     import importer.formats.jsonfile as jsonfile
+    import importer.formats.nationallist as nationallist
     import importer.formats.smcsv as smcsv
     import importer.formats.trf as trf
 
-__all__ = ["chessresults", "excel", "fidecalc", "jsonfile", "smcsv", "trf"]
+__all__ = ["chessresults", "excel", "fidecalc", "jsonfile", "nationallist", "smcsv", "trf"]
 
 __getattr__, __dir__ = lazy_exports(__name__, {}, {
     name: f"{__name__}.{name}" for name in __all__})

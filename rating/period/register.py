@@ -23,8 +23,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
-from importer.formats.fidelist import FideList, ListEntry
-from importer.formats.nationallist import NationalEntry, NationalList
+from importer.formats import fidelist
+from importer.formats.fidelist.entry import ListEntry
+from importer.formats.nationallist.model import NationalEntry, NationalList
 from importer.identity import EventIdentity, Keyed
 from importer.model import Player, RatingList, Tournament
 from importer.parsing.names import name_key
@@ -381,7 +382,7 @@ class Register:
 
     # ---------------------------------------------------------------- FIDE lists
 
-    def import_list(self, fide_list: FideList, month: date, *,
+    def import_list(self, fide_list: fidelist.FideList, month: date, *,
                     on_progress: Callable[[int, int], None] | None = None) -> StoredList:
         """Store a FIDE list as the list of *month*, in one transaction: each id once (its
         first line).  Its rating lists replace the month's lists of the same kind; a
@@ -450,7 +451,7 @@ class Register:
         return out
 
     def list_in_force(self, on: date, fide_ids: Iterable[str], *,
-                      federations: Iterable[str] = ()) -> FideList | None:
+                      federations: Iterable[str] = ()) -> fidelist.FideList | None:
         """These players (and every player of these *federations*) on the FIDE lists in force
         on *on*: per rating list, the newest stored month up to *on*'s; None when no list is
         stored by then."""
@@ -484,7 +485,7 @@ class Register:
                     fields[c] = getattr(own, c) if own is not None else None
             merged[fid] = replace(base, **fields)
         kinds = tuple(k for k in _LIST_KINDS if k in months)
-        return FideList.of(merged.values(), lists=kinds, list_date=_first(newest),
+        return fidelist.FideList.of(merged.values(), lists=kinds, list_date=_first(newest),
                            source=f"{self.path} (FIDE list {newest})")
 
     # ---------------------------------------------------------------- national lists
@@ -652,7 +653,7 @@ def _list_row(period: str, p: PeriodPlayer, previous: Mapping[tuple[str, RatingL
 
 
 def list_for(path: str | os.PathLike[str], tournaments: Sequence[Tournament], on: date
-             ) -> FideList | None:
+             ) -> fidelist.FideList | None:
     """The register's FIDE lists in force on *on*, with the tournaments' players (by FIDE id,
     and every player of the federations of those without one, to find them by name); None
     when there is no register at *path*, or it holds no list by then, or none of them."""

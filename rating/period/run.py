@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from importer.formats.fidelist import FideList
     from rating.period.register import Register
 
-__all__ = ["PeriodSource", "check_month", "parse_month", "run_period"]
+__all__ = ["PeriodSource", "check_month", "run_period"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,18 +44,6 @@ class PeriodSource:
     """The user said it is an event of its own (never the same as another source)."""
     counted: tuple[str, ...] = ()
     """Other sources of the same event counted in this one (copies, older snapshots)."""
-
-
-_MONTH_TEXT = re.compile(r"(\d{4})-(\d{2})")
-
-
-def parse_month(text: str) -> date | None:
-    """``YYYY-MM`` (blanks around allowed) as the first day of that month; None if it is not
-    one (month 13, year 0000, other shapes)."""
-    m = _MONTH_TEXT.fullmatch(text.strip())
-    if not m or not 1 <= int(m.group(2)) <= 12 or int(m.group(1)) < 1:
-        return None
-    return date(int(m.group(1)), int(m.group(2)), 1)
 
 
 def check_month(month: date, *, today: date | None = None) -> date:

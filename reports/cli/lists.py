@@ -14,15 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from importer.formats.fidelist import read_fide_list
-from importer.formats.nationallist import read_national_list
+from importer import formats
+from importer.formats import fidelist
+from rating.period.months import parse_month
 from rating.period.paths import default_store
 from rating.period.register import Register
-from rating.period.run import parse_month
-from reports.cli.sources import progress_bar
+from reports.cli.progress import progress_bar
 from reports.errors import ReportError
-from reports.render.fmt import text_table
-from reports.report import list_warnings
+from reports.render import fmt
 
 if TYPE_CHECKING:
     from datetime import date
@@ -106,7 +105,7 @@ def import_list(file: str, store: str | None, month_text: str | None, kind: str 
             bar.update(done - bar.n)
 
     try:
-        fide_list = read_fide_list(file, kind=kind, on_progress=advance)
+        fide_list = fidelist.read_fide_list(file, kind=kind, on_progress=advance)
     finally:
         if bar is not None:
             bar.close()
@@ -114,7 +113,7 @@ def import_list(file: str, store: str | None, month_text: str | None, kind: str 
     if month is None and found is None:
         raise ReportError(f"{file}: neither its name nor its header tells the list's month; "
                           "give --month YYYY-MM")
-    notes = list_warnings(fide_list.warnings)
+    notes = fmt.list_warnings(fide_list.warnings)
     if month is not None and found is not None and found != month:
         notes.append(f"{file}: the list of {found:%Y-%m}, stored as {month:%Y-%m} (--month)")
     month = month or found
@@ -144,7 +143,7 @@ def _import_national(file: str, store: str | None, month_text: str | None, syste
                      quiet: bool) -> None:
     """``list import --system dwz|ecf``: a national list as a month's list of its system."""
 
-    national = read_national_list(file, system)
+    national = formats.nationallist.read_national_list(file, system)
     month = _month(month_text) if month_text else None
     found = national.published.replace(day=1) if national.published else _month_in_name(file)
     if month is None and found is None:
@@ -199,7 +198,7 @@ def _player_lines(fide_id: str, entries: list[tuple[date, ListEntry]]) -> list[s
             e.std_rating, e.std_games, e.std_k, e.rpd_rating, e.rpd_games, e.rpd_k,
             e.blz_rating, e.blz_games, e.blz_k)), e.flags])
     return [f"{fide_id} {last.name}" + (f" ({about})" if about else ""),
-            *text_table(rows, left=(0, 10))]
+            *fmt.text_table(rows, left=(0, 10))]
 
 
 def _cell(value: int | None) -> str:

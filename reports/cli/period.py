@@ -14,9 +14,10 @@ from importer.model import RatingList
 from importer.writing.atomic import StagedDir, check_output_folder, finish_swap
 from rating.errors import RatingError
 from rating.national import rate_national_period
+from rating.period.months import parse_month
 from rating.period.paths import default_store
 from rating.period.register import Register
-from rating.period.run import check_month, parse_month
+from rating.period.run import check_month
 from rating.systems import registry
 from reports.cli.options import national_list_option, out_options, read_national_lists, system_option
 from reports.cli.sources import LoadOptions, load_events, source_options

@@ -9,18 +9,16 @@ only when a source needs the network.
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from tqdm import tqdm
 
 from importer import net
 from importer.events import load_events as read_events
 from importer.net.urls import parse_fide_calc_url, parse_ref
+from reports.cli.progress import progress
 from reports.errors import ReportError
 
 if TYPE_CHECKING:
@@ -29,8 +27,7 @@ if TYPE_CHECKING:
     from importer.events import Events
     from importer.model import Tournament
 
-__all__ = ["LoadOptions", "Progress", "load_events", "load_one", "progress", "progress_bar",
-           "source_options"]
+__all__ = ["LoadOptions", "load_events", "load_one", "source_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,49 +72,6 @@ class LoadOptions:
     def pop_from(cls, opts: dict[str, Any]) -> LoadOptions:
         """Take this class's fields out of a click options dict."""
         return cls(**{name: opts.pop(name) for name in cls.__dataclass_fields__})
-
-
-class Progress:
-    """Counts each file read or page fetched on a progress bar on stderr, or shows nothing
-    (quiet, or stderr is not a terminal)."""
-
-    def __init__(self, label: str, enabled: bool) -> None:
-        self.label, self.enabled, self.count = label, enabled, 0
-        self._bar: Any = None
-
-    def __call__(self, what: str) -> None:
-        self.count += 1
-        if self.enabled:
-            if self._bar is None:
-                self._bar = progress_bar(self.label, unit=" source")
-            self._bar.set_postfix_str(what[-60:], refresh=False)
-            self._bar.update(1)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
-
-
-PROGRESS_DELAY = 1.0
-"""Seconds of work before a progress bar shows (quick work shows none)."""
-
-
-def progress_bar(label: str, *, total: int | None = None, unit: str = "it",
-                 scale: bool = False) -> Any:
-    """A tqdm bar on stderr, shown once the work has taken PROGRESS_DELAY; it clears itself."""
-
-    return tqdm(total=total, desc=label, unit=unit, unit_scale=scale, delay=PROGRESS_DELAY,
-                leave=False, file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
-
-
-@contextmanager
-def progress(label: str, *, quiet: bool) -> Iterator[Progress]:
-    """A progress bar counting sources on stderr; off when quiet or stderr is not a terminal."""
-    bar = Progress(label, enabled=not quiet and sys.stderr.isatty())
-    try:
-        yield bar
-    finally:
-        bar.close()
 
 
 def _needs_network(source: str, base_url: str | None) -> bool:

@@ -28,7 +28,7 @@ from rating.period.records import PeriodResult
 from rating.period.register import Register
 from rating.period.run import PeriodSource, run_period
 from reports.errors import ReportError
-from reports.report import list_warnings
+from reports.render import fmt
 
 __all__ = ["Month", "rate_month"]
 
@@ -100,7 +100,7 @@ def rate_month(found: Events, *, period: date, ratings_list: str | os.PathLike[s
     if ratings_list is not None:
         ids, federations = wanted_on_list(e.tournament for e in found.events)
         fide_list = read_fide_list(ratings_list, fide_ids=ids, federations=federations)
-        notes += map(Note, list_warnings(fide_list.warnings))
+        notes += map(Note, fmt.list_warnings(fide_list.warnings))
     events, pages, page_notes = _split(found)
     offered = [PeriodSource(tournament=e.tournament, source=e.label, apart=e.apart,
                             counted=tuple(map(display_name, e.counted)),

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 from rating.numbers import round_half_up, to_cent
 
-__all__ = ["average", "change", "expected", "hundredths", "points", "sentence", "signed",
-           "text_table"]
+__all__ = ["average", "change", "expected", "first_few", "hundredths", "list_warnings", "points",
+           "sentence", "signed", "text_table"]
 
 
 def change(value: Decimal | None) -> str:
@@ -73,3 +73,8 @@ def first_few(items: Sequence[str], limit: int, *, indent: str = "", what: str =
     more = len(items) - limit
     tail = [f"{indent}… and {more} more{' ' + what if what else ''}"] if more > 0 else []
     return [f"{indent}{item}" for item in items[:limit]] + tail
+
+
+def list_warnings(warnings: Sequence[str], limit: int = 5) -> list[str]:
+    """A rating list's warnings as notes: the first few, then how many more."""
+    return first_few(warnings, limit, what="rating-list warnings")

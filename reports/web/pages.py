@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from rating.norms import EventClass
-from rating.period.run import parse_month
+from rating.period.months import parse_month
 from rating.systems import registry
 from reports.render import fmt
 from reports.render.html import environment

@@ -266,19 +266,19 @@ def test_report_with_the_stored_list_equals_report_with_the_file(run_cli, real: 
 
 def test_progress_bars_on_a_terminal_only(run_cli, own: Path, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import reports.cli.sources
+    import reports.cli.progress
 
     args = ("list", "import", str(own / "foa_otit_overflow.txt"), "--store",
             str(tmp_path / "r.sqlite"), "--month", "2026-10")
     plain = run_cli(*args)
     assert plain.code == 0 and "reading" not in plain.stderr and "\r" not in plain.stderr
-    monkeypatch.setattr(reports.cli.sources, "PROGRESS_DELAY", 0)
+    monkeypatch.setattr(reports.cli.progress, "PROGRESS_DELAY", 0)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     shown = run_cli(*args)
     assert shown.code == 0 and "reading" in shown.stderr and "storing" in shown.stderr
     quiet = run_cli(*args, "--quiet")
     assert quiet.code == 0 and quiet.stderr == ""
-    bar = reports.cli.sources.Progress("reading", enabled=True)
+    bar = reports.cli.progress.Progress("reading", enabled=True)
     bar("a.trf")
     bar("b.trf")
     bar.close()

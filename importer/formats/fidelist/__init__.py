@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING
 from importer.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from importer.formats.fidelist.entry import LISTS, ListEntry
     from importer.formats.fidelist.reader import read_fide_list
-    from importer.formats.fidelist.store import FRAME_DTYPES, LISTS, FideList, ListEntry
+    from importer.formats.fidelist.store import FRAME_DTYPES, FideList
     from importer.formats.fidelist.streams import MAX_MEMBER_BYTES
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
 ]
 
 _FROM = {"importer.formats.fidelist.reader": ("read_fide_list",),
-         "importer.formats.fidelist.store": ("FRAME_DTYPES", "LISTS", "FideList", "ListEntry"),
+         "importer.formats.fidelist.entry": ("LISTS", "ListEntry"),
+         "importer.formats.fidelist.store": ("FRAME_DTYPES", "FideList"),
          "importer.formats.fidelist.streams": ("MAX_MEMBER_BYTES",)}
 __getattr__, __dir__ = lazy_exports(__name__, _FROM)

@@ -15,12 +15,11 @@ from typing import Any, Final
 
 import numpy as np
 
+from importer.formats.fidelist.entry import _PREFIX, LISTS
 from importer.formats.fidelist.store import (
     _BLANKS,
-    _PREFIX,
     _SEPARATOR,
     INT_FIELDS,
-    LISTS,
     STRING_FIELDS,
     Array,
     FideList,

@@ -13,7 +13,8 @@ from contextlib import ExitStack
 import importer.formats.fidelist.streams as streams
 from importer.errors import InputError, UnknownFormat
 from importer.formats.fidelist.columns import WarningHook, _Builder
-from importer.formats.fidelist.store import LISTS, FideList
+from importer.formats.fidelist.entry import LISTS
+from importer.formats.fidelist.store import FideList
 from importer.formats.fidelist.streams import MAX_MEMBER_BYTES, ProgressHook, _open, _Stream
 from importer.formats.fidelist.txt import _EXPECTED, _read_txt
 from importer.formats.fidelist.xml import _read_xml

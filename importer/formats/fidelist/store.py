@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
+
+from importer.formats.fidelist.entry import ListEntry
 
 if TYPE_CHECKING:
     import pandas as pd
 
 Array = npt.NDArray[Any]
 
-LISTS: Final = ("standard", "rapid", "blitz")
-_PREFIX: Final = {"standard": "std", "rapid": "rpd", "blitz": "blz"}
 STRING_FIELDS: Final = ("fide_id", "name", "federation", "sex", "title", "w_title", "o_title",
                         "foa_title", "flags")
 RATING_FIELDS: Final = tuple(f"{p}_{v}" for p in ("std", "rpd", "blz")
@@ -32,57 +31,6 @@ FRAME_DTYPES: Final[dict[str, str]] = {
     **{f: ("Int64" if f.endswith("_rating") else "Int16") for f in RATING_FIELDS},
 }
 """The columns of :meth:`FideList.to_frame`, in order, with their pandas dtypes."""
-
-
-@dataclass(frozen=True, slots=True)
-class ListEntry:
-    """One player on one rating list. Ratings/games/K are None when absent or unrated."""
-
-    fide_id: str
-    name: str
-    federation: str
-    sex: str
-    title: str
-    birth_year: int | None
-    flags: str
-    w_title: str = ""
-    o_title: str = ""
-    foa_title: str = ""
-    std_rating: int | None = None
-    std_games: int | None = None
-    std_k: int | None = None
-    rpd_rating: int | None = None
-    rpd_games: int | None = None
-    rpd_k: int | None = None
-    blz_rating: int | None = None
-    blz_games: int | None = None
-    blz_k: int | None = None
-
-    @property
-    def inactive(self) -> bool:
-        """Flag ``i``: inactive on this list."""
-        return "i" in self.flags
-
-    @property
-    def woman(self) -> bool:
-        """Flag ``w``."""
-        return "w" in self.flags
-
-    def rating(self, rating_list: str) -> int | None:
-        """The rating on 'standard', 'rapid' or 'blitz' (a :class:`RatingList` works too)."""
-        return self._get(rating_list, "rating")
-
-    def games(self, rating_list: str) -> int | None:
-        """Games rated in the period that produced this list."""
-        return self._get(rating_list, "games")
-
-    def k(self, rating_list: str) -> int | None:
-        """The K factor published on this list (valid at this list date)."""
-        return self._get(rating_list, "k")
-
-    def _get(self, rating_list: str, what: str) -> int | None:
-        value: int | None = getattr(self, f"{_PREFIX[str(rating_list)]}_{what}")
-        return value
 
 
 class FideList:

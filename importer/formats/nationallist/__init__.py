@@ -2,45 +2,24 @@
 
 Each format is one pure parser (bytes in, :class:`NationalList` out), in its own module:
 :mod:`~importer.formats.nationallist.dsb` and :mod:`~importer.formats.nationallist.ecf`;
-:func:`read_national_list` reads a file and hands it to the parser of the system asked for.
+:func:`read_national_list` (:mod:`~importer.formats.nationallist.reader`) reads a file and
+hands it to the parser of the system asked for.
 Unreadable input raises :class:`importer.errors.InputError` naming the file and line; a
 line that cannot be read is skipped and reported in :attr:`NationalList.warnings`.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from importer.errors import InputError
-from importer.formats.nationallist.dsb import read_dsb_list
-from importer.formats.nationallist.ecf import read_ecf_list
-from importer.formats.nationallist.model import NationalEntry, NationalList
+from importer.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from importer.formats.nationallist.model import NationalEntry, NationalList
+    from importer.formats.nationallist.reader import MAX_LIST_BYTES, SYSTEMS, read_national_list
 
 __all__ = ["MAX_LIST_BYTES", "SYSTEMS", "NationalEntry", "NationalList", "read_national_list"]
 
-MAX_LIST_BYTES = 512 * 1024 * 1024
-"""A national list file larger than this is refused (the DSB's whole export is ~10 MB)."""
-
-
-SYSTEMS: dict[str, Callable[..., NationalList]] = {"dwz": read_dsb_list, "ecf": read_ecf_list}
-"""The national systems whose lists can be read, by the rating system's name."""
-
-
-def read_national_list(path: str | os.PathLike[str], system: str) -> NationalList:
-    """Read *path* as *system*'s national list (InputError when it cannot be)."""
-    name = Path(path).name
-    reader = SYSTEMS.get(system)
-    if reader is None:
-        raise InputError(f"no national list is read for {system!r}: use "
-                         f"{' or '.join(SYSTEMS)}", source=name)
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_LIST_BYTES:
-            raise InputError(f"{size:,} bytes: larger than any national list "
-                             f"({MAX_LIST_BYTES:,} bytes at most)", source=name)
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the file ({exc.strerror or exc})", source=name) from None
-    return reader(data, source=name)
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "importer.formats.nationallist.model": ("NationalEntry", "NationalList"),
+    "importer.formats.nationallist.reader": ("MAX_LIST_BYTES", "SYSTEMS", "read_national_list")})
