@@ -1,7 +1,8 @@
 """The speed budget, as CI runs it: every benchmark in quick mode, failing on a clear regression.
 
 Targets (issues 3–6, 13, 17): import load ≤ 2× a bare lxml walk; a 300-player, 9-round
-report in ≤ 1.5 s; ``fiderate --help`` ≤ 0.3 s (or ≤ 2.5× a bare Python start); the period
+report in ≤ 1.5 s; ``fiderate --help`` ≤ 0.3 s (or ≤ 2.5× a bare Python start), and
+``fiderate list show`` ≤ 2.5× ``--help`` with neither numpy nor pandas imported; the period
 engine ≥ 5 M rows/s, and ``rate_period`` from tournament records ≥ 300 k player-game rows/s;
 a FIDE list (200,000 players) loads in ≤ 5× reading its bytes and slicing its columns with
 numpy, and its XML in ≤ 4× the TXT (a guard: the full-size target, 3×, is measured by
@@ -213,6 +214,8 @@ def checks(folder: Path) -> list[Check]:
         Check("fiderate --help (≤ 0.3 s or ≤ 2.5×)", "help_bench.py", ("--repeat", "9"),
               (Limit("help_s", 0.3, cpu="help_cpu_s"), Limit("ratio", 2.5, cpu="cpu_ratio")),
               any_of=True),
+        Check("list show (≤ 2.5× --help, no numpy)", "help_bench.py", ("--repeat", "9"),
+              (Limit("list_ratio", 2.5, cpu="list_cpu_ratio"), Limit("list_heavy", 0.0))),
         Check("period engine (≥ 5 M rows/s)", "period_bench.py", ("--quick",),
               (Limit("rows_per_s", 5_000_000.0, at_least=True, cpu="cpu_rows_per_s"),)),
         Check("period end to end (≥ 300 k rows/s)", "federation_bench.py",
