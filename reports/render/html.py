@@ -21,6 +21,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
+from markupsafe import Markup, escape
 
 from importer.model import DateSource, Status
 from importer.parsing.names import name_key
@@ -88,6 +89,7 @@ def environment() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.filters["blank"] = _blank  # numbers arrive formatted by reports.render.fmt
+    env.filters["name"] = _name_breaks  # 'Surname,Given' breaks after its comma on a phone
     env.filters["sentence"] = fmt.sentence  # Jinja's capitalize would lower 'FIDE' to 'Fide'
     script = env.get_template(SORT_SCRIPT).render()  # as the pages include it
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
@@ -164,6 +166,12 @@ def _k_words(pr: PlayerRating, cap: int | None) -> str:
     return words
 
 
+def _name_breaks(name: str) -> Markup:
+    """A name, escaped, that may break after each comma ('Mcshane,Luke J' on a narrow screen
+    breaks at the comma, never inside a word)."""
+    return Markup(",<wbr>").join(escape(name).split(","))
+
+
 def _signed_class(text: str) -> str:
     return "pos" if text.startswith("+") else ("neg" if text.startswith("-") else "")
 
@@ -180,8 +188,10 @@ def _stake(report: Report, pr: PlayerRating, live: int | None) -> list[SimpleNam
                                 cls="", then=""), blank, blank]
     if s is None:
         line = next((ln for ln in pr.rounds if ln.round == live), None)
-        words = ("no game" if line is None else "result in" if line.status is Status.PLAYED
-                 else "not paired" if line.status is Status.ABSENT else line.reason)
+        if line is not None and line.status is Status.PLAYED and line.points is not None:
+            return [_finished(line, pr), blank, blank]
+        words = ("no game" if line is None else "not paired" if line.status is Status.ABSENT
+                 else line.reason)
         return [SimpleNamespace(text=words, sort="", title="", cls="muted", then=""), blank,
                 blank]
     if not s.rated:
@@ -195,6 +205,22 @@ def _stake(report: Report, pr: PlayerRating, live: int | None) -> list[SimpleNam
                                    title=f"a {word}: {_new_words(new)}",
                                    then=str(new) if new is not None else "no rating"))
     return out
+
+
+_PLAYED = {Decimal(1): "won", Decimal("0.5"): "drew", Decimal(0): "lost"}
+
+
+def _finished(line: RoundLine, pr: PlayerRating) -> SimpleNamespace:
+    """The round in progress for a player whose game is over: how it went and what it did
+    ('won +2.90 → 2598')."""
+    how = _PLAYED.get(line.points or Decimal(0), "played")
+    if not line.rated or line.change is None:
+        return SimpleNamespace(text=f"{how}, not rated", sort="", title=line.reason, cls="muted",
+                               then="")
+    text = f"{how} {fmt.signed(line.change)}"
+    return SimpleNamespace(text=text, sort=str(line.change), title="the game is over",
+                           cls=_signed_class(fmt.signed(line.change)),
+                           then=str(pr.new_rating) if pr.new_rating is not None else "")
 
 
 def _new_words(new: int | None) -> str:

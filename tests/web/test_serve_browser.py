@@ -242,6 +242,20 @@ def british_server(realdata, tmp_path_factory):
         assert trap.connections == 0
 
 
+def test_on_a_phone_the_players_table_comes_first(browser, british_server):
+    """At 390 × 844 the served report's first player row is on the first screen; the downloads
+    and how long the report is kept come after the table."""
+    tab = browser.new_page(viewport={"width": 390, "height": 844})
+    tab.goto(f"{british_server.url}report/{BRITISH_TNR}/")
+    first = tab.locator("#players tbody tr").first.bounding_box()
+    assert first is not None and first["y"] + first["height"] <= 844, first
+    tab.screenshot(path="/tmp/phone.png")
+    table = tab.locator("#players").bounding_box()
+    downloads = tab.locator(".site-downloads").bounding_box()
+    assert table is not None and downloads is not None and downloads["y"] > table["y"]
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 def test_the_player_search_finds_michael_adams(browser, british_server):
     """The report form's player field takes a name in any word order; a name that fits no
     one lands on the index, searched, with the closest names as links."""

@@ -54,7 +54,7 @@ def imported_register(tmp_path: Path, run_cli) -> Path:
 
 def status_line(html: str) -> str:
     """The page's one line about the register."""
-    found = re.findall(r'<p class="site-live site-status" role="status">(.*?)</p>', html)
+    found = re.findall(r'<p class="site-status" role="status">(.*?)</p>', html)
     assert len(found) == 1, html
     return found[0].replace("&#39;", "'")
 
