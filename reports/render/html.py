@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import difflib
 import hashlib
+import re
 from collections.abc import Container, Mapping
 from decimal import Decimal
 from functools import cache
@@ -166,10 +167,13 @@ def _k_words(pr: PlayerRating, cap: int | None) -> str:
     return words
 
 
+_BARE_COMMA = re.compile(r",(?! )")
+
+
 def _name_breaks(name: str) -> Markup:
-    """A name, escaped, that may break after each comma ('Mcshane,Luke J' on a narrow screen
-    breaks at the comma, never inside a word)."""
-    return Markup(",<wbr>").join(escape(name).split(","))
+    """A name, escaped, that may break after a comma with no space after it ('Mcshane,Luke J'
+    on a narrow screen breaks at the comma, never inside a word)."""
+    return Markup(_BARE_COMMA.sub(",<wbr>", str(escape(name))))  # escaped first
 
 
 def _signed_class(text: str) -> str:
