@@ -107,6 +107,10 @@ def _landing(kept: Kept) -> RedirectResponse:
                             status_code=303)
 
 
+_UPSTREAM = (502, 503, 504)
+"""Statuses that are chess-results' failures, not fiderate's: the form keeps what was typed."""
+
+
 async def report_post(request: Request) -> Response:
     """POST /report: a link or files → the report (303 to its page), or the form with the
     error."""
@@ -141,7 +145,7 @@ async def report_post(request: Request) -> Response:
         return _landing(kept)
     except Exception as exc:
         status, line = problem(exc)
-        if status >= 500:
+        if status >= 500 and status not in _UPSTREAM:
             raise
         page = form_page(fields, form.clean(line) if form else line, status)
         page.headers.update(retry_headers(exc))

@@ -57,13 +57,23 @@ def problem(exc: BaseException) -> tuple[int, str]:
     if isinstance(exc, NoSuchTournament):
         return 404, _one_line(str(exc))
     if isinstance(exc, FetchError):
-        return 502, _one_line(f"chess-results could not be read: {exc}")
+        return 502, _unread(exc)
     if isinstance(exc, USER_FACING):
         return 400, _one_line(for_people(str(exc)))
     if isinstance(exc, MemoryError):
         return 422, "reading this needs more memory than this server allows"
     what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     return 500, _one_line(f"internal error in fiderate ({what}); please report it")
+
+
+_AGAIN = "try again in a while, or save the page in your browser and upload it"
+
+
+def _unread(exc: FetchError) -> str:
+    """A page chess-results did not give, in words: no error numbers, no addresses."""
+    if exc.status is None:
+        return f"chess-results.com could not be reached: {_AGAIN}"
+    return f"chess-results.com did not give the page (it answered {exc.status}): {_AGAIN}"
 
 
 _CODES = {400: "bad-input", 403: "forbidden", 404: "not-found", 405: "method-not-allowed",

@@ -136,8 +136,13 @@ def test_words_for_pages():
 def test_errors_become_one_line_and_a_status():
     assert problem(NoSuchTournament("u", "no such tournament (HTTP 404)")) == (
         404, "u: no such tournament (HTTP 404)")
-    assert problem(FetchError("u", "timed out")) == (
-        502, "chess-results could not be read: u: timed out")
+    assert problem(FetchError("https://chess-results.com/tnr1.aspx?lan=1&zeilen=99999",
+                              "[Errno -2] Name or service not known")) == (
+        502, "chess-results.com could not be reached: try again in a while, or save the page in "
+             "your browser and upload it")  # no error number, no internal address
+    assert problem(FetchError("u", "HTTP 503", status=503)) == (
+        502, "chess-results.com did not give the page (it answered 503): try again in a while, "
+             "or save the page in your browser and upload it")
     assert problem(InputError("bad\nline", source="f.trf")) == (400, "f.trf: bad line")
     assert problem(Problem("too big", 413)) == (413, "too big")
     status, line = problem(RuntimeError("boom\n  at x"))

@@ -140,3 +140,19 @@ def test_a_form_that_is_no_form_is_400(server):
                       headers={"content-type": "multipart/form-data"})
     assert r.status_code == 400 and "no boundary" in error_line(r.text)
     assert server.uploads_left() == []
+
+
+def test_when_chess_results_cannot_be_reached_the_form_says_so_and_keeps_what_was_typed(
+        tmp_path):
+    """A link whose pages cannot be fetched (nothing listens at the address): the form comes
+    back with the reason in words, and the link and player as the user typed them."""
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/"
+    with Served(tmp_path, base_url=dead) as server:
+        r = requests.post(server.url + "report", data={"source": "1452107", "player": "Adams"},
+                          timeout=60)
+    assert r.status_code == 502
+    assert "chess-results.com could not be reached" in r.text
+    assert "Errno" not in r.text and "zeilen" not in r.text and "lan=" not in r.text
+    assert 'value="1452107"' in r.text and 'value="Adams"' in r.text
