@@ -121,7 +121,9 @@ async def report_post(request: Request) -> Response:
         form = await read_form(request)
         fields = {k: form.get(k) for k in _REPORT_FIELDS}
         options = ReportSettings.from_fields(fields)
-        files = form.uploads("files")
+        files = form.uploads("files") or form.pasted("source")
+        if files and not form.uploads("files"):
+            fields["source"] = ""  # a pasted page is read as a file, never echoed back
         reports = _reports(request)
         client = client_of(request)
         if not files and not fields["source"]:

@@ -37,6 +37,10 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_FILES = 20
 MAX_REQUEST_BYTES = 50 * 1024 * 1024
 MAX_FIELD_BYTES = 64 * 1024
+MAX_PASTE_BYTES = 4 * 1024 * 1024
+"""A page's text pasted into the link box (a chess-results page is 20–100 KB)."""
+PASTE_FIELD = "source"
+"""The one field that may hold a pasted page."""
 MAX_FIELDS = 50
 _MB = 1024 * 1024
 
@@ -65,6 +69,18 @@ class Form:
         """The files sent in field *name*."""
         return self.files.get(name, [])
 
+    def pasted(self, name: str) -> list[Upload]:
+        """The text of a page pasted into field *name* (a saved page's HTML, a TRF), as a file
+        read like any upload; [] when the field holds a link or a number."""
+        text = self.get(name)
+        if not _PAGE_TEXT.search(text[:4096]) and text.count("\n") < 3:
+            return []
+        if self.folder is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="fiderate-upload-"))
+        path = self.folder / "pasted-page.html"
+        path.write_text(text, encoding="utf-8")
+        return [Upload(path, "the pasted page")]
+
     def clean(self, message: str) -> str:
         """A message with the server's folder taken out of file names."""
         return message.replace(f"{self.folder}/", "") if self.folder is not None else message
@@ -73,6 +89,10 @@ class Form:
         """Remove the uploaded files."""
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_PAGE_TEXT = re.compile(r"<(?:!doctype|html|head|body|table|div|tr|td|p)\b", re.IGNORECASE)
+"""Markup near the start of a field: a page's text, not a link."""
 
 
 def display_name(raw: str) -> str:
@@ -101,7 +121,7 @@ async def read_form(request: Request) -> Form:
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_FIELD_BYTES:
+        if len(body) > MAX_PASTE_BYTES + MAX_FIELD_BYTES:
             raise Problem("the form is larger than a form without files can be", 413)
     pairs = parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True)
     return Form(fields=dict(pairs[:MAX_FIELDS]))
@@ -185,7 +205,7 @@ class _Reader:
             return
         self._size += end - start
         if self._filename is None:
-            if self._size > MAX_FIELD_BYTES:
+            if self._size > (MAX_PASTE_BYTES if self._name == PASTE_FIELD else MAX_FIELD_BYTES):
                 self._refuse(Problem(f"the field {self._name!r} is too long"))
             else:
                 self._data += data[start:end]

@@ -156,3 +156,14 @@ def test_when_chess_results_cannot_be_reached_the_form_says_so_and_keeps_what_wa
     assert "chess-results.com could not be reached" in r.text
     assert "Errno" not in r.text and "zeilen" not in r.text and "lan=" not in r.text
     assert 'value="1452107"' in r.text and 'value="Adams"' in r.text
+
+
+def test_a_page_pasted_into_the_link_box_is_read_like_a_saved_page(server):
+    """The HTML of a saved page pasted where a link goes: read as the page, never echoed as an
+    error (newlines stripped, as a one-line box does)."""
+    page = (ROOT / "fixtures" / "chess-results" / "art0_startingrank_small.html").read_text(
+        encoding="utf-8")
+    r = requests.post(server.url + "report", data={"source": page.replace("\n", "")},
+                      timeout=60)
+    assert r.status_code == 200, r.text[-2000:]
+    assert "/report/u" in r.url and "<!DOCTYPE" not in r.text.split("<body", 1)[1][:3000]
