@@ -31,6 +31,7 @@ from reports.render.norm_view import (
 )
 from reports.render.view import (
     Report,
+    computed,
     initial_workings,
     page_cells,
     page_headers,
@@ -159,15 +160,28 @@ def render_players(report: Report) -> str:
     rows = [(*map(_head, first), _head(change), _head(new), _head(perf),
              *(text for text, _ in extra))]
     for pr in report.shown:
-        row = PlayerRow(pr, report.player(pr.start_no))
+        p = report.player(pr.start_no)
+        row = PlayerRow(pr, p)
         cells = [c.text for b in report.beside
                  for c in page_cells(b.system.player_columns, b.rating.player(pr.start_no))]
-        rows.append((*(_text(c, row) for c in first),
+        ours = computed(pr)  # a ranking page alone shows no game: its change is the source's
+        figures = [_text(c, row) if ours or c.name in _ALWAYS else "" for c in first]
+        if not ours:
+            shown = (f"{fmt.signed(p.rating_change)} published" if p.rating_change is not None
+                     else "unknown")
+            rows.append((*figures, shown if pr.rating is not None else "", "",
+                         _text(perf, row), *cells))
+            continue
+        rows.append((*figures,
                      (f"{_text(change, row)} → {_text(_PLAYERS['rounded_change'], row)}"
                       if pr.rating is not None else ""),
                      _new_cell(pr), _text(perf, row), *cells))
     left = {1} | {11 + i for i, (_, numeric) in enumerate(extra) if not numeric}
     return "\n".join(fmt.text_table(rows, left=left))
+
+
+_ALWAYS = frozenset({"start_no", "name", "rating", "k", "points"})
+"""The columns a player's row shows even when the source shows none of their games."""
 
 
 def _new_cell(pr: PlayerRating) -> str:

@@ -348,3 +348,16 @@ def test_source_warnings_are_printed_once(run_cli, realdata, tmp_path, out):
     res = run_cli("report", *args, *(["--out", str(tmp_path / "r")] if out else []))
     assert res.code == 0
     assert (res.stdout + res.stderr).count("may be an absence or a requested half-point bye") == 1
+
+
+def test_the_terminal_shows_a_ranking_pages_published_change_as_the_pages_do(run_cli,
+                                                                            fixtures_dir):
+    """A final ranking with chess-results' published change shows none of the games: the
+    table says the source's figure ('−17.30 published'), never '0.00 → 0' and the old rating
+    as the new one."""
+    res = run_cli("report", str(fixtures_dir / "chess-results" / "art1_ranking_published_small.html"),
+                  "-q")
+    assert res.code == 0, res.stderr
+    rows = [line for line in res.stdout.splitlines() if line.strip()[:1].isdigit()]
+    assert sum("published" in line for line in rows) == 5  # every rated player
+    assert not any("0.00 → 0" in line for line in rows)
