@@ -197,3 +197,16 @@ def test_222_only_when_it_reads_back_as_the_list() -> None:
                                                                rating_list=RatingList.BLITZ))
     text = write_trf(blitz)
     assert "222" not in text and parse_trf(text).info.rating_list is RatingList.BLITZ
+
+
+def test_a_last_update_is_never_written_as_the_start(run_cli, fixtures_dir, tmp_path):
+    """A page whose only date is its last update: the TRF leaves 042/052 empty (the update
+    bounds the event, it is not its start), and reads back without a start date."""
+    page = fixtures_dir / "chess-results" / "art4_ranking_crosstable_links.html"
+    res = run_cli("import", str(page), "--format", "trf", "--out", str(tmp_path / "out"), "-q")
+    assert res.code == 0, res.stderr
+    text = (tmp_path / "out" / "tournament.trf").read_text(encoding="utf-8")
+    records = {line[:3]: line[4:].strip() for line in text.replace("\r", "\n").splitlines()}
+    assert records["042"] == "" and records["052"] == ""
+    back = importer.load(tmp_path / "out" / "tournament.trf")
+    assert back.info.start_date is None

@@ -9,7 +9,7 @@ from typing import Literal
 from importer.errors import OutputError
 from importer.formats.trf.dates import classify_time_control, encoded_time_control
 from importer.formats.trf.reader import MIN_FIDE_ID_DIGITS, NOT_NRS
-from importer.model import Colour, Player, RoundResult, Status, System, Tournament
+from importer.model import Colour, DateSource, Player, RoundResult, Status, System, Tournament
 from importer.parsing.time_control import looks_encoded, parse_time_control
 
 __all__ = ["TrfVersion", "encode_time_control", "write_trf"]
@@ -117,9 +117,13 @@ def write_trf(t: Tournament, *, version: TrfVersion = "TRF26") -> str:
     system_text = _SYSTEM_TEXT[i.system]
     if i.rating_list is not None and classify_time_control(i.time_control) != i.rating_list:
         system_text += f" ({i.rating_list.value})"
+    # A page's last update bounds the event; it is not its start: no dates then (TRF has no
+    # field for it).
+    dated = i.date_source is not DateSource.LAST_UPDATE
     lines = [f"012 {_one_line(i.name)}", f"022 {_one_line(i.city)}".rstrip(),
              f"032 {_one_line(i.federation)}",
-             f"042 {_fmt_date(i.start_date)}", f"052 {_fmt_date(i.end_date)}",
+             f"042 {_fmt_date(i.start_date if dated else None)}",
+             f"052 {_fmt_date(i.end_date if dated else None)}",
              f"062 {len(t.players)}", f"072 {rated}", f"092 {system_text}",
              f"102 {_one_line(i.chief_arbiter)}".rstrip(),
              *(f"112 {_one_line(d)}" for d in i.deputy_arbiters),
