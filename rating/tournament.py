@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
+from typing import Final
 
 from importer.model import (
     DateSource,
@@ -98,11 +99,31 @@ def _facts(system: RatingSystem, p: Player, rating: int | None, year: int,
     """What is known of *p* for *system*'s K: a national system gets no K published or
     listed for FIDE."""
     national = system.national
-    return PlayerFacts(rating=rating, year=year, birth_year=p.birth_year,
+    return PlayerFacts(rating=rating, year=year, birth_year=plausible_birth_year(p, year),
                        junior=is_junior_category(p.category), title=p.title,
                        published_k=None if national else p.k,
                        evaluations=p.national_evaluations if national else None,
                        list_k=k_lookup(p) if k_lookup and not national else None)
+
+
+YOUNGEST: Final = 4
+"""A player younger than this in the event's year is a birth year the source got wrong (the
+event's own year, a typing slip): it decides no K."""
+
+
+def plausible_birth_year(p: Player, year: int) -> int | None:
+    """*p*'s birth year when it can be one for a player of an event in *year*, else None."""
+    by = p.birth_year
+    return by if by is None or year - by >= YOUNGEST else None
+
+
+def _birth_year_notes(t: Tournament, year: int) -> list[PlayerNote]:
+    """One note naming the players whose birth year cannot be one (it decides no K)."""
+    return [PlayerNote(start_no=p.start_no, detail=f"born {p.birth_year}",
+                       text=f"a birth year in or just before the event's year ({year}) is not "
+                            "a player's: it is left out of the K")
+            for p in t.players if p.birth_year is not None
+            and plausible_birth_year(p, year) is None]
 
 
 def _player_k(system: RatingSystem, facts: PlayerFacts, k_default: int,
@@ -411,7 +432,8 @@ def rate_tournament(t: Tournament, system: RatingSystem | str = "fide", *, k_def
                             on=start, rules_label=chosen.rules_label(),
                             date_source=basis.source,
                             rating_list=rating_list, players=players, notes=tuple(notes),
-                            player_notes=tuple(n for p in players for n in _k_notes(p, k_cap)),
+                            player_notes=(*_birth_year_notes(t, year),
+                                          *(n for p in players for n in _k_notes(p, k_cap))),
                             default_k_players=defaults, k_cap=k_cap,
                             default_k=chosen.player_k(PlayerFacts(rating=None), k_default)[0])
 

@@ -332,3 +332,22 @@ def test_ukd_notes_an_event_off_its_list():
     assert ("UKD is the standard-time rating: this event was rated as asked, but TSF may not "
             "rate it") in rate_tournament(rapid, "ukd").notes
     assert not any("TSF" in n for n in rate_tournament(t, "ukd").notes)
+
+
+def test_a_birth_year_of_the_events_own_year_decides_no_k_and_is_said_once():
+    """A source that gives the event's year as a birth year: not a player's age (K 40 as a
+    junior would be a guess), so the K is the default's, and one note names the player."""
+    players = (Player(start_no=1, name="Young, Yan", rating=1500, birth_year=2026),
+               Player(start_no=2, name="Old, Ola", rating=1600, birth_year=2010))
+    results = (RoundResult(start_no=1, round=1, status=Status.PLAYED, opponent_no=2,
+                           colour=Colour.WHITE, points=Decimal(1)),
+               RoundResult(start_no=2, round=1, status=Status.PLAYED, opponent_no=1,
+                           colour=Colour.BLACK, points=Decimal(0)))
+    t = Tournament(info=TournamentInfo(name="Spring", start_date=date(2026, 5, 1), rounds=1),
+                   players=players, results=results)
+    rated = rate_tournament(t)
+    young, old = rated.players
+    assert (young.k, young.k_source) == (20, KSource.DEFAULT)
+    assert (old.k, old.k_source) == (40, KSource.CATEGORY)  # 16 years old: a junior
+    (note,) = [n for n in rated.player_notes if "birth year" in n.text]
+    assert note.start_no == 1 and note.detail == "born 2026"
