@@ -435,6 +435,10 @@ def ranks(report: Report) -> tuple[dict[int, str], bool]:
     published = {pr.start_no: report.player(pr.start_no).rank for pr in players}
     if any(r is not None for r in published.values()):
         return {no: "" if r is None else str(r) for no, r in published.items()}, True
+    t = report.tournament
+    if not t.results and all(report.player(pr.start_no).points is None for pr in players):
+        # a starting list: no places yet
+        return {pr.start_no: "" for pr in players}, False
     points = [pr.points or Decimal(0) for pr in players]
     out: dict[int, str] = {}
     for pr, own in zip(players, points, strict=True):
@@ -462,6 +466,8 @@ def state(report: Report) -> State:
     rounds = t.info.rounds or t.rounds_seen
     if live is not None:
         stage = provisional(report)
+    elif not t.results and not any(p.points is not None or p.rank for p in t.players):
+        stage = "Starting list: no results yet"
     elif not t.results:
         stage = (f"Ranking after {rounds} round{'s' if rounds != 1 else ''}, as published"
                  if rounds else "Ranking as published")

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
+import importer
 from importer.model import (
     Colour,
     Player,
@@ -32,7 +33,7 @@ from importer.model import (
 )
 from reports.errors import ReportError
 from reports.render.columns import PLAYER_COLUMNS, ROUND_COLUMNS, SCENARIO_COLUMNS
-from reports.render.view import Note
+from reports.render.view import Note, ranks, state
 from reports.report import build_report, render_report, resolve_player, write_report
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "report_small"
@@ -373,3 +374,13 @@ def test_a_later_rating_list_is_flagged(realdata, tmp_path):
     notes = build_report(small(), ratings_list=later).notes
     assert any("dated 2026-11-01, after the tournament's start (2026-10-02)" in n.text
                for n in notes)
+
+
+def test_a_starting_list_is_called_so_and_ranks_no_one(fixtures_dir):
+    """A starting list (no results, no points): the pages say so, and give no places, never
+    everyone '1='."""
+    t = importer.load(fixtures_dir / "chess-results" / "art0_startingrank_small.html")
+    report = build_report(t)
+    assert state(report).stage == "Starting list: no results yet"
+    places, published = ranks(report)
+    assert set(places.values()) == {""} and not published
