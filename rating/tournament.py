@@ -27,7 +27,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
-from typing import Final
 
 from importer.model import (
     DateSource,
@@ -50,7 +49,7 @@ from rating.results import (
 )
 from rating.systems import registry
 from rating.systems.base import FideSystem, RatingSystem
-from rating.systems.fide import KSource, PlayerFacts, is_junior_category
+from rating.systems.fide import KSource, PlayerFacts, is_junior_category, plausible_birth_year
 from rating.systems.fide_rules import FideRules, previous_rules, rules_for
 from rating.systems.time_controls import standard_time
 
@@ -99,22 +98,11 @@ def _facts(system: RatingSystem, p: Player, rating: int | None, year: int,
     """What is known of *p* for *system*'s K: a national system gets no K published or
     listed for FIDE."""
     national = system.national
-    return PlayerFacts(rating=rating, year=year, birth_year=plausible_birth_year(p, year),
+    return PlayerFacts(rating=rating, year=year, birth_year=p.birth_year,
                        junior=is_junior_category(p.category), title=p.title,
                        published_k=None if national else p.k,
                        evaluations=p.national_evaluations if national else None,
                        list_k=k_lookup(p) if k_lookup and not national else None)
-
-
-YOUNGEST: Final = 4
-"""A player younger than this in the event's year is a birth year the source got wrong (the
-event's own year, a typing slip): it decides no K."""
-
-
-def plausible_birth_year(p: Player, year: int) -> int | None:
-    """*p*'s birth year when it can be one for a player of an event in *year*, else None."""
-    by = p.birth_year
-    return by if by is None or year - by >= YOUNGEST else None
 
 
 def _birth_year_notes(t: Tournament, year: int) -> list[PlayerNote]:
@@ -123,7 +111,7 @@ def _birth_year_notes(t: Tournament, year: int) -> list[PlayerNote]:
                        text=f"a birth year in or just before the event's year ({year}) is not "
                             "a player's: it is left out of the K")
             for p in t.players if p.birth_year is not None
-            and plausible_birth_year(p, year) is None]
+            and plausible_birth_year(p.birth_year, year) is None]
 
 
 def _player_k(system: RatingSystem, facts: PlayerFacts, k_default: int,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
+from typing import Final
 
 from rating.numbers import round_half_up
 from rating.systems.fide_rules import CapRule, FideRules, InitialRule
@@ -39,6 +40,7 @@ __all__ = [
     "percent_h",
     "performance",
     "period_k",
+    "plausible_birth_year",
     "player_k",
     "pooled_initial_rating",
 ]
@@ -178,6 +180,18 @@ class KSource(StrEnum):
     """Nothing known: the caller's default K (a warning names the player)."""
 
 
+YOUNGEST: Final = 4
+"""A player younger than this in the event's year is a birth year the source got wrong (the
+event's own year, a typing slip): it decides no K."""
+
+
+def plausible_birth_year(birth_year: int | None, year: int | None) -> int | None:
+    """*birth_year* when it can be a player's in an event of *year*, else None."""
+    if birth_year is None or year is None or year - birth_year >= YOUNGEST:
+        return birth_year
+    return None
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerFacts:
     """What is known about a player when choosing K (every path asks :func:`player_k`)."""
@@ -200,6 +214,10 @@ class PlayerFacts:
     evaluations: int | None = None
     """How many times a national list has rated the player before (DWZ's index; None:
     unknown)."""
+
+    def __post_init__(self) -> None:
+        """A birth year no player of the event can have is unknown (every path, every system)."""
+        object.__setattr__(self, "birth_year", plausible_birth_year(self.birth_year, self.year))
 
 
 @cache
