@@ -20,7 +20,8 @@ from importer.model import NO_POINT as _ZERO
 from importer.model import Colour, Status, as_points
 from importer.parsing.numbers import whole_number
 
-__all__ = ["Cell", "clean", "parse_int", "parse_points", "parse_rating", "parse_round_cell"]
+__all__ = ["Cell", "clean", "parse_int", "parse_points", "parse_rating", "parse_round_cell",
+           "round_cell_or_none"]
 
 _HALF = ("½", "&frac12;", "1/2", "0,5", "0.5")
 _CELL = re.compile(
@@ -99,8 +100,24 @@ def parse_round_cell(cell: str) -> Cell:
     return Cell(opp, colour, points, status)
 
 
+@lru_cache(maxsize=8192)
+def round_cell_or_none(cell: str) -> Cell | None:
+    """The round cell *cell* reads as (:func:`parse_round_cell`), or None when it is none.
+
+    Cached, the refusals too: telling a ranking list from a crosstable in an unknown language
+    asks this of every cell of the page, most of them no round cell.
+    """
+    try:
+        return parse_round_cell(cell)
+    except InputError:
+        return None
+
+
+@lru_cache(maxsize=4096)
 def parse_points(text: str) -> Decimal | None:
-    """A printed score: ``5,5`` (decimal comma), ``5.5``, ``4½``, ``7x`` → Decimal; '' → None."""
+    """A printed score: ``5,5`` (decimal comma), ``5.5``, ``4½``, ``7x`` → Decimal; '' → None.
+
+    Cached: a list prints the same few scores on every row (a Decimal is immutable)."""
     if text.isdigit() and text.isascii():  # the hot path
         return Decimal(text)
     t = clean(text).replace(",", ".")

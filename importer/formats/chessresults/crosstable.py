@@ -78,18 +78,23 @@ def read_crosstable(ctx: Ctx, doc: Document, t: Table, *, by_rank_cells: bool,
             results.append(RoundResult(start_no=no, round=rd, status=c.status,
                                        opponent_no=c.opponent_no, colour=c.colour,
                                        points=c.points))
-    known = rank_to_no if by_rank_cells and not by_rank else {p.start_no: p.start_no
-                                                               for p in players}
-    for k, r in enumerate(results):
-        opp = r.opponent_no
-        if opp is None:
-            continue
-        if known.get(opp, r.start_no) == r.start_no:
-            name = next(p.name for p in players if p.start_no == r.start_no)
-            raise ctx.error(f"player {r.start_no} ({name}), round {r.round}: opponent "
-                            f"{opp} is not in the table: broken or truncated page")
-        if known is rank_to_no:  # art=4: the cell numbers the opponent's rank
-            results[k] = replace(r, opponent_no=known[opp])
+    def not_in_table(r: RoundResult) -> InputError:
+        name = next(p.name for p in players if p.start_no == r.start_no)
+        return ctx.error(f"player {r.start_no} ({name}), round {r.round}: opponent "
+                         f"{r.opponent_no} is not in the table: broken or truncated page")
+
+    if by_rank_cells and not by_rank:  # art=4: the cells number the opponents by rank
+        for k, r in enumerate(results):
+            if r.opponent_no is not None:
+                if rank_to_no.get(r.opponent_no, r.start_no) == r.start_no:
+                    raise not_in_table(r)
+                results[k] = replace(r, opponent_no=rank_to_no[r.opponent_no])
+    else:  # as the rows number the players
+        numbers = {p.start_no for p in players}
+        for r in results:
+            if r.opponent_no is not None and (
+                    r.opponent_no == r.start_no or r.opponent_no not in numbers):
+                raise not_in_table(r)
     players = tied_ranks(players)  # after rank_to_no: a tied row is numbered by its row
     if use_tb1:
         rounds = max((rd for rd, _ in round_cols), default=0)

@@ -106,7 +106,9 @@ for _n, _words in enumerate(_MONTH_NAMES, start=1):
     for _w in _words.split():
         _MONTHS.setdefault(_w, _n)
 # never read: 'listopad(a)', November in Polish and Czech but October in Croatian
-_MONTH = "(?:" + "|".join(sorted(map(re.escape, _MONTHS), key=len, reverse=True)) + ")"
+_MONTH = r"(?=[^\W\d_])(?:" + "|".join(sorted(map(re.escape, _MONTHS), key=len, reverse=True)) + ")"
+"""A month name, longest first; the lookahead (every name starts with a letter) spares trying
+each of the ~200 names where no letter stands, which is most places a date is looked for."""
 _DAY = r"(\d{1,2})(?:st|nd|rd|th|er|º|\.)?"
 _TO = r"\s*(?:-|–|—|to|bis|au|al|a|do|до|ile|till|until)\s*"
 _YEAR = r"((?:19|20)\d\d)"
@@ -136,6 +138,9 @@ _NAMED = (
     (re.compile(rf"(?<!\d){_YEAR}\.\s*({_MONTH})\s+(\d{{1,2}})(?!\d)", re.IGNORECASE),
      "ymd_named"),
 )
+_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
+"""What every date pattern holds (:data:`_NUMERIC`, :data:`_NAMED`, :data:`_COMPACT`): a text
+without it holds no date."""
 # 20260808 or 20260808-10 (compact, in tournament names only)
 _COMPACT = re.compile(r"(?<![\d.])((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])"
                       r"(?:\s*-\s*(\d{1,2})(?![\d.]))?(?![\d.])")
@@ -189,6 +194,8 @@ def _spans(text: str, *, compact: bool = False, named: bool = True,
     also with month names, *compact*: also ``20260808``."""
     found: list[tuple[int, int, list[date]]] = []
     taken: list[tuple[int, int]] = []
+    if _ANY_YEAR.search(text) is None:  # the cheap test first: the month names are slow
+        return found
     patterns = [*_NUMERIC, *_NAMED] if named else _NUMERIC
     for pattern, kind in patterns:
         for m in pattern.finditer(text):

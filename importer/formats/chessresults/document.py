@@ -13,6 +13,7 @@ here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
@@ -47,9 +48,10 @@ __all__ = ["Document", "event_dates", "load_document", "looks_like_chess_results
            "record_not_found", "round_of"]
 
 _TNR = re.compile(r"tnr(\d+)\.aspx", re.IGNORECASE)
-_MENU_ROUNDS = re.compile(r"(?<![\w/])[^\W\d_]+\.?\s*(\d{1,3})\s*/\s*(\d{1,3})(?![\d/])")
+_MENU_ROUNDS = re.compile(r"(?<![\w/])[^\W\d_]++\.?\s*(\d{1,3})\s*/\s*(\d{1,3})(?![\d/])")
 """A menu link 'Rd.7/9' in any UI language ('Тур5/7', 'Runde 5/7'): a word, then published/total
-rounds (read by structure, not by the word)."""
+rounds (read by structure, not by the word).  The word is taken whole (``++``): a shorter part
+of it would leave a letter before the round, so trying one is wasted time on every word."""
 _TB1_IS_POINTS = re.compile(r"(?:tie\s*break|wertung|доп)\S*\s*1\s*:\s*(?:points|punkte|очки)",
                             re.IGNORECASE)
 
@@ -60,13 +62,43 @@ def looks_like_chess_results(text: str) -> bool:
     (its first table a CRs1/CRs2 table, the others bare), or a page a browser saved from a
     chess-results URL ('saved from url=').  Words alone (a page that only mentions
     chess-results, or a URL in a comment) are not enough."""
-    page = _DIALOG_CLASS.search(text) is not None and _CR_CLASS.search(text) is not None
+    page = _dialog_class(text) and _cr_class(text)
     return page or _only_crs1_tables(text) or _saved_from(text[:30_000])
 
 
 _DIALOG_CLASS = re.compile(r"""\bclass\s*=\s*["']?[^"'>]*?\bdefaultDialog\b""", re.IGNORECASE)
 _CR_CLASS = re.compile(r"""\bclass\s*=\s*["']?(?:[^"'>]*\s)?CR""", re.IGNORECASE)
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\S*chess-results\.com/", re.IGNORECASE)
+_DIALOG, _CLASS = "defaultDialog", "class"
+_ANY_CASE = {word: re.compile(word, re.IGNORECASE) for word in (_DIALOG, _CLASS)}
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    """Where *word* starts in *text*, in any case: as written first (a plain search, ten times
+    faster than one in any case), then in every other case."""
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
+    for m in _ANY_CASE[word].finditer(text):
+        if not text.startswith(word, m.start()):
+            yield m.start()
+
+
+def _dialog_class(text: str) -> bool:
+    """A ``defaultDialog`` class attribute (:data:`_DIALOG_CLASS`), looked for only around
+    each occurrence of the word: such a match holds no ``>``, so it starts after the last
+    ``>`` before its word (the pattern tried at every ``class`` of a page costs 10× more)."""
+    for at in _occurrences(text, _DIALOG):
+        start = text.rfind(">", 0, at) + 1
+        if _DIALOG_CLASS.search(text, start, at + len(_DIALOG) + 1):  # + 1: the \b after it
+            return True
+    return False
+
+
+def _cr_class(text: str) -> bool:
+    """A ``CR…`` class attribute (:data:`_CR_CLASS`), tried only where a ``class`` starts."""
+    return any(_CR_CLASS.match(text, at) for at in _occurrences(text, _CLASS))
 
 
 def _saved_from(head: str) -> bool:
@@ -133,6 +165,8 @@ class Document:
     """A loaded chess-results page and the facts the whole page states."""
 
     root: El
+    tables: list[El]
+    """The data tables (``CRs1``), in page order."""
     source: str
     tnr: str
     art: str
@@ -143,17 +177,34 @@ class Document:
     stands where the details and the menu would be."""
     name: str
     details: Details
-    menu_rounds: tuple[int, int] | None
     menu_text: str
-    tb1_is_points: bool
     cut: bool
     round_dates: dict[int, date]
     """Round → date from the round captions and headings ('Round 2 on 2026/08/02 at 14:30')."""
     last_update: datetime | None
     """The 'Last update 06.08.2026 20:41:16' line: when the page was last updated (the event
     started on or before it)."""
-    heading_rounds: int | None
-    """N of a heading 'Final Ranking after N Rounds'."""
+
+    # The facts below are read when first asked for: most pages never need them.
+
+    @cached_property
+    def menu_rounds(self) -> tuple[int, int] | None:
+        """(published, total) rounds of the menu link 'Rd.7/9'."""
+        mr = next((m for m in _MENU_ROUNDS.finditer(self.menu_text)
+                   if 0 < int(m[1]) <= int(m[2])), None)
+        return (int(mr[1]), int(mr[2])) if mr else None
+
+    @cached_property
+    def heading_rounds(self) -> int | None:
+        """N of a heading 'Final Ranking after N Rounds'."""
+        return next((n for h in self.root.iter("h2", "h3")
+                     if (n := rounds_in_heading(content(h))) is not None), None)
+
+    @cached_property
+    def tb1_is_points(self) -> bool:
+        """The legend says 'Tie Break1: points' (a crosstable without a Pts. column)."""
+        paragraphs = " ".join(content(p) for p in self.root.iter("p"))  # the page's legends
+        return _TB1_IS_POINTS.search(paragraphs) is not None
 
     @property
     def team(self) -> bool:
@@ -209,7 +260,7 @@ def load_document(text: str, *, source: str = "") -> Document:
     def error(message: str) -> InputError:
         return InputError(message, source=source)
 
-    if not text or not text.strip():
+    if not text or text.isspace():
         raise error("empty page: expected a chess-results.com HTML page")
     if "\x00" in text[:4096] or text[:4096].count("\ufffd") > 8:
         raise error("binary data: expected a chess-results.com HTML page (decoded text)")
@@ -219,8 +270,9 @@ def load_document(text: str, *, source: str = "") -> Document:
     text = text[start:]  # a saved page may start with the HTTP response headers
     if not looks_like_chess_results(text):
         raise error("not a chess-results page (none of its tables, links or footer)")
-    try:  # plain etree elements: no per-element Python class lookup (the speed target)
-        root = lxml.etree.fromstring(text, lxml.etree.HTMLParser())
+    try:  # plain etree elements: no per-element Python class lookup (the speed target); no
+        # table of id= attributes, which nothing here looks elements up by (3% of the parse)
+        root = lxml.etree.fromstring(text, lxml.etree.HTMLParser(collect_ids=False))
     except (lxml.etree.LxmlError, ValueError) as e:
         raise error(f"unreadable HTML ({e}): expected a chess-results.com page") from None
     if root is None:
@@ -251,9 +303,10 @@ def load_document(text: str, *, source: str = "") -> Document:
     detail_rows: list[tuple[str, str]] = []
     menu: list[str] = []
     for div in root.iter("div"):
-        if "defaultDialog" not in (div.get("class") or "").split() or any(
+        cls = div.get("class") or ""
+        if "defaultDialog" not in cls or "defaultDialog" not in cls.split() or any(
                 (t.get("class") or "").casefold() == "crs1" for t in div.iter("table")):
-            continue
+            continue  # (the substring test first: most divs have another class)
         for tr in div.iter("tr"):
             cells = row_cells(tr)
             if len(cells) != 2:
@@ -263,39 +316,32 @@ def load_document(text: str, *, source: str = "") -> Document:
                 menu.append(f"{label}: {' '.join(value.split())}")
             else:
                 detail_rows.append((label, value))
-    menu_text = "\n".join(menu)
-    mr = next((m for m in _MENU_ROUNDS.finditer(menu_text) if 0 < int(m[1]) <= int(m[2])), None)
-    paragraphs = " ".join(content(p) for p in root.iter("p"))  # the page's legends
     cut = any("zeilen=99999" in (a.get("href") or "") for a in root.iter("a")
               if a.get("class") == "fett")  # the 'Show complete list' link
-    round_dates, heading_rounds = _round_facts(root)
+    tables = data_tables(root)
     updated = next((moment for p in root.iter("p") if "CRsmall" in (p.get("class") or "")
                     if (moment := last_update(content(p))) is not None), None)
     return Document(
-        root=root, source=source, tnr=m[1] if m else "", art=_q("art"),
+        root=root, tables=tables, source=source, tnr=m[1] if m else "", art=_q("art"),
         rd=whole_number(rd), snr=whole_number(snr), gate=gate, name=name,
-        details=parse_details(detail_rows), menu_rounds=(int(mr[1]), int(mr[2])) if mr else None,
-        menu_text=menu_text, tb1_is_points=bool(_TB1_IS_POINTS.search(paragraphs)), cut=cut,
-        round_dates=round_dates, last_update=updated, heading_rounds=heading_rounds,
+        details=parse_details(detail_rows), menu_text="\n".join(menu), cut=cut,
+        round_dates=_round_dates(root, tables), last_update=updated,
     )
 
 
-def _round_facts(root: El) -> tuple[dict[int, date], int | None]:
+def _round_dates(root: El, tables: list[El]) -> dict[int, date]:
     """Round dates from the h3 headings and the one-cell caption rows of the data tables
-    ('Round 2 on 2026/08/02 at 14:30', '1. Runde am 26.09.2026 um 14:00'), and N of a
-    heading 'Final Ranking after N Rounds'."""
+    ('Round 2 on 2026/08/02 at 14:30', '1. Runde am 26.09.2026 um 14:00')."""
     dates: dict[int, date] = {}
     texts = [content(h) for h in root.iter("h3")]
-    for table in data_tables(root):
+    for table in tables:
         texts += [content(cells[0]) for tr in table_rows(table)
                   if len(tr) <= 2 and len(cells := row_cells(tr)) == 1]
     for text in texts:
         hit = round_caption(text)
         if hit is not None:
             dates.setdefault(*hit)
-    heading = next((n for h in root.iter("h2", "h3")
-                    if (n := rounds_in_heading(content(h))) is not None), None)
-    return dates, heading
+    return dates
 
 
 def event_dates(doc: Document) -> tuple[date | None, date | None, DateSource]:

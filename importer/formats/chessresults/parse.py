@@ -19,7 +19,7 @@ from importer.formats.chessresults.pairings import read_pairings
 from importer.formats.chessresults.player_card import read_player_card
 from importer.formats.chessresults.ranking import read_ranking
 from importer.formats.chessresults.starting_rank import read_starting_rank
-from importer.formats.chessresults.table import Ctx, El, Table, data_tables, dedupe, first_pending
+from importer.formats.chessresults.table import Ctx, El, Table, dedupe, first_pending
 from importer.formats.chessresults.team import read_all_details, read_board_pairings
 from importer.model import ListSource, System, TournamentInfo
 
@@ -39,7 +39,7 @@ def parse_document(doc: Document) -> Page:
     """The :class:`Page` of a loaded document (see :func:`parse_page`)."""
     ctx = Ctx(doc.source)
     ctx.warnings.extend(doc.details.warnings)
-    tables = data_tables(doc.root)
+    tables = doc.tables
     if doc.cut:
         ctx.warn("cut-list", "the list on this page is cut ('Show complete list'): players "
                  "beyond it are missing")
@@ -55,13 +55,14 @@ def _page(ctx: Ctx, doc: Document, reading: Reading) -> Page:
         ctx.warn("unknown-words", "unknown header words: " + ", ".join(
             repr(u) for u in ctx.unknown[:8]))
     players = reading.players
-    shown = max((r.round for r in reading.results), default=None) if kind in ALL_ROUNDS else None
     rounds = doc.rounds
+    if rounds is None and kind in ALL_ROUNDS:  # the last round shown
+        rounds = max((r.round for r in reading.results), default=None)
     start, end, date_source = event_dates(doc)
     d = doc.details
     info = TournamentInfo(
         id=doc.tnr, name=doc.name, source=ctx.source, start_date=start, end_date=end,
-        rounds=rounds if rounds is not None else shown,
+        rounds=rounds,
         system=reading.system or d.system or (System.TEAM if doc.team else System.SWISS),
         rating_list=d.rating_list,
         list_source=ListSource.TIME_CONTROL if d.rating_list else ListSource.NONE,

@@ -9,12 +9,12 @@ K and rtg+/-.  The columns are found by their header words and, where the words 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
 from itertools import pairwise
 
 from importer.errors import InputError
-from importer.formats.chessresults.cells import parse_int, parse_round_cell
+from importer.formats.chessresults.cells import parse_int, round_cell_or_none
 from importer.formats.chessresults.records import parse_decimal
 from importer.formats.chessresults.table import (
     FED,
@@ -22,11 +22,10 @@ from importer.formats.chessresults.table import (
     Ctx,
     El,
     Table,
-    cell_at,
+    blank_sex,
     content,
     link_snr,
-    men_where_blank,
-    player_from_row,
+    player_fields,
     player_index,
     tied_ranks,
 )
@@ -66,10 +65,21 @@ def _whole(values: Numbers | None) -> bool:
 
 
 def _is_crosstable_cell(text: str) -> bool:
-    try:
-        return parse_round_cell(text).opponent_no is not None
-    except InputError:
-        return False
+    return (cell := round_cell_or_none(text)) is not None and cell.opponent_no is not None
+
+
+class _Numbers:
+    """The columns' cells as numbers (:func:`_numbers`), each column read when first asked
+    for: most columns of a list whose header words are known are never asked for."""
+
+    def __init__(self, texts: list[list[str]]) -> None:
+        self._texts = texts
+        self._read: dict[int, Numbers | None] = {}
+
+    def __getitem__(self, i: int) -> Numbers | None:
+        if i not in self._read:
+            self._read[i] = _numbers(self._texts[i])
+        return self._read[i]
 
 
 @dataclass
@@ -117,10 +127,10 @@ def ranking_columns(t: Table, rounds: int | None, *, cut: bool = False,
         return None
     n = len(rows)
     width = len(t.keys)
-    texts = [[cell_at(cells, i) for _, cells in rows] for i in range(width)]
+    texts = [t.column(i) for i in range(width)]
     if any(sum(map(_is_crosstable_cell, col)) * 2 > n for col in texts):
         return None  # round cells such as ' 54b1': a crosstable in an unknown language
-    nums = [_numbers(col) for col in texts]
+    nums = _Numbers(texts)
     found: dict[str, int] = {}
     for i, key in enumerate(t.keys):
         if key and not key.startswith(("rd:", "n:")):
@@ -227,7 +237,7 @@ def ranking_columns(t: Table, rounds: int | None, *, cut: bool = False,
     return RankingColumns(found, structural, sorted(national))
 
 
-def _is_k_times(nums: list[Numbers | None], found: dict[str, int], c: int) -> bool:
+def _is_k_times(nums: _Numbers, found: dict[str, int], c: int) -> bool:
     """Whether column *c* is K × (w − we) on every row that prints K, w and we."""
     k, w, we = (nums[found[key]] if key in found else None for key in ("k", "score", "expected"))
     v = nums[c]
@@ -244,7 +254,7 @@ def _is_k_times(nums: list[Numbers | None], found: dict[str, int], c: int) -> bo
 
 
 def _published_columns(found: dict[str, int], take: Callable[[str, int], None],
-                       right: list[int], nums: list[Numbers | None], limit: Decimal) -> None:
+                       right: list[int], nums: _Numbers, limit: Decimal) -> None:
     """Rp, n, w, we, w-we, K and rtg+/- right of the points, where no header word named them."""
     decimals = [i for i in right if nums[i] is not None]
     if not all(key in found for key in ("score", "expected", "score_diff")):
@@ -325,11 +335,12 @@ def read_ranking(ctx: Ctx, t: Table, cols: RankingColumns) -> list[Player]:
         t.keys[i] = key
     idx = player_index(t.keys)
     where = {key: cols.columns[key] for key in _PUBLISHED if key in cols.columns}
+    sex = blank_sex(t, idx)
     players = []
     mismatched: list[Player] = []
-    for n, (tr, cells) in enumerate(t.rows, start=1):
-        p = player_from_row(ctx, idx, tr, cells, n)
-        v = {key: cell_at(cells, i) for key, i in where.items()}
+    for n, ((tr, cells), texts) in enumerate(zip(t.rows, t.texts, strict=True), start=1):
+        fields = player_fields(ctx, idx, tr, cells, n, texts, blank_sex=sex)
+        v = {key: texts[i] for key, i in where.items() if i < len(texts)}
         try:
             games = parse_int(v.get("games", ""))
             performance = parse_int(v.get("performance", ""))
@@ -337,18 +348,18 @@ def read_ranking(ctx: Ctx, t: Table, cols: RankingColumns) -> list[Player]:
             score, expected, diff, change = (parse_decimal(v.get(key, "")) for key in (
                 "score", "expected", "score_diff", "rating_change"))
         except InputError as e:
-            raise ctx.error(f"ranking row {n} (player {p.start_no}): {e}") from None
+            raise ctx.error(f"ranking row {n} (player {fields['start_no']}): {e}") from None
         if games == 0 and not performance:
             performance = None  # no games: the printed 0 is no performance
+        p = Player(**fields, k=k, rating_change=change, published_performance=performance,
+                   published_games=games, published_score=score, published_expected=expected)
         if score is not None and expected is not None and (
                 (diff is not None and diff != score - expected) or (
                 k is not None and change is not None
                 and abs(change - k * (score - expected)) > _CHANGE_SLACK)):
             mismatched.append(p)
-        players.append(replace(p, k=k, rating_change=change, published_performance=performance,
-                               published_games=games, published_score=score,
-                               published_expected=expected))
-    players = men_where_blank(tied_ranks(players), idx)
+        players.append(p)
+    players = tied_ranks(players)
     if cols.by_structure and ctx.unknown:
         read = ", ".join(dict.fromkeys(cols.by_structure))
         ctx.warn("unknown-language", f"unknown language: columns "
