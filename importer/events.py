@@ -167,9 +167,12 @@ def distinct_events(items: Sequence[Event]) -> Events:
     kept: list[Event] = []
     merges: list[Merge] = []
     for members in found.groups:
+        if len(members) == 1:  # an event alone: kept as it is
+            kept.append(items[members[0]])
+            continue
         best = max(members, key=lambda i: (_progress(items[i].tournament), -i))
         chosen = items[best]
-        kept.append(replace(chosen, counted=(*chosen.counted, *(
+        kept.append(replace(chosen, known=identities[best], counted=(*chosen.counted, *(
             src for i in members if i != best for src in (*items[i].sources, *items[i].counted)))))
         for i in members:
             if i == best:

@@ -26,32 +26,38 @@ import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
-from typing import Final
+from operator import attrgetter
+from typing import Final, NamedTuple
 
 from importer.formats.nationallist import NationalEntry
-from importer.model import DateSource, Player, Status, Tournament
+from importer.model import FULL_POINT, HALF_POINT, NO_POINT, DateSource, Player, Status, Tournament
 from importer.parsing.names import name_key
 
 __all__ = [
+    "Digests",
     "EventIdentity",
     "Grouping",
     "Keyed",
     "NationalIndex",
+    "PlayerTokens",
     "SameBy",
     "Sameness",
+    "by_start_no",
     "fide_id_text",
     "find_on_national_list",
     "group_events",
     "national_person_key",
     "player_key",
     "player_token",
+    "player_tokens",
     "shows_games_of",
 ]
 
-_POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
+_POINTS_H: Final = {FULL_POINT: 100, HALF_POINT: 50, NO_POINT: 0}
+"""Points in hundredths (keyed by the model's own Decimals, which most readers give)."""
+_FIDE_ID, _NAME, _START_NO = attrgetter("fide_id"), attrgetter("name"), attrgetter("start_no")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -129,6 +135,35 @@ def player_token(p: Player) -> str:
     return fide_id_text(p.fide_id) or _short(f"{name_key(p.name)}|{p.federation.strip().upper()}")
 
 
+@lru_cache(maxsize=1 << 16)
+def _name_token(name: str) -> str:
+    return _short(name_key(name))
+
+
+class PlayerTokens(NamedTuple):
+    """A tournament's players, in order, as its identity names them."""
+
+    keyed: list[str]
+    """By :func:`player_token`: the FIDE id, else a short hash of name and federation."""
+    named: list[str]
+    """By a short hash of the name alone."""
+    all_ids: bool
+    """Every player has a FIDE id."""
+
+
+def player_tokens(t: Tournament) -> PlayerTokens:
+    """*t*'s players as its identity names them."""
+    ids = list(map(fide_id_text, map(_FIDE_ID, t.players)))
+    return PlayerTokens([i or player_token(p) for i, p in zip(ids, t.players, strict=True)],
+                        list(map(_name_token, map(_NAME, t.players))), bool(ids) and all(ids))
+
+
+def by_start_no(t: Tournament, tokens: Iterable[str]) -> dict[int, str]:
+    """Start number → token, of *t*'s players' *tokens* (in order; of two players with one
+    start number, the later)."""
+    return dict(zip(map(_START_NO, t.players), tokens, strict=True))
+
+
 class SameBy(StrEnum):
     """The rule that made two sources one event."""
 
@@ -143,10 +178,49 @@ class SameBy(StrEnum):
 Rows = Mapping[int, frozenset[tuple[str, str, int]]]
 """Games by round: (player, opponent, score in hundredths), from each player's side."""
 
+Digests = tuple[tuple[int, str], ...]
+"""Each round's digest of its games, by round (:attr:`Keyed.rounds`)."""
+
+_Played = list[tuple[int, int, int, int]]
+"""Games played over the board: (round, start number, opponent's start number, score in
+hundredths), from each player's side."""
+
+
+def _played(t: Tournament) -> _Played:
+    """*t*'s games played over the board (a result whose player, opponent or points make no
+    game is left out)."""
+    known = {p.start_no for p in t.players}
+    out = []
+    for r in t.results:
+        if r.status is not Status.PLAYED or r.opponent_no is None or r.points is None:
+            continue
+        score = _POINTS_H.get(r.points)
+        if score is not None and r.start_no in known and r.opponent_no in known:
+            out.append((r.round, r.start_no, r.opponent_no, score))
+    return out
+
+
+def _rows(played: _Played, token: Mapping[int, str]) -> Rows:
+    """The games by round, each player named by *token* (start number → name)."""
+    by_round: dict[int, set[tuple[str, str, int]]] = {}
+    for rnd, me, them, score in played:
+        by_round.setdefault(rnd, set()).add((token[me], token[them], score))
+    return {rnd: frozenset(games) for rnd, games in sorted(by_round.items())}
+
 
 def _digest(rows: Iterable[tuple[str, str, int]]) -> str:
     return hashlib.sha1("\n".join(sorted(f"{a} {b} {s}" for a, b, s in rows)).encode()
                         ).hexdigest()[:16]
+
+
+def _players_digest(players: Iterable[str]) -> str:
+    """The digest of players alone: :func:`_digest` of the rows (player, '', 0)."""
+    return hashlib.sha1("\n".join(sorted([p + "  0" for p in players])).encode()).hexdigest()[:16]
+
+
+def _round_digests(rows: Rows) -> Digests:
+    """Each round's digest (:attr:`Keyed.rounds`)."""
+    return tuple((rnd, _digest(games)) for rnd, games in rows.items())
 
 
 def _game_count(rows: Rows) -> int:
@@ -159,25 +233,27 @@ class Keyed:
     """An event's players and games under one way of naming players."""
 
     players: frozenset[str] = frozenset()
-    rounds: tuple[tuple[int, str], ...] = ()
-    """Each round's digest of its games, by round."""
-    rows: Rows | None = field(default=None, compare=False)
-    """The games themselves, when read from a source (not from the register)."""
+    rounds: Digests = ()
+    """Each round's digest of its games, by round: the SHA-1 (its first 16 hex digits) of the
+    round's distinct games as sorted lines 'player opponent score'."""
+    shown: tuple[Tournament, Mapping[int, str]] | None = field(default=None, compare=False,
+                                                               repr=False)
+    """The tournament and its players' names here by start number, when read from a source
+    (not from the register): the games are read from it when two sources are compared."""
 
     @classmethod
-    def of(cls, t: Tournament, token: Mapping[int, str]) -> Keyed:
-        by_round: dict[int, set[tuple[str, str, int]]] = {}
-        for r in t.results:
-            if r.status is not Status.PLAYED or r.opponent_no is None:
-                continue
-            me, them, score = token.get(r.start_no), token.get(r.opponent_no), _POINTS_H.get(
-                r.points) if r.points is not None else None
-            if me is None or them is None or score is None:
-                continue
-            by_round.setdefault(r.round, set()).add((me, them, score))
-        rows = {rnd: frozenset(games) for rnd, games in sorted(by_round.items())}
-        return cls(frozenset(token.values()), tuple((rnd, _digest(g)) for rnd, g in rows.items()),
-                   rows)
+    def of(cls, t: Tournament, token: Mapping[int, str], rounds: Digests | None = None
+           ) -> Keyed:
+        """*t*'s players and games, each player named by *token* (start number → name);
+        *rounds*: the digests, when computed already (see :attr:`rounds`)."""
+        if rounds is None:
+            rounds = _round_digests(_rows(_played(t), token))
+        return cls(frozenset(token.values()), rounds, (t, token))
+
+    @property
+    def rows(self) -> Rows | None:
+        """The games themselves, when read from a source (None: from the register)."""
+        return None if self.shown is None else _rows(_played(self.shown[0]), self.shown[1])
 
     @property
     def text(self) -> str:
@@ -210,9 +286,10 @@ class Keyed:
             return None
         if theirs.get(last) == mine[last]:
             return SameBy.SNAPSHOT
-        if self.rows is None or other.rows is None or last not in other.rows:
+        rows, others = self.rows, other.rows
+        if rows is None or others is None or last not in others:
             return None
-        return SameBy.SNAPSHOT if self.rows[last] <= other.rows[last] else None
+        return SameBy.SNAPSHOT if rows[last] <= others[last] else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,16 +336,22 @@ class EventIdentity:
     """Every player has a FIDE id."""
 
     @classmethod
-    def of(cls, t: Tournament) -> EventIdentity:
-        """The identity of a tournament."""
+    def of(cls, t: Tournament, tokens: PlayerTokens | None = None,
+           rounds: tuple[Digests, Digests] | None = None) -> EventIdentity:
+        """The identity of a tournament; *tokens*: its players' (:func:`player_tokens`) and
+        *rounds*: the round digests by FIDE id and by name (:attr:`Keyed.rounds`), when
+        computed already (:func:`rating.period.played.event_identities` computes many events'
+        at once)."""
         info = t.info
         start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
-        tokens = {p.start_no: player_token(p) for p in t.players}
-        names = {p.start_no: _short(name_key(p.name)) for p in t.players}
+        tokens = tokens or player_tokens(t)
+        keyed, named = by_start_no(t, tokens.keyed), by_start_no(t, tokens.named)
+        if rounds is None:
+            played = _played(t)  # read once for both keyings
+            rounds = _round_digests(_rows(played, keyed)), _round_digests(_rows(played, named))
         return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
-                   name=name_key(info.name), start=start, keyed=Keyed.of(t, tokens),
-                   named=Keyed.of(t, names),
-                   all_ids=bool(t.players) and all(fide_id_text(p.fide_id) for p in t.players))
+                   name=name_key(info.name), start=start, keyed=Keyed.of(t, keyed, rounds[0]),
+                   named=Keyed.of(t, named, rounds[1]), all_ids=tokens.all_ids)
 
     @property
     def players(self) -> frozenset[str]:
@@ -278,7 +361,8 @@ class EventIdentity:
     @property
     def games(self) -> int:
         """How many games the source shows played."""
-        return _game_count(self.keyed.rows) if self.keyed.rows is not None else 0
+        rows = self.keyed.rows
+        return _game_count(rows) if rows is not None else 0
 
     def within(self, other: EventIdentity) -> Sameness | None:
         """Why this source shows the event *other* shows (the same, or an earlier moment of
@@ -309,8 +393,8 @@ class EventIdentity:
         if self.fide_event:
             yield "fide", self.fide_event
         if self.keyed.rounds:
-            yield "players", _digest((p, "", 0) for p in self.keyed.players)
-            yield "names", _digest((p, "", 0) for p in self.named.players)
+            yield "players", _players_digest(self.keyed.players)
+            yield "names", _players_digest(self.named.players)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from rating.systems.fide_rules import CapRule, FideRules, InitialRule, rules_for
 from rating.systems.fide_tables import DP_TABLE, PD_TABLE
 
 __all__ = ["LISTS", "NONE", "PlayerLists", "RateOutput", "RuleArrays", "default_period",
-           "initial_ratings", "rate_rows"]
+           "initial_ratings", "rate_rows", "sorted_unique"]
 
 Array = npt.NDArray[Any]
 NONE: Final = -1
@@ -56,6 +56,13 @@ def default_period(end: date) -> date:
     return cut if cut.day == 1 else month_add(cut, 1)
 
 
+def sorted_unique(values: Array) -> Array:
+    """*values* sorted, each once: :func:`numpy.unique` by sorting (its hash table is slower
+    on a period's rows)."""
+    values = np.sort(values)
+    return values[np.append(True, values[1:] != values[:-1])] if len(values) else values
+
+
 # --------------------------------------------------------------------------- the codes
 
 _Index = TypeVar("_Index", int, Array)
@@ -75,8 +82,8 @@ class PlayerLists:
         """How many codes there are (the length of a per-code array)."""
         return self.persons * _N_LISTS
 
-    def code_of(self, person: _Index, li: int) -> _Index:
-        """The code of *person* on the list at position *li*."""
+    def code_of(self, person: _Index, li: _Index | int) -> _Index:
+        """The code of *person* on the list at position *li* (an int, or an array of them)."""
         return person * _N_LISTS + li
 
     def person_of(self, code: _Index) -> _Index:

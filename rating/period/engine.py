@@ -12,12 +12,11 @@ rating.  Everything here is pure.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
-from itertools import repeat
-from operator import attrgetter
+from itertools import chain, compress, pairwise, repeat
+from operator import attrgetter, is_not, itemgetter
 from typing import Any, Final
 
 import numpy as np
@@ -26,10 +25,11 @@ import numpy.typing as npt
 from importer.errors import InputError
 from importer.events import Event, distinct_events
 from importer.identity import EventIdentity
-from importer.model import Player, RatingList, Status, Tournament
+from importer.model import Player, RatingList, Tournament
 from importer.parsing.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.notes import Note, grouped
+from rating.period.bulk import records
 from rating.period.core import (
     DISREGARDED,
     NONE,
@@ -41,12 +41,15 @@ from rating.period.core import (
     default_period,
     initial_ratings,
     rate_rows,
+    sorted_unique,
 )
 from rating.period.identity import Identities, Person, RatingFrom, identify
 from rating.period.months import list_in_force, month_add
+from rating.period.played import PlayedGames, event_identities
 from rating.period.records import (
     LIST_CODES,
     LISTS,
+    LazyRecords,
     PeriodGames,
     PeriodPlayer,
     PeriodResult,
@@ -63,39 +66,12 @@ __all__ = ["PlayedGames", "rate_period"]
 
 Array = npt.NDArray[Any]
 
-
-_POINTS_H: Final = {Decimal(1): 100, Decimal("0.5"): 50, Decimal(0): 0}
-_START, _OPPONENT, _POINTS, _ROUND = (attrgetter(n) for n in ("start_no", "opponent_no", "points",
-                                                               "round"))
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGames:
-    """A tournament's games played over the board, one row per player and game, by position:
-    ``me`` and ``them`` index ``Tournament.players`` (start numbers are labels, of any size),
-    ``score_h`` is 0, 50 or 100, ``rounds`` the round."""
-
-    me: Array
-    them: Array
-    score_h: Array
-    rounds: Array
-
-    @classmethod
-    def of(cls, t: Tournament) -> PlayedGames:
-        """The played games of *t* (a result whose opponent or points make no game is left
-        out); InputError for a round number too large to be one."""
-        at = {p.start_no: i for i, p in enumerate(t.players)}
-        played = [r for r in t.results if r.status is Status.PLAYED and r.opponent_no is not None]
-        n = len(played)
-        me = np.fromiter(map(at.get, map(_START, played), repeat(-1)), np.int64, n)
-        them = np.fromiter(map(at.get, map(_OPPONENT, played), repeat(-1)), np.int64, n)
-        score = np.fromiter(map(_POINTS_H.get, map(_POINTS, played), repeat(-1)), np.int64, n)
-        try:
-            rounds = np.fromiter(map(_ROUND, played), np.int64, n)
-        except OverflowError:
-            raise InputError("a round number too large to be one", source=t.info.source) from None
-        ok = (me >= 0) & (them >= 0) & (score >= 0)
-        return cls(me[ok], them[ok], score[ok], rounds[ok])
+_START_NO, _RATING, _RATING_KNOWN, _K = (attrgetter(n) for n in ("start_no", "rating",
+                                                                  "rating_known", "k"))
+_STANDING_K, _GAMES_TOTAL, _REACHED, _INACTIVE, _LAST_PLAYED, _BIRTH_YEAR = (
+    attrgetter(n) for n in ("k", "games_total", "reached_2400", "inactive", "last_played",
+                            "birth_year"))
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def _tournament_list(t: Tournament, notes: list[Note], key: str) -> RatingList:
@@ -105,11 +81,67 @@ def _tournament_list(t: Tournament, notes: list[Note], key: str) -> RatingList:
     return t.info.rating_list
 
 
+@dataclass(frozen=True, slots=True)
+class _Entries:
+    """Every tournament's players, one tournament's after the other's (an entry: one player
+    of one tournament), as columns."""
+
+    players: list[Player]
+    tour: Array
+    """Per entry: the tournament's position in the period."""
+    first: Array
+    """Per tournament: its first entry (and one past the last)."""
+    person: Array
+    """Per entry: the index of the person."""
+    rating: Array
+    """Per entry: the rating the tournament prints (−1 none)."""
+    hidden: Array
+    """Per entry: the source cut the rating off (unknown, not unrated)."""
+
+    @classmethod
+    def of(cls, tournaments: Sequence[Tournament], keys: Sequence[str], ids: Identities
+           ) -> _Entries:
+        """The entries; RatingError for a printed rating that is no rating."""
+        players = list(chain.from_iterable(t.players for t in tournaments))
+        sizes = np.fromiter(map(len, (t.players for t in tournaments)), np.int64,
+                            len(tournaments))
+        tour = np.repeat(np.arange(len(tournaments)), sizes)
+        owners = chain.from_iterable(repeat(k, len(t.players))
+                                     for k, t in zip(keys, tournaments, strict=True))
+        person = np.fromiter(map(ids.code.__getitem__, zip(owners, map(_START_NO, players), strict=True)),
+                             np.int64, len(players))
+        return cls(players=players, tour=tour, first=np.append(0, np.cumsum(sizes)),
+                   person=person, rating=_source_ratings(players, tour, keys),
+                   hidden=~np.fromiter(map(_RATING_KNOWN, players), bool, len(players)))
+
+    def spans(self) -> Iterator[tuple[int, int]]:
+        """Each tournament's entries, as (first, one past the last)."""
+        return pairwise(self.first.tolist())
+
+
+def _source_ratings(players: Sequence[Player], tour: Array, keys: Sequence[str]) -> Array:
+    """The ratings the tournaments print (−1 none); RatingError for one that is not a rating
+    (expected 1 to MAX_RATING; 0 is none)."""
+    given = [r or 0 for r in map(_RATING, players)]
+    try:
+        ratings = np.array(given, dtype=np.int64).reshape(-1)
+        bad = np.flatnonzero((ratings < 0) | (ratings > MAX_RATING)).tolist()
+    except OverflowError:  # beyond 64 bits: not a rating either
+        bad = [i for i, r in enumerate(given) if not 0 <= r <= MAX_RATING]
+    if bad:
+        p = players[bad[0]]
+        raise RatingError(f"{keys[tour[bad[0]]]}: player {p.start_no} ({p.name}) has rating "
+                          f"{p.rating}, which is not a rating (expected 1 to {MAX_RATING})")
+    return np.where(ratings == 0, NONE, ratings)
+
+
 def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: date,
              notes: list[Note], assigned: Collection[str], ids: Identities,
-             events: Sequence[EventIdentity]) -> list[PeriodTournament]:
+             events: Sequence[EventIdentity], entries: _Entries) -> list[PeriodTournament]:
     out: list[PeriodTournament] = []
-    for t, key, identity in zip(tournaments, keys, events, strict=True):
+    person_keys = [p.key for p in ids.people]
+    for t, key, identity, (lo, hi) in zip(tournaments, keys, events, entries.spans(),
+                                          strict=True):
         rl = _tournament_list(t, notes, key)
         start = t.info.start_date
         if start is None:
@@ -120,52 +152,13 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
             notes.append(Note(f"{key}: ends {end}, which suggests the {default_period(end):%Y-%m} "
                               f"list; rated in {period:%Y-%m} as given"))
         carries = any(p.rating is not None for p in t.players)
-        people = ids.people
         out.append(PeriodTournament(
             key=key, tournament=t, rating_list=rl, start=start, rules=rules_for(start, rl),
             ratings_from="source" if carries else "list", identity=identity,
-            keys={p.start_no: people[ids.code[(key, p.start_no)]].key for p in t.players}))
+            keys=dict(zip(map(_START_NO, t.players),
+                          map(person_keys.__getitem__, entries.person[lo:hi].tolist()),
+                          strict=True))))
     return out
-
-
-def _source_rating(p: Player, key: str) -> int | None:
-    """The player's rating as the tournament prints it (RatingError when it is no rating)."""
-    r = p.rating
-    if r is None or r == 0:
-        return None
-    if not 0 < r <= MAX_RATING:
-        raise RatingError(f"{key}: player {p.start_no} ({p.name}) has rating {r}, which is not "
-                          f"a rating (expected 1 to {MAX_RATING})")
-    return r
-
-
-@dataclass(frozen=True, slots=True)
-class _Local:
-    """One tournament's players by position, and its rated candidates (games of players whose
-    rating is known) as positions."""
-
-    person: Array
-    """Per player position: the index of the person."""
-    rating: list[int | None]
-    """Per player position: the rating the tournament prints."""
-    me: Array
-    them: Array
-    score: Array
-    rounds: Array
-
-
-def _local(spec: PeriodTournament, ids: Identities, games: PlayedGames) -> _Local:
-    players = spec.tournament.players
-    person = np.fromiter((ids.code[(spec.key, p.start_no)] for p in players), np.int64,
-                         len(players))
-    rating = [_source_rating(p, spec.key) for p in players]
-    me, them = games.me, games.them
-    ok = np.ones(len(me), dtype=bool)
-    hidden = np.fromiter((not p.rating_known for p in players), bool, len(players))
-    if hidden.any():  # a rating the source cut off is unknown: neither side's game is rated
-        ok = ~hidden[me] & ~hidden[them]
-    return _Local(person=person, rating=rating, me=me[ok], them=them[ok],
-                  score=games.score_h[ok], rounds=games.rounds[ok])
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +192,10 @@ class _Period:
         """The (player key, list) of a code, as ``previous`` and ``pools`` are keyed."""
         return self.person(code).key, LISTS[self.codes.list_of(code)]
 
+    def list_codes(self) -> Array:
+        """Per tournament: the position of its list in :data:`LISTS`."""
+        return np.array([LIST_CODES[s.rating_list] for s in self.specs], dtype=np.int64)
+
 
 @dataclass(slots=True)
 class _Facts:
@@ -230,18 +227,22 @@ def _facts(at: _Period, previous: Mapping[tuple[str, RatingList], Standing],
                origin=np.full(n_pl, _FROM_SOURCE, dtype=np.int8))
     # R24 7.2.2: no rated game in a one-year period → inactive.
     year_ago = month_add(period, -rules_for(period).inactive_months)
-    for (key, rl), st in previous.items():
-        i = at.index.get(key)
-        if i is None:
-            continue
-        c = codes.code_of(i, LIST_CODES[rl])
-        f.list_k[c] = st.k or 0
-        f.games_total[c] = NONE if st.games_total is None else st.games_total
-        f.reached[c] = st.reached_2400
-        f.idle[c] = st.inactive or (st.last_played is not None and st.last_played <= year_ago)
-        f.base[c] = NONE if st.rating is None else st.rating
-        f.birth[c] = st.birth_year or 0
-        f.origin[c] = _FROM_LIST if (key, rl) in listed else _FROM_REGISTER
+    person = list(map(at.index.get, map(_FIRST, previous)))
+    here = list(map(is_not, person, repeat(None)))
+    if any(here):
+        found = list(compress(previous, here))
+        sts = list(compress(previous.values(), here))
+        c = codes.code_of(np.array(list(compress(person, here)), dtype=np.int64),
+                          np.fromiter(map(LIST_CODES.__getitem__, map(_SECOND, found)), np.int64,
+                                      len(found)))
+        f.list_k[c] = [k or 0 for k in map(_STANDING_K, sts)]
+        f.games_total[c] = [NONE if g is None else g for g in map(_GAMES_TOTAL, sts)]
+        f.reached[c] = list(map(_REACHED, sts))
+        f.idle[c] = [gone or (last is not None and last <= year_ago)
+                     for gone, last in zip(map(_INACTIVE, sts), map(_LAST_PLAYED, sts), strict=True)]
+        f.base[c] = [NONE if r is None else r for r in map(_RATING, sts)]
+        f.birth[c] = [y or 0 for y in map(_BIRTH_YEAR, sts)]
+        f.origin[c] = np.where(list(map(listed.__contains__, found)), _FROM_LIST, _FROM_REGISTER)
     # Unrated on a list with a standard rating: what the list's rules say (RB24 7.2.1).
     standard = f.base[codes.on_list(LIST_CODES[RatingList.STANDARD])]
     rated_lists = {s.rating_list for s in at.specs}
@@ -260,15 +261,23 @@ def _facts(at: _Period, previous: Mapping[tuple[str, RatingList], Standing],
     return f
 
 
-def _source_bases(at: _Period, f: _Facts, locals_: Sequence[_Local]) -> None:
+def _source_bases(at: _Period, f: _Facts, entries: _Entries, codes: Array) -> None:
     """On no list and unknown to the register: the tournament's own rating is the base (the
-    latest tournament's), so a rated player is never made unrated for want of a list."""
-    for spec, loc in sorted(zip(at.specs, locals_, strict=True), key=lambda s: s[0].start):
-        codes = at.codes.code_of(loc.person, LIST_CODES[spec.rating_list])
-        for code, r in zip(codes.tolist(), loc.rating, strict=True):
-            if r is not None and f.origin[code] == _FROM_SOURCE:
-                f.base[code] = r
-                f.reached[code] |= spec.rules.reaches_top(r)
+    latest tournament's), so a rated player is never made unrated for want of a list
+    (*codes*: each entry's (player, list) code)."""
+    rated = np.flatnonzero((entries.rating >= 0) & (f.origin[codes] == _FROM_SOURCE))
+    if not len(rated):
+        return
+    n_t = len(at.specs)
+    rank = np.empty(n_t, dtype=np.int64)  # the tournaments by start (then as given)
+    rank[sorted(range(n_t), key=lambda t: at.specs[t].start)] = np.arange(n_t)
+    rated = rated[np.argsort(rank[entries.tour[rated]], kind="stable")]
+    c, r = codes[rated], entries.rating[rated]
+    by_code = np.argsort(c, kind="stable")
+    last = by_code[np.append(c[by_code][1:] != c[by_code][:-1], True)]
+    f.base[c[last]] = r[last]  # the latest tournament's rating stays
+    tops = np.array([s.rules.top_threshold for s in at.specs], dtype=np.int64)
+    f.reached[c[r >= tops[entries.tour[rated]]]] = True
 
 
 def _correct(at: _Period, f: _Facts, corrections: Mapping[str, int]) -> None:
@@ -283,31 +292,27 @@ def _correct(at: _Period, f: _Facts, corrections: Mapping[str, int]) -> None:
                              [key]))
 
 
-class _KCache:
-    """:func:`rating.systems.fide.player_k` once per distinct set of facts (the rule every path uses)."""
-
-    def __init__(self, k_default: int) -> None:
-        self.k_default = k_default
-        self._seen: dict[tuple[object, ...], int] = {}
-
-    def ks(self, spec: PeriodTournament, f: _Facts, codes: Array) -> list[int]:
-        """The K of each player of a tournament (*codes*: their (player, list) codes)."""
-        rules, year, out = spec.rules, spec.start.year, []
-        for p, base, games, birth, reached, list_k in zip(
-                spec.tournament.players, f.base[codes].tolist(), f.games_total[codes].tolist(),
-                f.birth[codes].tolist(), f.reached[codes].tolist(), f.list_k[codes].tolist(),
-                strict=True):
-            key = (id(rules), year, base, games, birth, reached, p.title, p.category, p.k, list_k)
-            found = self._seen.get(key)
-            if found is None:
-                found = self._seen[key] = player_k(rules, PlayerFacts(
-                    rating=base if base >= 0 else None,
-                    games_played=games if games >= 0 else None, birth_year=birth or None,
-                    reached_2400=reached, year=year, title=p.title,
-                    junior=is_junior_category(p.category), published_k=p.k,
-                    list_k=list_k or None), self.k_default)[0]
-            out.append(found)
-        return out
+def _ks(at: _Period, f: _Facts, entries: _Entries, codes: Array, k_default: int) -> Array:
+    """Each entry's K (:func:`rating.systems.fide.player_k`, the rule every path uses): the
+    published K, else the list's, else once per distinct set of facts."""
+    published = list(map(_K, entries.players))
+    k = f.list_k[codes].astype(np.int64)
+    has = np.fromiter(map(is_not, published, repeat(None)), bool, len(published))
+    k[has] = [published[i] for i in np.flatnonzero(has).tolist()]
+    seen: dict[tuple[object, ...], int] = {}
+    facts = (f.base[codes], f.games_total[codes], f.birth[codes], f.reached[codes])
+    for i in np.flatnonzero(~has & (k == 0)).tolist():
+        spec, p = at.specs[entries.tour[i]], entries.players[i]
+        base, games, birth, reached = (int(a[i]) for a in facts)
+        key = (id(spec.rules), spec.start.year, base, games, birth, reached, p.title, p.category)
+        found = seen.get(key)
+        if found is None:
+            found = seen[key] = player_k(spec.rules, PlayerFacts(
+                rating=base if base >= 0 else None, games_played=games if games >= 0 else None,
+                birth_year=birth or None, reached_2400=bool(reached), year=spec.start.year,
+                title=p.title, junior=is_junior_category(p.category)), k_default)[0]
+        k[i] = found
+    return k
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,53 +343,55 @@ class _Table:
                          base=base, k=self.k.astype(np.int16))
 
 
-def _long_table(at: _Period, f: _Facts, locals_: Sequence[_Local],
+def _long_table(at: _Period, f: _Facts, entries: _Entries, codes: Array, played: PlayedGames,
                 previous: Mapping[tuple[str, RatingList], Standing],
                 in_force: Mapping[date, Mapping[tuple[str, RatingList], int]],
                 k_default: int) -> _Table:
-    """The period's long table, tournament by tournament."""
-    prev_ratings = {k: s.rating for k, s in previous.items() if s.rating is not None}
-    kcache = _KCache(k_default)
-    parts: list[Array] = []
-    for ti, (spec, loc) in enumerate(zip(at.specs, locals_, strict=True)):
-        c = at.codes.code_of(loc.person, LIST_CODES[spec.rating_list])
-        seen = _seen(at, spec, loc, f.base[c], in_force, prev_ratings)
-        k_of = np.array(kcache.ks(spec, f, c), dtype=np.int64)
-        # R24 8.2.4: a player rated by now is rated with their current rating, but their
-        # opponents still count them as unrated.
-        own_of = np.where(seen < 0, f.base[c], seen)
-        me, them = loc.me, loc.them
-        parts.append(np.stack([c[me], np.full(len(me), ti), own_of[me], seen[them], loc.score,
-                               loc.rounds, c[them], k_of[me]], axis=1))
-    table = np.concatenate(parts) if parts else np.zeros((0, 8), dtype=np.int64)
-    pl, tour, own, opp, score, rounds, opp_pl, k = (table[:, i] for i in range(8))
-    return _Table(pl=pl.astype(np.int32), tour=tour, own=own, opp=opp, score=score,
-                  rounds=rounds, opp_pl=opp_pl, k=k)
+    """The period's long table (*codes*: each entry's (player, list) code)."""
+    seen = _seen(at, f, entries, codes, previous, in_force)
+    k_of = _ks(at, f, entries, codes, k_default)
+    # R24 8.2.4: a player rated by now is rated with their current rating, but their
+    # opponents still count them as unrated.
+    own_of = np.where(seen < 0, f.base[codes], seen)
+    first = entries.first[played.tour]
+    me, them = played.me + first, played.them + first
+    # a rating the source cut off is unknown: neither side's game is rated
+    ok = np.flatnonzero(~entries.hidden[me] & ~entries.hidden[them])
+    me, them = me[ok], them[ok]
+    return _Table(pl=codes[me].astype(np.int32), tour=played.tour[ok], own=own_of[me],
+                  opp=seen[them], score=played.score_h[ok], rounds=played.rounds[ok],
+                  opp_pl=codes[them], k=k_of[me])
 
 
-def _seen(at: _Period, spec: PeriodTournament, loc: _Local, base: Array,
-          in_force: Mapping[date, Mapping[tuple[str, RatingList], int]],
-          prev_ratings: Mapping[tuple[str, RatingList], int]) -> Array:
-    """Per player position: the rating the opponents see (−1 unrated); *base*: the players'
-    base ratings on the tournament's list."""
-    month = list_in_force(spec.start)
-    older = in_force.get(month, {})
+def _seen(at: _Period, f: _Facts, entries: _Entries, codes: Array,
+          previous: Mapping[tuple[str, RatingList], Standing],
+          in_force: Mapping[date, Mapping[tuple[str, RatingList], int]]) -> Array:
+    """Per entry: the rating the opponents see (−1 unrated): the tournament's, else the list's
+    in force at its start."""
     prev_month = month_add(at.period, -1)
-    if spec.ratings_from == "source":
-        seen = [NONE if r is None else r for r in loc.rating]
-        # Unrated in the source: the standard rating where the list's rules say so
-        # (RB24 7.2.1), from the list in force at the start.
-        std = older if older and month != prev_month else prev_ratings
-        for i, r in enumerate(loc.rating):
-            if r is None:
-                key = at.people[loc.person[i]].key
-                got = list_rating(spec.rules, None, std.get((key, RatingList.STANDARD)))
-                seen[i] = NONE if got is None else got
-    elif month == prev_month or not older:
-        seen = base.tolist()
-    else:
-        seen = [_lookup(older, at.people[i].key, spec.rules) or NONE for i in loc.person.tolist()]
-    return np.array(seen, dtype=np.int64)
+    from_source = np.array([s.ratings_from == "source" for s in at.specs], dtype=bool)
+    seen = np.where(from_source[entries.tour], entries.rating, f.base[codes])
+    prev_ratings: dict[tuple[str, RatingList], int] | None = None
+    for spec, (lo, hi) in zip(at.specs, entries.spans(), strict=True):
+        month = list_in_force(spec.start)
+        older = in_force.get(month, {})
+        person = entries.person[lo:hi]
+        if spec.ratings_from == "source":
+            if not spec.rules.unrated_uses_standard:
+                continue  # unrated in the source stays unrated
+            # Unrated in the source: the standard rating where the list's rules say so
+            # (RB24 7.2.1), from the list in force at the start.
+            if prev_ratings is None:
+                prev_ratings = {k: s.rating for k, s in previous.items() if s.rating is not None}
+            std = older if older and month != prev_month else prev_ratings
+            for i in np.flatnonzero(seen[lo:hi] < 0).tolist():
+                got = list_rating(spec.rules, None, std.get((at.people[person[i]].key,
+                                                              RatingList.STANDARD)))
+                seen[lo + i] = NONE if got is None else got
+        elif month != prev_month and older:
+            seen[lo:hi] = [_lookup(older, at.people[i].key, spec.rules) or NONE
+                           for i in person.tolist()]
+    return seen
 
 
 def _lookup(table: Mapping[tuple[str, RatingList], int], key: str, rules: FideRules
@@ -404,18 +411,17 @@ def _note_list_ratings(at: _Period, in_force: Mapping[date, object]) -> None:
 
 
 def _games_and_events(tournaments: Sequence[Tournament], keys: Sequence[str],
-                      played: Sequence[PlayedGames] | None,
-                      events: Sequence[EventIdentity] | None
-                      ) -> tuple[Sequence[PlayedGames], Sequence[EventIdentity]]:
-    """Each tournament's games and event identity, read when not given (an event twice is
-    refused)."""
+                      played: PlayedGames | None, events: Sequence[EventIdentity] | None
+                      ) -> tuple[PlayedGames, Sequence[EventIdentity]]:
+    """The tournaments' games and each one's event identity, read when not given (an event
+    twice is refused)."""
     if played is None:
         try:
-            played = [PlayedGames.of(t) for t in tournaments]
+            played = PlayedGames.of(tournaments)
         except InputError as exc:
             raise RatingError(str(exc)) from None
     if events is None:
-        events = [EventIdentity.of(t) for t in tournaments]
+        events = event_identities(tournaments, played)
         once = distinct_events([Event(tournament=t, sources=(k,), known=i) for t, k, i in zip(
             tournaments, keys, events, strict=True)])
         if len(once) < len(tournaments):
@@ -427,7 +433,7 @@ def _games_and_events(tournaments: Sequence[Tournament], keys: Sequence[str],
 def rate_period(tournaments: Sequence[Tournament], period: date, *,
                 keys: Sequence[str] | None = None, identities: Identities | None = None,
                 events: Sequence[EventIdentity] | None = None,
-                played: Sequence[PlayedGames] | None = None,
+                played: PlayedGames | None = None,
                 previous: Mapping[tuple[str, RatingList], Standing] | None = None,
                 listed: Collection[tuple[str, RatingList]] = frozenset(),
                 in_force: Mapping[date, Mapping[tuple[str, RatingList], int]] | None = None,
@@ -437,10 +443,10 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     """Rate every tournament of the list month *period*.
 
     ``identities``: who each player is (default: :func:`rating.period.identity.identify` on the
-    tournaments alone); ``events``: each tournament's :class:`~importer.events.EventIdentity`
+    tournaments alone); ``events``: each tournament's :class:`~importer.identity.EventIdentity`
     (computed when not given; two tournaments of one event are refused) and ``played``
-    their games (:class:`~importer.events.PlayedGames`, read when not given); ``previous``: the
-    T − 1 list and the register per (player key, list), of which ``listed`` are FIDE's
+    their games (:class:`~rating.period.played.PlayedGames`, read when not given); ``previous``:
+    the T − 1 list and the register per (player key, list), of which ``listed`` are FIDE's
     list's; ``in_force``: ratings of older lists by list month (the register), for sources
     that carry none; ``pools``: unrated players' earlier pooled results; ``corrections``:
     base ratings that replace the list's (FIDE id → rating).  A
@@ -460,13 +466,14 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     ids = identities if identities is not None else identify(list(zip(keys, tournaments,
                                                                        strict=True)))
     notes = list(ids.notes)
-    specs = _prepare(tournaments, keys, period, notes, assigned, ids, events)
+    entries = _Entries.of(tournaments, keys, ids)
+    specs = _prepare(tournaments, keys, period, notes, assigned, ids, events, entries)
     at = _Period.of(period, specs, ids.people, notes)
     f = _facts(at, previous, listed)
-    locals_ = [_local(spec, ids, g) for spec, g in zip(at.specs, played, strict=True)]
-    _source_bases(at, f, locals_)
+    codes = at.codes.code_of(entries.person, at.list_codes()[entries.tour])
+    _source_bases(at, f, entries, codes)
     _correct(at, f, corrections or {})
-    table = _long_table(at, f, locals_, previous, in_force, k_default)
+    table = _long_table(at, f, entries, codes, played, previous, in_force, k_default)
     _note_list_ratings(at, in_force)
     out = table.rate(RuleArrays.of([s.rules for s in at.specs] or [at.rules]), f.base)
     players, games, pool = _finish(at, f, table, out, pools or {})
@@ -503,7 +510,7 @@ class _NewList:
 
 def _finish(at: _Period, f: _Facts, table: _Table, out: RateOutput,
             pools: Mapping[tuple[str, RatingList], Pool]
-            ) -> tuple[tuple[PeriodPlayer, ...], PeriodGames, tuple[PoolGame, ...]]:
+            ) -> tuple[Sequence[PeriodPlayer], PeriodGames, Sequence[PoolGame]]:
     """The rated table → the records: players, rated games and pooled games."""
     rated = _Rated(table=table, out=out, reason=_disregard_zeros(at, f.base, table, out, pools),
                    has_games=np.bincount(table.pl, minlength=at.codes.size) > 0)
@@ -592,38 +599,65 @@ def _adjusted(at: _Period, base: Array, new: Array) -> Array:
 
 _K_SPAN: Final = 128
 """More than any K: (code, K) pairs are found as code × _K_SPAN + K."""
+_LIST_ORDER: Final = np.argsort(np.argsort([rl.value for rl in LISTS]))
+"""Per list position: its rank by name (the players' order: by list name, then key)."""
 
 
-def _players(at: _Period, f: _Facts, rated: _Rated, new: _NewList) -> tuple[PeriodPlayer, ...]:
-    """One record per player and list with games, by list and key."""
+def _players(at: _Period, f: _Facts, rated: _Rated, new: _NewList) -> Sequence[PeriodPlayer]:
+    """One record per player and list with games, by list and key (made when first read)."""
     pl, out = rated.table.pl, rated.out
-    # K per player: the distinct K of their rated games (several when rules differ).
-    ks: dict[int, list[int]] = {}
     rated_rows = rated.reason == RATED
-    pairs = np.unique(pl[rated_rows].astype(np.int64) * _K_SPAN + out.k[rated_rows])
-    for c, k in zip((pairs // _K_SPAN).tolist(), (pairs % _K_SPAN).tolist(), strict=True):
-        ks.setdefault(c, []).append(k)
     points = np.bincount(pl[rated_rows], weights=rated.table.score[rated_rows],
                          minlength=at.codes.size).astype(np.int64)
     shown = np.flatnonzero(rated.has_games)
-    people = at.people
-    rows = [PeriodPlayer(
-        key=p.key, fide_id=p.fide_id, name=p.name, federation=p.federation,
-        birth_year=by or None, list=LISTS[li], old_rating=b if b > 0 else None,
-        matched_by=p.matched_by, rating_from=_ORIGINS[origin], where=p.where,
-        ks=tuple(ks.get(c, ())), games=n, score_h=w, change_h=total, rounded_change=rounded,
-        new_rating=r if r > 0 else None, status=_STATUS[st], pool_games=pn,
-        pool_opponents_sum=ps, pool_score_h=pw, initial_rating=r0 if r0 > 0 else None)
-        for c, p, li, by, b, origin, n, w, total, rounded, r, st, pn, ps, pw, r0 in zip(
-            shown.tolist(), (people[i] for i in at.codes.person_of(shown).tolist()),
-            at.codes.list_of(shown).tolist(), f.birth[shown].tolist(),
-            f.base[shown].tolist(), f.origin[shown].tolist(), out.games[shown].tolist(),
-            points[shown].tolist(), out.total_h[shown].tolist(), out.rounded[shown].tolist(),
-            new.rating[shown].tolist(), new.status[shown].tolist(), new.pool_games[shown].tolist(),
-            new.pool_opponents_sum[shown].tolist(), new.pool_score_h[shown].tolist(),
-            new.initial[shown].tolist(), strict=True)]
-    rows.sort(key=lambda p: (p.list.value, p.key))
-    return tuple(rows)
+    ks = sorted_unique(pl[rated_rows].astype(np.int64) * _K_SPAN + out.k[rated_rows])
+    columns = {"birth_year": f.birth, "old_rating": f.base, "origin": f.origin,
+               "games": out.games, "score_h": points, "change_h": out.total_h,
+               "rounded_change": out.rounded, "new_rating": new.rating, "status": new.status,
+               "pool_games": new.pool_games, "pool_opponents_sum": new.pool_opponents_sum,
+               "pool_score_h": new.pool_score_h, "initial_rating": new.initial}
+    columns = {name: values[shown] for name, values in columns.items()}
+
+    def make() -> list[PeriodPlayer]:
+        person, li = at.codes.person_of(shown), at.codes.list_of(shown)
+        key_rank = np.empty(len(at.people), dtype=np.int64)
+        key_rank[np.argsort(np.array([p.key for p in at.people], dtype=str), kind="stable")] = (
+            np.arange(len(at.people)))
+        order = np.lexsort((key_rank[person], _LIST_ORDER[li]))
+        col = {name: values[order] for name, values in columns.items()}
+        people = list(map(at.people.__getitem__, person[order].tolist()))
+        return records(PeriodPlayer, {
+            **{name: list(map(attrgetter(name), people))
+               for name in ("key", "fide_id", "name", "federation", "matched_by", "where")},
+            "list": list(map(LISTS.__getitem__, li[order].tolist())),
+            "rating_from": list(map(_ORIGINS.__getitem__, col.pop("origin").tolist())),
+            "status": list(map(_STATUS.__getitem__, col.pop("status").tolist())),
+            "ks": _ks_of(shown[order], ks),
+            **{name: _or_none(col.pop(name)) for name in ("birth_year", "old_rating",
+                                                         "new_rating", "initial_rating")},
+            **{name: values.tolist() for name, values in col.items()}}, len(shown))
+
+    return LazyRecords(len(shown), make)
+
+
+def _or_none(values: Array) -> list[int | None]:
+    """Positive values as they are, the others (none) as None."""
+    return [v if v > 0 else None for v in values.tolist()]
+
+
+def _ks_of(codes: Array, pairs: Array) -> list[tuple[int, ...]]:
+    """Per code: the distinct K of its rated games, ascending (several when rules differ), of
+    the sorted distinct (code, K) *pairs* as code × _K_SPAN + K."""
+    of, ks = pairs // _K_SPAN, pairs % _K_SPAN
+    first = np.searchsorted(of, codes)
+    count = np.searchsorted(of, codes, side="right") - first
+    one = {v: (v,) for v in sorted_unique(ks).tolist()}
+    out: list[tuple[int, ...]] = (
+        list(map(one.__getitem__, ks[np.minimum(first, len(ks) - 1)].tolist())) if len(ks)
+        else [() for _ in codes.tolist()])
+    for i in np.flatnonzero(count != 1).tolist():  # none, or several
+        out[i] = tuple(ks[first[i]:first[i] + count[i]].tolist())
+    return out
 
 
 def _games(at: _Period, rated: _Rated) -> PeriodGames:
@@ -631,27 +665,31 @@ def _games(at: _Period, rated: _Rated) -> PeriodGames:
     t, out = rated.table, rated.out
     on = np.flatnonzero(rated.reason == RATED)
     return PeriodGames(
-        {"round": t.rounds[on].tolist(), "own_rating": t.own[on].tolist(),
-         "opponent_rating": out.opp_used[on].tolist(), "capped": out.capped[on].tolist(),
-         "score_h": t.score[on].tolist(), "expected_h": out.pd_h[on].tolist(),
-         "k": out.k[on].tolist(), "change_h": out.change_h[on].tolist()},
-        me=at.codes.person_of(t.pl[on]).tolist(), them=at.codes.person_of(t.opp_pl[on]).tolist(),
-        lists=at.codes.list_of(t.pl[on]).tolist(), tours=t.tour[on].tolist(), people=at.people,
+        {"round": t.rounds[on], "own_rating": t.own[on], "opponent_rating": out.opp_used[on],
+         "capped": out.capped[on], "score_h": t.score[on], "expected_h": out.pd_h[on],
+         "k": out.k[on], "change_h": out.change_h[on]},
+        me=at.codes.person_of(t.pl[on]), them=at.codes.person_of(t.opp_pl[on]),
+        lists=at.codes.list_of(t.pl[on]), tours=t.tour[on], people=at.people,
         tournaments=[s.key for s in at.specs])
 
 
-def _pool_games(at: _Period, rated: _Rated) -> tuple[PoolGame, ...]:
-    """The pooled games (and the disregarded ones), in table order."""
+def _pool_games(at: _Period, rated: _Rated) -> Sequence[PoolGame]:
+    """The pooled games (and the disregarded ones), in table order (made when first read)."""
     t, reason = rated.table, rated.reason
     on = np.flatnonzero((reason == POOLED) | (reason == DISREGARDED))
-    people, specs, pl = at.people, at.specs, t.pl[on]
-    return tuple(PoolGame(key=people[i].key, list=LISTS[li], tournament=specs[ti].key,
-                          start=specs[ti].start, opponent_rating=opp, score_h=score,
-                          disregarded=why == DISREGARDED)
-                 for i, li, ti, opp, score, why in zip(
-                     at.codes.person_of(pl).tolist(), at.codes.list_of(pl).tolist(),
-                     t.tour[on].tolist(), t.opp[on].tolist(), t.score[on].tolist(),
-                     reason[on].tolist(), strict=True))
+    pl, tour, opp, score = t.pl[on], t.tour[on], t.opp[on], t.score[on]
+    disregarded = reason[on] == DISREGARDED
+
+    def make() -> list[PoolGame]:
+        specs = list(map(at.specs.__getitem__, tour.tolist()))
+        return records(PoolGame, {
+            "key": [at.people[i].key for i in at.codes.person_of(pl).tolist()],
+            "list": list(map(LISTS.__getitem__, at.codes.list_of(pl).tolist())),
+            "tournament": [s.key for s in specs], "start": [s.start for s in specs],
+            "opponent_rating": opp.tolist(), "score_h": score.tolist(),
+            "disregarded": disregarded.tolist()}, len(on))
+
+    return LazyRecords(len(on), make)
 
 
 _STATUS: Final = {s.value: s for s in PeriodStatus}

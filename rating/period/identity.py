@@ -10,15 +10,18 @@ is identified by name, federation and birth year — and is *unknown* to the lis
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final
+from itertools import compress, repeat
+from operator import attrgetter, is_, is_not, not_
+from typing import TYPE_CHECKING, Final, cast
 
 from importer.identity import fide_id_text, player_key
-from importer.model import Player, RatingList, Tournament
+from importer.model import Player, RatingList, Tournament, quick_init
 from importer.parsing.names import name_key
 from rating.notes import Note, grouped
+from rating.period.bulk import records
 
 if TYPE_CHECKING:
     from importer.formats.fidelist import FideList
@@ -28,6 +31,8 @@ __all__ = ["Candidate", "Identities", "MatchedBy", "Person", "RatingFrom", "fall
 
 MAX_RATING_GAP: Final = 400
 """A namesake on the list whose rating is this far from the source's is someone else."""
+_FIDE_ID, _NAME, _FEDERATION, _START_NO = (attrgetter(n) for n in ("fide_id", "name", "federation",
+                                                                    "start_no"))
 
 
 class MatchedBy(StrEnum):
@@ -81,7 +86,8 @@ class Candidate:
     ratings: Mapping[RatingList, int | None] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@quick_init
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Person:
     """One player across the period's tournaments."""
 
@@ -117,10 +123,6 @@ def fallback_key(name: str, federation: str, birth_year: int | None) -> str:
     return player_key(name, federation, birth_year)
 
 
-def _fide_id(p: Player) -> str:
-    return fide_id_text(p.fide_id)
-
-
 def list_candidates(fide_list: FideList, wanted: Collection[tuple[str, str]]
                     ) -> dict[tuple[str, str], list[Candidate]]:
     """The players on a FIDE list with these (federation, name key)s (see :func:`wanted_names`)."""
@@ -150,8 +152,19 @@ def wanted_on_list(tournaments: Iterable[Tournament]) -> tuple[set[str], set[str
 
 def wanted_names(tournaments: Iterable[Tournament]) -> set[tuple[str, str]]:
     """(federation, name key) of every player without a FIDE id: whom to look up by name."""
-    return {(p.federation.strip().upper(), name_key(p.name)) for t in tournaments
-            for p in t.players if not _fide_id(p) and p.federation.strip() and p.name.strip()}
+    return _wanted((t, _fide_ids(t)) for t in tournaments)
+
+
+def _wanted(tournaments: Iterable[tuple[Tournament, Iterable[str]]]) -> set[tuple[str, str]]:
+    """:func:`wanted_names` of tournaments with their players' FIDE ids."""
+    return {(p.federation.strip().upper(), name_key(p.name)) for t, ids in tournaments
+            for p in compress(t.players, map(not_, ids))
+            if p.federation.strip() and p.name.strip()}
+
+
+def _fide_ids(t: Tournament) -> Iterable[str]:
+    """Each player's FIDE id ('' for none)."""
+    return map(fide_id_text, map(_FIDE_ID, t.players))
 
 
 def _choose(p: Player, rl: RatingList, found: Sequence[Candidate]) -> list[Candidate]:
@@ -175,51 +188,62 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     and the register's candidates, by (federation, name key)); the players with an id of the
     tournaments themselves come last.
     """
-    wanted = wanted_names(t for _, t in tournaments)
-    places = [*known, _with_ids(tournaments, wanted)] if wanted else []
-    people: list[Person] = []
+    fids = [list(_fide_ids(t)) for _, t in tournaments]
+    wanted = _wanted((t, ids) for (_, t), ids in zip(tournaments, fids, strict=True))
+    places = [*known, _with_ids(tournaments, fids, wanted)] if wanted else []
+    found_at: list[tuple[str, Player, str, MatchedBy]] = []  # key, player, tournament, how
     index: dict[str, int] = {}
     code: dict[tuple[str, int], int] = {}
     matched: list[tuple[str, str]] = []
     ambiguous: list[tuple[Player, str, str]] = []
     unmatched: dict[tuple[str, str], list[tuple[str, int, Player]]] = {}
-    for tkey, t in tournaments:
+    by_id, by_name, by_none = MatchedBy.FIDE_ID, MatchedBy.NAME_FED, MatchedBy.NONE  # read once
+    for (tkey, t), ids in zip(tournaments, fids, strict=True):
         rl = t.info.rating_list or RatingList.STANDARD
-        for p in t.players:
-            fid = fide_id_text(p.fide_id)
-            how = MatchedBy.FIDE_ID
+        persons = list(map(index.get, ids))  # those found already; the others in order
+        for j in compress(range(len(ids)), map(is_, persons, repeat(None))):
+            p, fid, how = t.players[j], ids[j], by_id
             if not fid:
                 where = f"No. {p.start_no} in {tkey}"
                 fed = p.federation.strip().upper()
                 found = _lookup(p, rl, fed, places)
                 if isinstance(found, Candidate):
-                    fid, how = found.key, MatchedBy.NAME_FED
+                    fid, how = found.key, by_name
                     matched.append((fid, f"{p.name} ({where})"))
                 elif found:
                     ambiguous.append((p, tkey, f"{p.name} ({where}, {found} candidates)"))
                 if not fid:
                     unmatched.setdefault((name_key(p.name), fed), []).append((tkey, p.start_no, p))
                     continue
-            if fid not in index:
-                index[fid] = len(people)
-                people.append(Person(key=fid, fide_id=fid if fid.isdigit() else "",
-                                     name=p.name, federation=p.federation,
-                                     birth_year=p.birth_year, matched_by=how,
-                                     where=f"No. {p.start_no} in {tkey}"))
-            code[(tkey, p.start_no)] = index[fid]
+            i = index.get(fid)
+            if i is None:
+                i = index[fid] = len(found_at)
+                found_at.append((fid, p, tkey, how))
+            persons[j] = i
+        placed = compress(zip(zip(repeat(tkey), map(_START_NO, t.players)), persons, strict=True),
+                          map(is_not, persons, repeat(None)))  # the unmatched come at the end
+        code.update(cast("Iterator[tuple[tuple[str, int], int]]", placed))
+    unknown: list[tuple[str, str, int, Player, int | None]] = []
     for (nkey, fed), rows in unmatched.items():
         years = {p.birth_year for _, _, p in rows if p.birth_year}
         for tkey, no, p in rows:
             year = p.birth_year if len(years) > 1 else next(iter(years), None)
             key = f"{nkey}|{fed}|{year or ''}"
             if key not in index:
-                index[key] = len(people)
-                people.append(Person(key=key, fide_id="", name=p.name, federation=p.federation,
-                                     birth_year=year, matched_by=MatchedBy.NONE,
-                                     where=f"No. {no} in {tkey}"))
+                index[key] = len(found_at) + len(unknown)
+                unknown.append((key, tkey, no, p, year))
             code[(tkey, no)] = index[key]
+    first = [p for _, p, _, _ in found_at] + [p for _, _, _, p, _ in unknown]
+    keys = [fid for fid, _, _, _ in found_at] + [key for key, _, _, _, _ in unknown]
+    people = records(Person, {
+        "key": keys, "name": list(map(_NAME, first)), "federation": list(map(_FEDERATION, first)),
+        "fide_id": [fid if fid.isdigit() else "" for fid, _, _, _ in found_at] + [""] * len(unknown),
+        "birth_year": [p.birth_year for _, p, _, _ in found_at] + [y for *_, y in unknown],
+        "matched_by": [how for _, _, _, how in found_at] + [by_none] * len(unknown),
+        "where": [f"No. {p.start_no} in {tkey}" for _, p, tkey, _ in found_at]
+        + [f"No. {no} in {tkey}" for _, tkey, no, _, _ in unknown]}, len(keys))
     notes = []
-    alone = [p for p in people if p.matched_by is MatchedBy.NONE]
+    alone = [p for p in people if p.matched_by is by_none]
     if alone:
         notes.append(grouped(f"{len(alone)} player{'s' if len(alone) != 1 else ''} without a FIDE "
                              "id found on no list, so told apart by name, federation and birth "
@@ -252,19 +276,21 @@ def _lookup(p: Player, rl: RatingList, fed: str,
     return 0
 
 
-def _with_ids(tournaments: Sequence[tuple[str, Tournament]], wanted: Collection[tuple[str, str]]
-              ) -> dict[tuple[str, str], list[Candidate]]:
-    """The players with a FIDE id in the tournaments themselves, as candidates (for these
-    (federation, name key)s only)."""
+def _with_ids(tournaments: Sequence[tuple[str, Tournament]], fids: Sequence[Sequence[str]],
+              wanted: Collection[tuple[str, str]]) -> dict[tuple[str, str], list[Candidate]]:
+    """The players with a FIDE id (*fids*, per tournament) in the tournaments themselves, as
+    candidates (for these (federation, name key)s only)."""
     out: dict[tuple[str, str], dict[str, Candidate]] = {}
-    feds = {fed for fed, _ in wanted}
-    for _, t in tournaments:
+    names = {name for _, name in wanted}
+    for (_, t), ids in zip(tournaments, fids, strict=True):
         rl = t.info.rating_list or RatingList.STANDARD
-        for p in t.players:
-            fid = _fide_id(p)
-            fed = p.federation.strip().upper()
-            if fid and fed in feds and (fed, name_key(p.name)) in wanted:
-                out.setdefault((fed, name_key(p.name)), {}).setdefault(
+        for p, fid in compress(zip(t.players, ids, strict=True),
+                               map(names.__contains__, map(name_key, map(_NAME, t.players)))):
+            if not fid:
+                continue
+            fed, name = p.federation.strip().upper(), name_key(p.name)
+            if (fed, name) in wanted:
+                out.setdefault((fed, name), {}).setdefault(
                     fid, Candidate(key=fid, fide_id=fid, name=p.name, federation=p.federation,
                                    birth_year=p.birth_year,
                                    titles=frozenset({p.title.upper()} - {""}),

@@ -3,12 +3,12 @@ game (the engine's numpy stays inside :mod:`rating.period.engine`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from types import SimpleNamespace
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 from importer.identity import EventIdentity
 from importer.model import RatingList, Tournament, quick_init
@@ -19,6 +19,7 @@ from rating.systems.fide_rules import FideRules
 __all__ = [
     "LISTS",
     "LIST_CODES",
+    "LazyRecords",
     "PeriodGame",
     "PeriodGames",
     "PeriodPlayer",
@@ -34,6 +35,51 @@ __all__ = [
 LISTS = (RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ)
 """The lists by code 0, 1, 2 (as the engine numbers them)."""
 LIST_CODES = {rl: i for i, rl in enumerate(LISTS)}
+_R = TypeVar("_R")
+
+class LazyRecords(Sequence[_R]):
+    """Records made when first read, all at once (a period holds tens of thousands, which many
+    callers never read): *make* makes the *count* of them."""
+
+    def __init__(self, count: int, make: Callable[[], list[_R]]) -> None:
+        self._count = count
+        self._make: Callable[[], list[_R]] | None = make
+        self._made: list[_R] = []
+
+    def _all(self) -> list[_R]:
+        if self._make is not None:
+            self._made, self._make = self._make(), None
+        return self._made
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, i: int) -> _R: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[_R]: ...
+
+    def __getitem__(self, i: int | slice) -> _R | Sequence[_R]:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[_R]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(tuple(self._all()))
+
+
+def _as_list(values: Iterable[Any]) -> list[Any]:
+    """A column as a list of Python values (a numpy array's converted)."""
+    tolist = getattr(values, "tolist", None)
+    return tolist() if tolist is not None else list(values)
 
 
 class PeriodStatus(StrEnum):
@@ -189,14 +235,24 @@ class PeriodGames(Sequence[PeriodGame]):
     _PLAIN = ("round", "own_rating", "opponent_rating", "capped", "score_h", "expected_h", "k",
               "change_h")
 
-    def __init__(self, columns: Mapping[str, Sequence[Any]], *, me: Sequence[int],
-                 them: Sequence[int], lists: Sequence[int], tours: Sequence[int],
+    def __init__(self, columns: Mapping[str, Collection[Any]], *, me: Collection[int],
+                 them: Collection[int], lists: Collection[int], tours: Collection[int],
                  people: Sequence[Any], tournaments: Sequence[str]) -> None:
-        self._plain = {name: list(columns[name]) for name in self._PLAIN}
-        self._me, self._them = list(me), list(them)
-        self._lists, self._tours = list(lists), list(tours)
+        """*columns*: the games' :attr:`_PLAIN` fields; the players, lists and tournaments as
+        positions.  Each column is a sequence or a numpy array (a list when first read)."""
+        self._columns: dict[str, Collection[Any]] = {
+            **{name: columns[name] for name in self._PLAIN},
+            "_me": me, "_them": them, "_lists": lists, "_tours": tours}
+        self._len = len(me)
         self._people, self._tournaments = people, tournaments
         self._by_key: dict[str, list[int]] | None = None
+
+    def _column(self, name: str) -> list[Any]:
+        """A held column as a list (made one when first read)."""
+        values = self._columns[name]
+        if not isinstance(values, list):
+            values = self._columns[name] = _as_list(values)
+        return values
 
     @classmethod
     def of_records(cls, games: Sequence[PeriodGame]) -> PeriodGames:
@@ -213,23 +269,23 @@ class PeriodGames(Sequence[PeriodGame]):
                    tournaments=tournaments)
 
     def __len__(self) -> int:
-        return len(self._me)
+        return self._len
 
     def column(self, name: str) -> list[Any]:
         """One field of every game, in order."""
-        if name in self._plain:
-            return self._plain[name]
+        if name in self._PLAIN:
+            return self._column(name)
         if name == "tournament":
-            return [self._tournaments[t] for t in self._tours]
+            return [self._tournaments[t] for t in self._column("_tours")]
         if name == "list":
-            return [LISTS[c] for c in self._lists]
+            return [LISTS[c] for c in self._column("_lists")]
         people = self._people
         if name in ("key", "fide_id", "name"):
-            return [getattr(people[m], name) for m in self._me]
+            return [getattr(people[m], name) for m in self._column("_me")]
         if name == "opponent":
-            return [people[o].fide_id or people[o].key for o in self._them]
+            return [people[o].fide_id or people[o].key for o in self._column("_them")]
         if name == "opponent_name":
-            return [people[o].name for o in self._them]
+            return [people[o].name for o in self._column("_them")]
         raise KeyError(name)
 
     def rows(self, *names: str) -> Iterator[tuple[Any, ...]]:
@@ -244,11 +300,11 @@ class PeriodGames(Sequence[PeriodGame]):
     def __getitem__(self, i: int | slice) -> PeriodGame | Sequence[PeriodGame]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        me, them = self._people[self._me[i]], self._people[self._them[i]]
-        return PeriodGame(tournament=self._tournaments[self._tours[i]], key=me.key,
-                          fide_id=me.fide_id, name=me.name, list=LISTS[self._lists[i]],
+        me, them = self._people[self._column("_me")[i]], self._people[self._column("_them")[i]]
+        return PeriodGame(tournament=self._tournaments[self._column("_tours")[i]], key=me.key,
+                          fide_id=me.fide_id, name=me.name, list=LISTS[self._column("_lists")[i]],
                           opponent=them.fide_id or them.key, opponent_name=them.name,
-                          **{name: col[i] for name, col in self._plain.items()})
+                          **{name: self._column(name)[i] for name in self._PLAIN})
 
     def __iter__(self) -> Iterator[PeriodGame]:
         return (self[i] for i in range(len(self)))
@@ -289,9 +345,11 @@ class PeriodResult:
     """A computed period: per (player, list) rows, per rated game rows, the pool, notes."""
 
     period: date
-    players: tuple[PeriodPlayer, ...]
+    players: Sequence[PeriodPlayer]
+    """By list, then key (a tuple, or :class:`LazyRecords` as the engine gives them)."""
     games: PeriodGames
-    pool: tuple[PoolGame, ...]
+    pool: Sequence[PoolGame]
+    """In the order of the period's table (a tuple, or :class:`LazyRecords`)."""
     tournaments: tuple[PeriodTournament, ...]
     notes: tuple[Note, ...] = field(default=())
     """For people, each remembering the players it is about (none: the month or an event)."""

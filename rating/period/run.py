@@ -14,14 +14,16 @@ from datetime import date
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from importer.errors import InputError
 from importer.events import Event, distinct_events
 from importer.identity import EventIdentity
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
 from rating.notes import Note, grouped
-from rating.period.engine import PlayedGames, rate_period
+from rating.period.engine import rate_period
 from rating.period.identity import RatingFrom, identify, list_candidates, wanted_names, wanted_on_list
 from rating.period.months import month_add
+from rating.period.played import PlayedGames, event_identities
 from rating.period.records import LISTS, PeriodResult, Standing
 
 if TYPE_CHECKING:
@@ -88,15 +90,23 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     notes: list[Note] = []
     offered = [item if isinstance(item, PeriodSource) else PeriodSource(tournament=item)
                for item in tournaments]
+    every: PlayedGames | None = None
+    read: Sequence[EventIdentity | None] = [None] * len(offered)
+    try:  # every source's games read once, for its identity and its rating
+        every = PlayedGames.of([s.tournament for s in offered])
+        read = event_identities([s.tournament for s in offered], every)
+    except InputError:  # refused below if it is rated
+        pass
     found = distinct_events([replace(Event.of(s.tournament, [_label(s)]), apart=s.apart,
-                                     counted=s.counted) for s in offered])
+                                     counted=s.counted, known=identity)
+                             for s, identity in zip(offered, read, strict=True)])
     notes += (Note(w.message) for w in found.notes)
     by_tournament = {id(s.tournament): s for s in offered}
+    position = {id(s.tournament): i for i, s in enumerate(offered)}
     chosen: list[Tournament] = []
     keys: list[str] = []
     assigned: set[str] = set()
     identities: list[EventIdentity] = []
-    played: list[PlayedGames] = []
     read_from: dict[str, tuple[str, ...]] = {}
     for event in found.events:
         src = by_tournament[id(event.tournament)]
@@ -110,11 +120,12 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
             continue
         chosen.append(t)
         identities.append(event.identity)
-        played.append(PlayedGames.of(t))
         keys.append(tournament_key(src.source, t, set(keys)))
         read_from[keys[-1]] = (_label(src), *event.counted)
         if src.month is not None:
             assigned.add(keys[-1])
+    played = (every.select([position[id(t)] for t in chosen]) if every is not None
+              else PlayedGames.of(chosen))
     ids_given, federations = wanted_on_list(chosen)
     if ratings_list is None and register is not None:
         ratings_list = _register_list(register, period, ids_given, federations, notes)
