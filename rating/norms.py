@@ -9,6 +9,15 @@ listed as "not checked"; a norm that turns on opponents' titles or federations t
 to play can give it: ``needs`` says which result of the game in progress makes or keeps it
 (the check rerun with that game filled in), ``points_needed`` estimates what the rounds still
 to play need against opponents of the current Ra.
+
+A norm counts the games FIDE lets it count (1.4.1d–f): in a Swiss the rounds up to any round
+after which it was made (later games may be ignored), in any event without won games the
+player may ignore, as long as the games left meet the number of games and the mix of
+opponents (in a round robin the whole event must allow a norm); of the windows that make it,
+the one counting the most games toward a title application.  The check says which rounds it
+left out, after which round the norm was made, and both performances: the regulations' (the
+lowest opponent raised to the floor) and the one with the opponents' own ratings.
+:class:`NormEvent` checks results other than the source's (:mod:`rating.needs`).
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
+from itertools import combinations
 from math import ceil, floor
 
 from importer.model import Player, RatingList, RoundResult, Status, System, Tournament
@@ -29,8 +39,9 @@ from rating.systems.fide_rules import NormRules, NormTitle, TitleNorm, norm_rule
 from rating.systems.fide_tables import dp_for
 from rating.systems.time_controls import norm_time_control
 
-__all__ = ["Condition", "EventClass", "NormCheck", "NormResult", "check_event_norms", "check_norms",
-           "excluded_opponents", "is_woman", "left_out_words", "norms_sought", "swiss_exemption"]
+__all__ = ["Condition", "EventClass", "NormCheck", "NormEvent", "NormResult", "check_event_norms",
+           "check_norms", "excluded_opponents", "is_woman", "left_out_words", "norm_average",
+           "norms_sought", "points_words", "required_score", "rounds_words", "swiss_exemption"]
 
 
 class EventClass(StrEnum):
@@ -116,6 +127,62 @@ class NormCheck:
     points_needed: Decimal | None = None
     """A live event, for a norm still possible: the points needed from the rounds still to
     play, estimated against opponents of the current Ra (None when not estimated)."""
+    dropped: tuple[int, ...] = ()
+    """1.4.1f: the rounds of won games the counted games leave out (beaten opponents ignored:
+    the games left still meet the number of games and the mix of opponents)."""
+    secured_after: int | None = None
+    """Achieved in a Swiss: the first round after which the results so far made the norm
+    (1.4.1e: later games may be ignored); None otherwise."""
+    played_after: tuple[int, ...] = ()
+    """The rounds with a game over the board played after ``secured_after``."""
+    true_performance: int | None = None
+    """The performance with the opponents' own ratings, none raised to the floor (1.4.6b
+    raises the lowest to 400 below the performance the norm needs): for information only,
+    ``performance`` is the one the regulations count."""
+
+    @property
+    def window_words(self) -> str:
+        """The games counted, in words: 'rounds 1-11, leaving out the win in round 3
+        (1.4.1f); made after round 9, rounds 10 and 11 played after it (1.4.1e)'."""
+        out = f"rounds {self.rounds}" if self.rounds else "no rounds"
+        if self.dropped:
+            out += (f", leaving out the win{'s' if len(self.dropped) > 1 else ''} in "
+                    f"{rounds_words(self.dropped)} (1.4.1f)")
+        if self.secured_after is not None and self.played_after:
+            out += (f"; made after round {self.secured_after}, "
+                    f"{rounds_words(self.played_after)} played after it (1.4.1e)")
+        return out
+
+    @property
+    def performance_words(self) -> str:
+        """Both performances, each labelled: 'performance 2600 (Title Regulations 1.4.8–1.4.9,
+        the lowest opponent raised to the floor, 1.4.6b); 2575 with the opponents' own
+        ratings'."""
+        if self.performance is None:
+            return "no performance"
+        rule = ("the lowest opponent raised to the floor, 1.4.6b" if self.ra_floor_raised
+                else "no opponent below the floor")
+        out = f"performance {self.performance} (Title Regulations 1.4.8–1.4.9, {rule})"
+        if self.true_performance is not None and self.true_performance != self.performance:
+            out += f"; {self.true_performance} with the opponents' own ratings"
+        return out
+
+
+def rounds_words(rounds: Sequence[int]) -> str:
+    """'round 3', 'rounds 3 and 7', 'rounds 3, 7 and 9', 'rounds 1–9', 'rounds 2, 5–7 and 9'
+    (three rounds or more in a row as a span)."""
+    spans: list[list[int]] = []
+    for rd in sorted(rounds):
+        if spans and rd == spans[-1][-1] + 1:
+            spans[-1].append(rd)
+        else:
+            spans.append([rd])
+    parts = [f"{s[0]}–{s[-1]}" if len(s) > 2 else ", ".join(map(str, s)) for s in spans]
+    said = ", ".join(parts)
+    if len(rounds) == 1:
+        return f"round {said}"
+    head, _, tail = said.rpartition(", ")
+    return f"rounds {head} and {tail}" if head else f"rounds {said}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +214,8 @@ def swiss_exemption(t: Tournament, rules: NormRules) -> tuple[bool | None, str]:
     if not host:
         return None, "the source does not show the host federation"
     rounds = t.rounds_seen  # the rounds the source shows so far
+    if not rounds:
+        return None, "no round has been played yet"
     present: dict[int, set[int]] = {}
     for r in t.results:
         if _present(r):
@@ -203,10 +272,7 @@ def _player_norms(event: _Event, start_no: int) -> tuple[NormCheck, ...]:
     if player is None:
         raise KeyError(f"no player with start number {start_no}")
     sought = norms_sought(player, rules)
-    extra = () if is_woman(player, rules) is not None or not sought else (Condition(
-        name="women's norms", article="1.4", ok=None, checked=False,
-        words="not checked: WGM and WIM norms (the source does not show whether the player "
-              "is a woman)"),)
+    extra = _unknown_sex(player, rules)
     results = event.results.get(start_no, [])
     checks = [_best(event, player, rules.norm(title), extra, results) for title in sought]
     game = next((r for r in results if r.round == event.live_round
@@ -218,6 +284,15 @@ def _player_norms(event: _Event, start_no: int) -> tuple[NormCheck, ...]:
     return tuple(_forecast(c, [_best(ev, player, rules.norm(c.norm), extra, filled)
                                for ev, filled in outcomes], game, remaining,
                            event.planned - game.round) for c in checks)
+
+
+def _unknown_sex(player: Player, rules: NormRules) -> tuple[Condition, ...]:
+    """The note on the women's norms of a player the source does not show the sex of."""
+    if is_woman(player, rules) is not None or not norms_sought(player, rules):
+        return ()
+    return (Condition(name="women's norms", article="1.4", ok=None, checked=False,
+                      words="not checked: WGM and WIM norms (the source does not show whether "
+                            "the player is a woman)"),)
 
 
 _OUTCOMES = {Decimal(0): "any", Decimal("0.5"): "draw", Decimal(1): "win"}
@@ -303,6 +378,83 @@ class _Event:
                    _by_player(t.results))
 
 
+@dataclass(frozen=True, slots=True)
+class NormEvent:
+    """One tournament's norm checks over results other than the source's: :mod:`rating.needs`
+    fills in the games still to play (against assumed opponents where no pairing is known)
+    and asks whether a norm is made.  What the event's players share is worked out once."""
+
+    _event: _Event
+
+    @classmethod
+    def of(cls, t: Tournament, *, event_class: EventClass | None = None, on: date | None = None,
+           qc_approved: bool = False) -> NormEvent:
+        """The event as :func:`check_event_norms` sees it."""
+        day = on or t.info.start_date
+        rules = norm_rules_for(day or date.max)
+        return cls(_Event.of(t, rules, event_class, day, qc_approved))
+
+    @property
+    def rules(self) -> NormRules:
+        """The Title Regulations applied."""
+        return self._event.rules
+
+    @property
+    def planned(self) -> int:
+        """The rounds of the event (the rounds shown when the source gives no number)."""
+        return self._event.planned
+
+    @property
+    def least_games(self) -> int:
+        """1.4.1: the games a norm needs (9; 7 in a World or Continental team championship)."""
+        return _least(self._event)
+
+    @property
+    def round_robin(self) -> bool:
+        """Predetermined pairings: every round counts (1.4.1e)."""
+        return self._event.t.info.system is System.ROUND_ROBIN
+
+    @property
+    def titles_shown(self) -> bool:
+        """Whether the source shows any player's title (1.4.5 is decidable)."""
+        return self._event.titles_shown
+
+    @property
+    def exempt(self) -> tuple[bool | None, str]:
+        """Whether the federation conditions are waived (1.4.3: the event class given, or a
+        Swiss with enough foreign players in every round shown so far), and why."""
+        return self._event.exempt
+
+    @property
+    def administrative(self) -> tuple[Condition, ...]:
+        """The event's own conditions (1.1 and the event class): what no result changes."""
+        return self._event.admin
+
+    def counts(self, opponent_no: int | None) -> bool:
+        """Whether a game against this player counts for a norm (1.4.2: a player of the
+        event, not a round robin's unrated player who scored 0 against rated ones)."""
+        return opponent_no in self._event.by_no and opponent_no not in self._event.excluded
+
+    def check(self, start_no: int, title: NormTitle, results: Sequence[RoundResult], *,
+              opponents: Iterable[Player] = (), everyone: Iterable[RoundResult] | None = None,
+              first: bool = False) -> NormCheck:
+        """The check of *title*'s norm for the player with *start_no* over *results* (the
+        player's own, any round), as :func:`check_norms` finds it on a tournament with those
+        results: *opponents* are players the source does not list (assumed opponents of
+        rounds not paired yet); in a round robin *everyone*'s results (as filled in) decide
+        which unrated players scored 0 against rated ones (1.4.2b).  *first*: only whether
+        the norm is made matters (the first window that makes it, not the best)."""
+        event = self._event
+        extra = {p.start_no: p for p in opponents}
+        if extra:
+            event = replace(event, by_no={**event.by_no, **extra})
+        if everyone is not None and event.t.info.system is System.ROUND_ROBIN:
+            event = replace(event, excluded=_zero_unrated(everyone, event.by_no))
+        player = event.by_no[start_no]
+        return _best(event, player, event.rules.norm(title), _unknown_sex(player, event.rules),
+                     sorted(results, key=lambda r: r.round), first=first)
+
+
 def _by_player(results: Iterable[RoundResult]) -> dict[int, list[RoundResult]]:
     out: dict[int, list[RoundResult]] = {}
     for r in sorted(results, key=lambda r: r.round):
@@ -378,19 +530,134 @@ def _administrative(t: Tournament, rules: NormRules, day: date | None,
 
 
 def _best(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition, ...],
-          results: Sequence[RoundResult]) -> NormCheck:
-    """The check over all rounds played, or in a Swiss the achieved prefix of them that counts
-    the most games toward a title application (1.4.1)."""
+          results: Sequence[RoundResult], *, first: bool = False) -> NormCheck:
+    """The check over all rounds played; where the norm is made, the window of games that
+    counts the most games toward a title application (1.4.1d): in a Swiss the rounds up to
+    any round after which it was made (1.4.1e), in any event without won games the player may
+    ignore (1.4.1f: the games left still meet the number of games and the mix of opponents; in
+    a round robin the whole event's mix must allow a norm).  *first*: the first window found
+    that makes it (only whether the norm is made matters), not the best."""
     done = _done(results)
     remaining = max(event.planned - done, 0)
     full = _check(event, player, norm, results, done, remaining, extra)
-    if event.t.info.system is System.ROUND_ROBIN:
+    rr = event.t.info.system is System.ROUND_ROBIN
+    if first and full.result is NormResult.ACHIEVED:
         return full
-    shortest = max(_least(event) - 1, 1)  # a prefix of fewer rounds has too few games
-    made = [c for c in (full, *(_check(event, player, norm, results, k, remaining, extra)
-                                for k in range(done - 1, shortest - 1, -1)))
-            if c.result is NormResult.ACHIEVED]  # the longest first: it wins a tie
-    return max(made, key=lambda c: (c.application_games, c.games), default=full)
+    if rr and (remaining or not _whole_mix(full)):  # 1.4.1e: a round robin counts every round
+        return full
+    lasts = [done] if rr else range(done, max(_least(event) - 1, 1) - 1, -1)
+    made: list[NormCheck] = []
+    for last in lasts:
+        whole = full if last == done else _check(event, player, norm, results, last,
+                                                 remaining, extra)
+        if whole.result is NormResult.ACHIEVED:
+            if first:
+                return whole
+            made.append(whole)
+        if not _drops_may_help(event, norm, whole, results, last):
+            continue
+        for drop in _droppable(event, results, last):
+            c = _check(event, player, norm, results, last, remaining, extra, drop)
+            if c.result is NormResult.ACHIEVED:
+                if first:
+                    return c
+                made.append(c)
+    if not made:
+        return full
+    best = max(made, key=_window_key)
+    if rr:
+        return best
+    secured = min(_last(c) for c in made)  # the first round after which it was made
+    after = tuple(r.round for r in results if secured < r.round <= done
+                  and r.status is Status.PLAYED)
+    return replace(best, secured_after=secured, played_after=after)
+
+
+def _last(check: NormCheck) -> int:
+    """The last round a check counts ('1-9' → 9)."""
+    return int(check.rounds.rsplit("-", 1)[-1]) if check.rounds else 0
+
+
+def _window_key(c: NormCheck) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+    """Which achieving window counts: the most games toward a title application (1.4.1d),
+    then the most games, the longest, the best performance and Ra, then leaving out the
+    earliest rounds (the norm oracle of the tests picks the same)."""
+    return (c.application_games, c.games, _last(c), c.performance or 0, c.ra or 0,
+            tuple(-r for r in c.dropped))
+
+
+def _whole_mix(full: NormCheck) -> bool:
+    """1.4.1f in a round robin: every condition of the whole event that no result changes
+    (the games, Ra, titles, federations, the event itself) allows a norm."""
+    return all(c.ok is True for c in full.conditions
+               if c.checked and c.name not in _RESULT_CONDITIONS)
+
+
+_RESULT_CONDITIONS = frozenset({"performance", "score"})
+"""The conditions the results decide; the others are the mix of opponents and the event."""
+
+
+def _droppable(event: _Event, results: Sequence[RoundResult], last: int
+               ) -> Iterable[frozenset[int]]:
+    """1.4.1f: the sets of won games (their rounds) the player may ignore in rounds 1..*last*,
+    none empty, as long as the games left can still number the least a norm needs."""
+    counted = [r for r in results if r.round <= last and _counted(event, r)]
+    wins = [r.round for r in counted if r.points == 1]
+    spare = len(counted) - _least(event)
+    for size in range(1, min(max(spare, 0), len(wins)) + 1):
+        for drop in combinations(wins, size):
+            yield frozenset(drop)
+
+
+_NOT_MENDED = frozenset({"games", "score", "federations"})
+"""Conditions no won game left out can mend: fewer games, a lower share of the points (a win
+is above any share below 1), no more federations."""
+
+
+def _drops_may_help(event: _Event, norm: TitleNorm, whole: NormCheck,
+                    results: Sequence[RoundResult], last: int) -> bool:
+    """Whether leaving won games of rounds 1..*last* out could make the norm where *whole*
+    (the check of all of them) does not, or count more games toward a title application than
+    *whole* does (1.4.1d).  A bound, never a guess: leaving d games out, Ra is at most the
+    average of the n − d highest opponents (each at least the floor), dp at most the one of
+    the share of all n, and the titled opponents no more than all n have; no more is tried
+    when even these miss."""
+    rules = event.rules
+    counted = [r for r in results if r.round <= last and _counted(event, r)]
+    n, score = len(counted), whole.score
+    spare = min(n - _least(event), sum(r.points == 1 for r in counted))
+    if spare <= 0:
+        return False
+    failed = {c.name for c in whole.conditions if c.checked and c.ok is False}
+    if failed & (_NOT_MENDED | {c.name for c in event.admin}):
+        return False
+    opponents = [event.by_no[r.opponent_no] for r in counted if r.opponent_no is not None]
+    if not all(o.rating_known for o in opponents):
+        return True  # no bound: a rating not shown may be the one left out
+    values = sorted((max(o.rating if o.rating is not None else rules.unrated, norm.floor)
+                     for o in opponents), reverse=True)
+    dp = dp_for(percent_h(int(score * 100), n))
+    for d in range(1, spare + 1):
+        ra = fide.average_rating(values[:n - d])
+        if ra < norm.min_ra or ra + dp < norm.min_rp:
+            continue
+        if event.titles_shown and (  # 1.4.5: leaving games out adds no titled opponent
+                whole.title_opponents < max(rules.title_min, ceil(rules.title_share * (n - d)))
+                or whole.titled_opponents < ceil(rules.titled_share * (n - d))):
+            continue
+        if whole.result is not NormResult.ACHIEVED:
+            return True
+        needed = required_score(ra, n - d, norm, rules)
+        if needed is not None and min(rules.most_games, n - d + max(
+                floor(score - d - needed), 0)) > whole.application_games:
+            return True
+    return False
+
+
+def _counted(event: _Event, r: RoundResult) -> bool:
+    """A game over the board against an opponent whose games count (1.4.2)."""
+    return (r.status is Status.PLAYED and r.opponent_no in event.by_no
+            and r.opponent_no not in event.excluded)
 
 
 def _done(results: Sequence[RoundResult]) -> int:
@@ -404,19 +671,23 @@ def _done(results: Sequence[RoundResult]) -> int:
 
 
 def _check(event: _Event, player: Player, norm: TitleNorm, results: Sequence[RoundResult],
-           last: int, remaining: int, extra: tuple[Condition, ...]) -> NormCheck:
+           last: int, remaining: int, extra: tuple[Condition, ...],
+           dropped: frozenset[int] = frozenset()) -> NormCheck:
+    """The check over rounds 1..*last* without the won games of the rounds *dropped* (1.4.1f)."""
     rules, by_no = event.rules, event.by_no
     window = [r for r in results if r.round <= last]
-    games = [_Game(by_no[r.opponent_no], r.points or Decimal(0)) for r in window
-             if r.status is Status.PLAYED and r.opponent_no in by_no
-             and r.opponent_no not in event.excluded]
+    counted = [r for r in window if _counted(event, r) and r.round not in dropped]
+    games = [_Game(by_no[r.opponent_no], r.points or Decimal(0)) for r in counted
+             if r.opponent_no is not None]
     n = len(games)
     score = sum((g.points for g in games), Decimal(0))
-    left_out = [r for r in window if r.status is not Status.PLAYED
-                or r.opponent_no in event.excluded]
-    conditions = [_games(event, left_out, n, last)]
+    left_out = [r for r in window if not _counted(event, r)]
+    ignored = [r for r in window if r.round in dropped]
+    conditions = [_games(event, left_out, n, last, ignored)]
     ra, raised = _ra(games, norm, rules)
     rp = None if ra is None or not n else ra + dp_for(percent_h(int(score * 100), n))
+    own_ra = _ra(games, norm, rules, raise_lowest=False)[0]
+    true_rp = None if own_ra is None or not n else own_ra + dp_for(percent_h(int(score * 100), n))
     conditions += _rating(norm, rules, n, score, ra, raised, rp)
     titled = sum(g.opponent.title.upper() in rules.titled for g in games)
     title = sum(g.opponent.title.upper() in norm.or_higher for g in games)
@@ -428,11 +699,11 @@ def _check(event: _Event, player: Player, norm: TitleNorm, results: Sequence[Rou
     achieved = all(decided) and (remaining == 0 or event.t.info.system is not System.ROUND_ROBIN)
     application, estimate = 0, None
     if achieved:
-        needed = _required_score(ra or 0, n, norm, rules)
+        needed = required_score(ra or 0, n, norm, rules)
         over = floor(score - needed) if needed is not None else 0
         application = min(rules.most_games, n + max(over, 0))  # 1.4.1d: a full point a game
         result = NormResult.ACHIEVED
-    elif remaining and _reachable(event, norm, conditions, left_out, _Tally(
+    elif remaining and _reachable(event, norm, conditions, [*left_out, *ignored], _Tally(
             n, score, ra, titled, title, feds, own, top), remaining):
         result = NormResult.POSSIBLE
         estimate = None if ra is None else _points_needed(ra, n, score, remaining, norm, rules)
@@ -449,7 +720,7 @@ def _check(event: _Event, player: Player, norm: TitleNorm, results: Sequence[Rou
         score=score, ra=ra, ra_floor_raised=raised, performance=rp, titled_opponents=titled,
         title_opponents=title, federations=feds, own_federation=own,
         exemption=exemption if achieved else "", reasons=reasons, conditions=tuple(conditions),
-        points_needed=estimate)
+        points_needed=estimate, dropped=tuple(sorted(dropped)), true_performance=true_rp)
 
 
 def _rounds_left(estimate: Decimal | None, remaining: int, ra: int | None, *,
@@ -459,18 +730,21 @@ def _rounds_left(estimate: Decimal | None, remaining: int, ra: int | None, *,
     rounds = f"{remaining} round{'s' if remaining > 1 else ''} still to play"
     if estimate is None:
         return rounds
-    points = (f"{_points(estimate)} point{'' if estimate <= 1 else 's'} from" if estimate
+    points = (f"{points_words(estimate)} point{'' if estimate <= 1 else 's'} from" if estimate
               else "any results in")
     against = (f"this round's opponent as paired, then opponents averaging {ra}" if paired
                else f"against opponents averaging {ra}")
     return f"estimate: {points} the {rounds}, {against}"
 
 
-def _games(event: _Event, left_out: Sequence[RoundResult], n: int, last: int) -> Condition:
-    """1.4.1–1.4.2: the games counted (*left_out*: the rounds up to *last* not counted)."""
+def _games(event: _Event, left_out: Sequence[RoundResult], n: int, last: int,
+           ignored: Sequence[RoundResult] = ()) -> Condition:
+    """1.4.1–1.4.2: the games counted (*left_out*: the rounds up to *last* that count no game;
+    *ignored*: won games the player leaves out, 1.4.1f)."""
     rules, least = event.rules, _least(event)
     dropped = [f"round {r.round}: {left_out_words(r)}" for r in left_out
                if r.status not in (Status.ABSENT, Status.UNKNOWN)]
+    dropped += [f"round {r.round}: a won game left out (1.4.1f)" for r in ignored]
     note = f"; not counted: {', '.join(dropped)}" if dropped else ""
     over = (f"; an event of more than {rules.most_games} rounds counts as {rules.most_games} "
             "games" if n > rules.most_games else "")
@@ -478,7 +752,7 @@ def _games(event: _Event, left_out: Sequence[RoundResult], n: int, last: int) ->
     if n >= least:
         return Condition(name="games", article="1.4.1", ok=True, have=have, need=need,
                          words=f"games counted: {n} (at least {least}){note}{over}")
-    if event.planned == last and n == least - 1 and _one_excused(event, left_out):
+    if event.planned == last and n == least - 1 and _one_excused(event, [*left_out, *ignored]):
         return Condition(name="games", article="1.4.1", ok=True, have=have, need=need,
                          words=f"{n} games in a {last}-round event: the missing game is a "
                                f"{left_out_words(left_out[0])}, so {n} suffice "
@@ -515,17 +789,26 @@ def left_out_words(r: RoundResult) -> str:
             Status.UNKNOWN: "not shown by the source"}.get(r.status, "no game")
 
 
-def _ra(games: Sequence[_Game], norm: TitleNorm, rules: NormRules) -> tuple[int | None, bool]:
-    """1.4.6–1.4.7: the opponents' average, unrated as 1400, the lowest one alone raised to the
-    floor, rounded (.5 up); None when a rating is unknown or there are no games."""
+def _ra(games: Sequence[_Game], norm: TitleNorm, rules: NormRules, *, raise_lowest: bool = True
+        ) -> tuple[int | None, bool]:
+    """1.4.6–1.4.7 over *games* (:func:`norm_average`); None when a rating is unknown or there
+    are no games."""
     if not games or not all(g.opponent.rating_known for g in games):
         return None, False
-    ratings = sorted(g.opponent.rating if g.opponent.rating is not None else rules.unrated
-                     for g in games)
-    raised = ratings[0] < norm.floor
+    return norm_average([g.opponent.rating for g in games], norm, rules,
+                        raise_lowest=raise_lowest)
+
+
+def norm_average(ratings: Sequence[int | None], norm: TitleNorm, rules: NormRules, *,
+                 raise_lowest: bool = True) -> tuple[int, bool]:
+    """1.4.6–1.4.7: the opponents' average (at least one), unrated (None) as 1400, the lowest
+    one alone raised to the norm's floor (unless not *raise_lowest*), rounded (.5 up); and
+    whether it was raised."""
+    values = sorted(r if r is not None else rules.unrated for r in ratings)
+    raised = raise_lowest and values[0] < norm.floor
     if raised:
-        ratings[0] = norm.floor
-    return fide.average_rating(ratings), raised
+        values[0] = norm.floor
+    return fide.average_rating(values), raised
 
 
 def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int | None,
@@ -534,7 +817,7 @@ def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int |
     share = [] if not n else [Condition(
         name="score", article="1.4.8", ok=Fraction(score) / n >= rules.min_score,
         have=f"{score}/{n}", need=f"{rules.min_score * 100} %",
-        words=f"score: {_points(score)} from {n} games (at least {rules.min_score * 100} %)")]
+        words=f"score: {points_words(score)} from {n} games (at least {rules.min_score * 100} %)")]
     if ra is None or rp is None:
         why = "no games counted" if not n else "the source does not show every opponent's rating"
         ok = False if not n else None
@@ -555,10 +838,11 @@ def _rating(norm: TitleNorm, rules: NormRules, n: int, score: Decimal, ra: int |
     ]
 
 
-def _points(score: Decimal) -> str:
+def points_words(score: Decimal) -> str:
     """'5½', '7', '½': a score as the pages print it."""
     whole, half = divmod(score, 1)
     return (f"{int(whole)}" if whole or not half else "") + ("½" if half else "")
+
 
 
 def _titles(event: _Event, norm: TitleNorm, n: int, titled: int, title: int
@@ -628,7 +912,7 @@ def _federations(event: _Event, player: Player, games: Sequence[_Game]
     return others, own_count, top[1], out, why if exempt else ""
 
 
-def _required_score(ra: int, n: int, norm: TitleNorm, rules: NormRules) -> Decimal | None:
+def required_score(ra: int, n: int, norm: TitleNorm, rules: NormRules) -> Decimal | None:
     """The least score (in half points) that makes the performance and the 35 % over *n*
     games against *ra* (1.4.8); None when no score does."""
     for halves in range(2 * n + 1):
@@ -644,7 +928,7 @@ def _points_needed(ra: int, n: int, score: Decimal, remaining: int, norm: TitleN
     """The least points from the *remaining* rounds that make the performance and the 35 %
     over all the games, against opponents of the current *ra* (an estimate); None when even
     winning them all would not."""
-    needed = _required_score(ra, n + remaining, norm, rules)
+    needed = required_score(ra, n + remaining, norm, rules)
     if needed is None or needed - score > remaining:
         return None
     return Decimal(max(int((needed - score) * 2), 0)) / 2  # '0', '0.5', '1': no trailing '.0'

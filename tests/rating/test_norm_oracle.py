@@ -58,7 +58,8 @@ def assert_agree(t: Tournament, dp: dict[int, int]) -> Counter[str]:
         assert [c.norm.value for c in checks] == oracle.sought(p.start_no), p.name
         for c in checks:
             want = oracle.reading(p.start_no, c.norm.value)
-            assert (c.result.value, c.ra, c.performance) == (want.result, want.ra, want.rp), (
+            assert (c.result.value, c.ra, c.performance, c.dropped) == (
+                want.result, want.ra, want.rp, tuple(sorted(want.dropped))), (
                 p.start_no, p.name, c.norm, c.reasons)
             found[c.result.value] += 1
     return found

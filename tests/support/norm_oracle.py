@@ -6,13 +6,17 @@ Written from the regulations' text (articles cited) and the issue's explicit rea
 tournament model alone: nothing is imported from ``rating`` (neither the norm check nor its
 rule values), and table 8.1.1 (1.4.9's dp) is read from the spec's transcription.  What no
 page shows (time control, registration, the chief arbiter, the event class) is left out, as
-the check leaves it "not checked"."""
+the check leaves it "not checked".
+
+1.4.1e–f are read by brute force over subsets: every prefix of rounds (a Swiss) and every set
+of won games left out of it, the one counting the most games toward a title application."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from itertools import chain, combinations
 from pathlib import Path
 
 from importer.model import RatingList, RoundResult, Status, System, Tournament
@@ -55,6 +59,7 @@ class Reading:
     ra: int | None
     rp: int | None
     rounds: int
+    dropped: frozenset[int] = frozenset()  # 1.4.1f: the won games left out
 
 
 def both(*oks: bool | None) -> bool | None:
@@ -97,6 +102,8 @@ class Oracle:
         if not host:
             return None
         seen = max((r.round for r in self.t.results), default=0)
+        if not seen:
+            return None  # no round yet: nothing shows who will play
 
         def there(no: int, rd: int) -> bool:
             r = self.rows.get((no, rd))
@@ -144,16 +151,17 @@ class Oracle:
             k += 1
         return k
 
-    def games(self, no: int, last: int) -> list[RoundResult]:
-        """1.4.2: the games over the board in rounds 1..last (no forfeits or byes)."""
+    def games(self, no: int, last: int, drop: frozenset[int] = frozenset()) -> list[RoundResult]:
+        """1.4.2: the games over the board in rounds 1..last (no forfeits or byes), without
+        the rounds *drop* (1.4.1f)."""
         return [r for rd in range(1, last + 1) if (r := self.rows.get((no, rd)))
                 and r.status is Status.PLAYED and r.opponent_no in self.by_no
-                and r.opponent_no not in self.excluded]
+                and r.opponent_no not in self.excluded and rd not in drop]
 
-    def excused(self, no: int, last: int) -> bool:
+    def excused(self, no: int, last: int, drop: frozenset[int] = frozenset()) -> bool:
         """1.4.1: a 9-round event whose one round without a counted game is a forfeit win or
         a pairing-allocated bye."""
-        counted = {r.round for r in self.games(no, last)}
+        counted = {r.round for r in self.games(no, last, drop)}
         missing = [self.rows.get((no, rd)) for rd in range(1, last + 1) if rd not in counted]
         return (self.planned == 9 and len(missing) == 1 and missing[0] is not None
                 and (missing[0].status is Status.FORFEIT_WIN
@@ -178,10 +186,11 @@ class Oracle:
         return next((h for h in range(2 * n + 1)
                      if self.rp(ra, h, n) >= NORMS[norm].min_rp and 10 * h >= 7 * n), None)
 
-    def conditions(self, no: int, norm: str, last: int) -> dict[str, bool | None]:
-        """Each condition over rounds 1..last."""
+    def conditions(self, no: int, norm: str, last: int, drop: frozenset[int] = frozenset()
+                   ) -> dict[str, bool | None]:
+        """Each condition over rounds 1..last, the rounds *drop* left out."""
         rule = NORMS[norm]
-        games = self.games(no, last)
+        games = self.games(no, last, drop)
         n, halves = len(games), sum(int(2 * (g.points or 0)) for g in games)
         opps = [self.by_no[g.opponent_no or 0] for g in games]
         ra = self.ra(games, norm)
@@ -190,7 +199,7 @@ class Oracle:
         feds = [o.federation for o in opps]
         real = [f for f in feds if f != "FID"]  # 1.4.3: FID counts for games, not federations
         out: dict[str, bool | None] = {
-            "games": n >= 9 or (n == 8 and last == self.planned and self.excused(no, last)),
+            "games": n >= 9 or (n == 8 and last == self.planned and self.excused(no, last, drop)),
             "ra": None if ra is None else ra >= rule.min_ra,
             "rp": None if ra is None else self.rp(ra, halves, n) >= rule.min_rp,
             "35 %": 10 * halves >= 7 * n if n else False,
@@ -217,39 +226,64 @@ class Oracle:
         done = self.done(no)
         rr = self.t.info.system is System.ROUND_ROBIN
         remaining = max(self.planned - done, 0)
-        made = [k for k in range(1, done + 1) if both(*self.conditions(no, norm, k).values())
-                and (not rr or (k == done and remaining == 0))]
-        if made:  # 1.4.1: in a Swiss the best prefix of rounds counts, never in a round robin
-            best = max(made, key=lambda k: (self.application(no, norm, k), len(self.games(no, k)),
-                                            k))
-            return self._figures(no, norm, best, "achieved")
+        made = [(k, drop) for k in range(1, done + 1) for drop in self.wins_left_out(no, k)
+                if both(*self.conditions(no, norm, k, drop).values())
+                and (not rr or (k == done and remaining == 0
+                                and (not drop or self.whole_mix(no, norm, done))))]
+        if made:  # 1.4.1e: in a Swiss the best prefix of rounds counts, never in a round robin
+            best = max(made, key=lambda w: self.window_key(no, norm, *w))
+            return self._figures(no, norm, *best, result="achieved")
         if not remaining:
             ok = both(*self.conditions(no, norm, done).values())
-            return self._figures(no, norm, done, "missed" if ok is False else "not decidable")
+            return self._figures(no, norm, done, result="missed" if ok is False else "not decidable")
         game = self.rows.get((no, self.live)) if self.live else None
         if game is not None and game.status is Status.PENDING and game.opponent_no:
             # the game in progress: the norm is still possible if a result of it keeps it so
             then = [Oracle(played(self.t, game, pts), self.dp).reading(no, norm).result
                     for pts in (Decimal(0), Decimal("0.5"), Decimal(1))]
             kept = {"achieved", "possible"} & set(then)
-            return self._figures(no, norm, done, "possible" if kept else then[-1])
+            return self._figures(no, norm, done, result="possible" if kept else then[-1])
         reach = self._reachable(no, norm, done, remaining)
-        return self._figures(no, norm, done, "possible" if reach else "missed")
+        return self._figures(no, norm, done, result="possible" if reach else "missed")
 
-    def application(self, no: int, norm: str, last: int) -> int:
+    def wins_left_out(self, no: int, last: int) -> list[frozenset[int]]:
+        """1.4.1f: every set of won games over the board in rounds 1..last (the empty one
+        first) — all of them, the conditions decide which leave enough games."""
+        wins = [g.round for g in self.games(no, last) if g.points == 1]
+        return [frozenset(s) for s in chain.from_iterable(
+            combinations(wins, size) for size in range(len(wins) + 1))]
+
+    def whole_mix(self, no: int, norm: str, done: int) -> bool:
+        """1.4.1f in a round robin: the whole event's games, Ra, titles, federations and the
+        event itself allow a norm (the score aside)."""
+        have = self.conditions(no, norm, done)
+        return all(ok is True for name, ok in have.items() if name not in ("rp", "35 %"))
+
+    def window_key(self, no: int, norm: str, last: int, drop: frozenset[int]
+                   ) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+        """The window that counts: the most games toward a title application, then the most
+        games, the longest, the best Rp and Ra, then leaving out the earliest rounds."""
+        figures = self._figures(no, norm, last, drop, result="")
+        return (self.application(no, norm, last, drop), len(self.games(no, last, drop)), last,
+                figures.rp or 0, figures.ra or 0, tuple(-r for r in sorted(drop)))
+
+    def application(self, no: int, norm: str, last: int, drop: frozenset[int] = frozenset()
+                    ) -> int:
         """1.4.1d: each full point above the score the norm needs is one more game (13 at
         most: more than 13 rounds count as 13)."""
-        games = self.games(no, last)
+        games = self.games(no, last, drop)
         ra, n = self.ra(games, norm), len(games)
         need = self.least_halves(ra, n, norm) if ra is not None else None
         over = (sum(int(2 * (g.points or 0)) for g in games) - need) // 2 if need is not None else 0
         return min(13, n + max(over, 0))
 
-    def _figures(self, no: int, norm: str, last: int, result: str) -> Reading:
-        games = self.games(no, last)
+    def _figures(self, no: int, norm: str, last: int, drop: frozenset[int] = frozenset(), *,
+                 result: str) -> Reading:
+        games = self.games(no, last, drop)
         ra = self.ra(games, norm)
         halves = sum(int(2 * (g.points or 0)) for g in games)
-        return Reading(result, ra, None if ra is None else self.rp(ra, halves, len(games)), last)
+        return Reading(result, ra, None if ra is None else self.rp(ra, halves, len(games)), last,
+                       drop)
 
     def _reachable(self, no: int, norm: str, done: int, remaining: int) -> bool:
         """Whether the rounds not yet paired could still make every condition not met: at
