@@ -16,7 +16,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, ClassVar, Final, TypeVar
 
-from importer.parsing.text import display_name, printable
+from importer.parsing.text import display_name, person_name, printable
 
 __all__ = [
     "FULL_POINT",
@@ -173,7 +173,9 @@ def quick_init(cls: type[_T]) -> type[_T]:
     it skips ``object.__setattr__`` per field, which makes building the thousands of records of
     a large import (or of a federation's month) about 2.5× cheaper.  A field named ``points``
     is made exact (:func:`as_points`), the fields the class names in ``TEXT_FIELDS`` printable
-    (:func:`importer.parsing.text.printable`); a field with a ``default_factory`` is not supported.
+    (:func:`importer.parsing.text.printable`), and a person's ``name`` among them also without
+    a trailing comma (:func:`importer.parsing.text.person_name`); a field with a
+    ``default_factory`` is not supported.
     """
     text_fields = getattr(cls, "TEXT_FIELDS", ())
     ns: dict[str, Any] = {}
@@ -188,10 +190,12 @@ def quick_init(cls: type[_T]) -> type[_T]:
         else:
             params.append(f.name)
         value = (f"_as_points({f.name})" if f.name == "points"  # exact, always
+                 else f"_person_name({f.name})" if f.name in text_fields and f.name == "name"
                  else f"_printable({f.name})" if f.name in text_fields else f.name)
         body.append(f"    _set_{f.name}(self, {value})")
     ns["_as_points"] = as_points
     ns["_printable"] = printable
+    ns["_person_name"] = person_name
     exec(f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body), ns)
     init = ns["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["display_name", "printable"]
+__all__ = ["display_name", "person_name", "printable"]
 
 _CONTROLS = re.compile(
     r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC … BEL or ST (window titles)
@@ -27,6 +27,19 @@ def printable(text: str) -> str:
     if text.isprintable():  # the common case: nothing to strip
         return text
     return _SPACES.sub(" ", _CONTROLS.sub("", text))
+
+
+def person_name(name: str) -> str:
+    """A player's name as every source's reader keeps it: :func:`printable`, without the
+    commas and spaces a source left at its end ('Goel, Yash,' → 'Goel, Yash').
+
+    >>> person_name("Goel, Yash, ")
+    'Goel, Yash'
+    """
+    name = printable(name)
+    if name[-1:] in (",", " "):  # the common case ends in a letter: nothing to strip
+        return name.rstrip(", ")
+    return name
 
 
 def display_name(location: str) -> str:

@@ -159,3 +159,24 @@ def test_a_table_as_columns_is_written_as_rows_are(rows, numeric):
     as_rows = [dict(zip(names, row, strict=True)) for row in rows]
     as_columns = {n: [row[i] for row in rows] for i, n in enumerate(names)}
     assert render_columns(as_columns, numeric) == render_csv(names, as_rows, numeric)
+
+
+@pytest.mark.parametrize(("written", "kept"), [
+    ("Goel, Yash,", "Goel, Yash"), ("Goel, Yash , ", "Goel, Yash"), ("Goel, Yash", "Goel, Yash"),
+    ("Goel,Yash", "Goel,Yash")])
+def test_a_name_keeps_no_trailing_comma(written: str, kept: str) -> None:
+    assert Player(start_no=1, name=written).name == kept
+
+
+def test_a_trailing_comma_is_stripped_from_every_source(tmp_path, fixtures_dir) -> None:
+    """The one place: a chess-results page and a TRF file both read 'Goel, Yash,' as
+    'Goel, Yash'."""
+    from importer.sources import load
+
+    page = (fixtures_dir / "chess-results" / "art0_startingrank_small.html").read_text()
+    (tmp_path / "start.html").write_text(page.replace("Alder, Ann<", "Goel, Yash,<"))
+    trf = (fixtures_dir / "trf" / "pending_last_round.trf").read_text()
+    (tmp_path / "event.trf").write_text(trf.replace("Alpha, Ann ", "Goel, Yash,"))
+    for name in ("start.html", "event.trf"):
+        names = {p.name for p in load(tmp_path / name).players}
+        assert "Goel, Yash" in names, (name, names)
