@@ -17,18 +17,18 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from importer.model import RatingList
 from importer.writing.csvio import render_columns, render_csv
 from rating.numbers import to_decimal
 from rating.period.fide_check import FideCheck
 from rating.period.records import (
-    PeriodGame,
     PeriodGames,
     PeriodPlayer,
     PeriodResult,
@@ -51,6 +51,8 @@ __all__ = [
     "PLAYERS_FOLDER",
     "PLAYER_COLUMNS",
     "game_columns",
+    "iter_period_files",
+    "iter_period_pages",
     "page_names",
     "period_pages",
     "render_period_files",
@@ -93,10 +95,15 @@ def player_rows(result: PeriodResult) -> list[dict[str, Any]]:
     return rows
 
 
+def _games(result: PeriodResult) -> PeriodGames:
+    """The period's games, column by column (records given otherwise are made columns)."""
+    games = result.games
+    return games if isinstance(games, PeriodGames) else PeriodGames.of_records(list(games))
+
+
 def game_columns(result: PeriodResult) -> dict[str, list[Any]]:
     """period_games.csv as columns: one row per rated game, from the rated player's side."""
-    games = result.games if isinstance(result.games, PeriodGames) else PeriodGames.of_records(
-        list(result.games))
+    games = _games(result)
     cols = {name: games.column(_GAME_FIELDS.get(name, name)) for name in GAME_COLUMNS[:-2]}
     read_from = {key: "; ".join(found) for key, found in result.sources.items()}
     cols["sources"] = [read_from.get(key, "") for key in cols["tournament"]]
@@ -124,10 +131,14 @@ _LIST_ORDER = {rl: i for i, rl in enumerate(RatingList)}
 _RATINGS_USED = {**_RATINGS_FROM, "register": "the register's list in force at its start"}
 
 
+@lru_cache(maxsize=1 << 14)
 def _signed_h(h: int) -> str:
+    """Hundredths as a signed change, '+3.20' (cached: a month prints a few thousand values a
+    million times)."""
     return fmt.signed(to_decimal(h))
 
 
+@lru_cache(maxsize=1 << 12)
 def _w(score_h: int) -> str:
     return fmt.points(to_decimal(score_h))
 
@@ -137,10 +148,10 @@ def _tone(h: int) -> str:
     return "pos" if h > 0 else "neg" if h < 0 else ""
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     """One line of a player's calculation: a tournament's totals, one of its games, or the
-    period's total; cells are text ('' for none), *href* relative to period.html's folder."""
+    period's total; cells are text ('' for none), *href* relative to period.html's folder (a
+    tuple: a federation's month has a million of them)."""
 
     label: str
     href: str = ""
@@ -202,11 +213,28 @@ _Who = tuple[str, RatingList]
 """A player on one list: (player key, list)."""
 
 
+class _Game(NamedTuple):
+    """What a player's page shows of one rated game (a :class:`PeriodGame`'s fields, read
+    column by column: a month has a million games)."""
+
+    round: int
+    list: RatingList
+    own_rating: int
+    opponent: str
+    opponent_name: str
+    opponent_rating: int
+    capped: bool
+    score_h: int
+    expected_h: int
+    k: int
+    change_h: int
+
+
 @dataclass(frozen=True, slots=True)
 class _Groups:
     """The period's records grouped by player and list, each built in one pass."""
 
-    games: dict[_Who, dict[str, list[PeriodGame]]]
+    games: dict[_Who, dict[str, list[_Game]]]
     """Rated games by tournament key, each tournament's by round."""
     pool: dict[_Who, dict[str, list[PoolGame]]]
     played: dict[_Who, list[Played]]
@@ -214,9 +242,11 @@ class _Groups:
 
 
 def _groups(result: PeriodResult, reports: bool) -> _Groups:
-    games: dict[_Who, dict[str, list[PeriodGame]]] = {}
-    for g in result.games:
-        games.setdefault((g.key, g.list), {}).setdefault(g.tournament, []).append(g)
+    games: dict[_Who, dict[str, list[_Game]]] = {}
+    rows = _games(result).rows("key", "tournament", *_Game._fields)
+    for key, tournament, *fields in rows:
+        g = _Game._make(fields)
+        games.setdefault((key, g.list), {}).setdefault(tournament, []).append(g)
     for by_event in games.values():
         for rounds in by_event.values():
             rounds.sort(key=lambda g: g.round)
@@ -237,7 +267,7 @@ def _groups(result: PeriodResult, reports: bool) -> _Groups:
     return _Groups(games=games, pool=pool, played=played)
 
 
-def _event_line(t: Played, games: Sequence[PeriodGame]) -> Line:
+def _event_line(t: Played, games: Sequence[_Game]) -> Line:
     """FIDE's tournament line: Ro, Rc (the rated opponents' average as used), W, N, chg, K,
     K × chg."""
     if not games:
@@ -252,7 +282,7 @@ def _event_line(t: Played, games: Sequence[PeriodGame]) -> Line:
                 kchg=_signed_h(kchg), tone=_tone(kchg))
 
 
-def _game_line(g: PeriodGame, names: Mapping[_Who, str]) -> Line:
+def _game_line(g: _Game, names: Mapping[_Who, str]) -> Line:
     """One game under its tournament: the opponent's rating as used (* capped), W, chg."""
     return Line(g.opponent_name, names.get((g.opponent, g.list), ""), kind="game",
                 lead=f"Round {g.round}: ",
@@ -389,7 +419,7 @@ def sections(result: PeriodResult, *, reports: bool = True) -> list[Section]:
     groups = _groups(result, reports)
     names = page_names(result)
     rules = rules_for(result.period)
-    no_games: dict[str, list[PeriodGame]] = {}
+    no_games: dict[str, list[_Game]] = {}
     out = []
     for p in _order(result):
         who = (p.key, p.list)
@@ -494,9 +524,16 @@ def _site_at(site: Mapping[str, Any] | None, root: str) -> Mapping[str, Any] | N
 
 def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None, *,
                  reports: bool = True) -> dict[str, str]:
-    """period.html and the pages of the players folder, by path relative to period.html's
-    folder, through the reports' Jinja2 environment (autoescaped: names are untrusted); *site*
-    is what ``fiderate serve`` adds around the pages.
+    """:func:`iter_period_pages` as one mapping."""
+    return dict(iter_period_pages(result, site, reports=reports))
+
+
+def iter_period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None, *,
+                      reports: bool = True) -> Iterator[tuple[str, str]]:
+    """period.html and the pages of the players folder, each as it is made (a federation's
+    month has tens of thousands), by path relative to period.html's folder, through the
+    reports' Jinja2 environment (autoescaped: names are untrusted); *site* is what
+    ``fiderate serve`` adds around the pages.
 
     period.html: the summary, the tournaments, the notes and the players table (short rows,
     each name leading to the player's page; past PART_ROWS players, the table's parts);
@@ -525,17 +562,17 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None, *,
         "players": len(t.tournament.players),
     } for t in result.tournaments]
     pooled = any(p.old_rating is None for p in result.players)
-    files = {"period.html": env.get_template("period.html").render(
+    yield "period.html", env.get_template("period.html").render(
         **common, root="", here=folder + "/", players=[] if parts else rows, parts=parts, total=len(rows),
         tournaments=tournaments, notes=[Note(n) for n in _index_notes(notes)], pooled=pooled,
         summary=[f"{n_t} tournament{'s' if n_t != 1 else ''}",
                  f"{n_g} rated game result{'s' if n_g != 1 else ''}",
                  ", ".join(f"{counts[s]} {s.words}" for s in PeriodStatus if counts[s])],
-        site=site)}
+        site=site)
     inner = _site_at(site, "../")
     part_page = env.get_template("period_part.html")
     for i, part in enumerate(parts):
-        files[part.href] = part_page.render(
+        yield part.href, part_page.render(
             **common, root="../", here="", part=part, players=part.rows, total=len(rows),
             before=parts[i - 1] if i else None, after=parts[i + 1] if i + 1 < len(parts) else None,
             pooled=any(r.pooled for r in part.rows), site=inner)
@@ -547,29 +584,31 @@ def period_pages(result: PeriodResult, site: Mapping[str, Any] | None = None, *,
     page = env.get_template("period_player.html")
     for i, s in enumerate(calc):
         before, after = calc[i - 1] if i else None, calc[i + 1] if i + 1 < len(calc) else None
-        files[s.page] = page.render(
+        yield s.page, page.render(
             **common, root="../", s=s, part=part_of.get(s.page),
             fide_href=fide_profile(s.player.fide_id),
             before=before, after=after, several_lists=several,
             others=[o for o in lists[s.player.key] if o is not s],
             notes=[Note(n) for n in player_notes.get(s.player.key, ())], site=inner,
             pool_score=fmt.points(to_decimal(s.player.pool_score_h)))
-    return files
 
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True,
                        ratings_list: RatingsList | None = None,
                        fide_checks: Sequence[FideCheck] = (), reports: bool = False
                        ) -> list[Path]:
-    """Write :func:`render_period_files` into *folder* — the folder being prepared, which the
-    caller swaps in whole (:class:`importer.writing.atomic.StagedDir`); the paths, in a stable order."""
+    """Write :func:`iter_period_files` into *folder* — the folder being prepared, which the
+    caller swaps in whole (:class:`importer.writing.atomic.StagedDir`) — each file as it is
+    made (a month's pages are never all held at once); the paths, in a stable order."""
     folder = Path(folder)
     paths = []
-    files = render_period_files(result, ratings_list=ratings_list, pages=html_summary,
-                                fide_checks=fide_checks, reports=reports)
-    for name, text in files.items():
+    made: set[Path] = set()
+    for name, text in iter_period_files(result, ratings_list=ratings_list, pages=html_summary,
+                                        fide_checks=fide_checks, reports=reports):
         path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
         path.write_text(text, encoding="utf-8", newline="")
         paths.append(path)
     return paths
@@ -579,22 +618,29 @@ def render_period_files(result: PeriodResult, *, ratings_list: RatingsList | Non
                         site: Mapping[str, Any] | None = None, pages: bool = True,
                         fide_checks: Sequence[FideCheck] = (), reports: bool = False
                         ) -> dict[str, str]:
-    """Every file of the period by relative path (nothing written): period_players.csv,
+    """:func:`iter_period_files` as one mapping (nothing written)."""
+    return dict(iter_period_files(result, ratings_list=ratings_list, site=site, pages=pages,
+                                  fide_checks=fide_checks, reports=reports))
+
+
+def iter_period_files(result: PeriodResult, *, ratings_list: RatingsList | None = None,
+                      site: Mapping[str, Any] | None = None, pages: bool = True,
+                      fide_checks: Sequence[FideCheck] = (), reports: bool = False
+                      ) -> Iterator[tuple[str, str]]:
+    """Every file of the period by relative path, each as it is made: period_players.csv,
     period_games.csv and, with *pages*, period.html and each player's page (see
-    :func:`period_pages`; *site* is what ``fiderate serve`` adds around them); with
+    :func:`iter_period_pages`; *site* is what ``fiderate serve`` adds around them); with
     *fide_checks*, period_fide_check.csv; with *reports*, each tournament's own report in
     ``<tournament key>/`` (the month's files cost what they show: a federation's 2,000
     tournaments' reports take longer than the month itself)."""
-    files = {"period_players.csv": render_csv(PLAYER_COLUMNS, player_rows(result),
-                                              numeric=_NUMERIC),
-             "period_games.csv": render_columns(game_columns(result), numeric=_NUMERIC)}
+    yield "period_players.csv", render_csv(PLAYER_COLUMNS, player_rows(result), numeric=_NUMERIC)
+    yield "period_games.csv", render_columns(game_columns(result), numeric=_NUMERIC)
     if fide_checks:  # FIDE's calculations pages were given: what differs from them
-        files["period_fide_check.csv"] = render_csv(FIDE_CHECK_COLUMNS, (
+        yield "period_fide_check.csv", render_csv(FIDE_CHECK_COLUMNS, (
             {"name": c.name, **{f: getattr(d, f) for f in FIDE_CHECK_COLUMNS if f != "name"}}
             for c in fide_checks for d in c.differences))
     for spec in result.tournaments if reports else ():
         report = build_report(spec.tournament, ratings_list=ratings_list, on=spec.start)
-        files.update({f"{spec.key}/{name}": text for name, text in render_report(report).items()})
+        yield from ((f"{spec.key}/{name}", text) for name, text in render_report(report).items())
     if pages:
-        files.update(period_pages(result, site, reports=reports))
-    return files
+        yield from iter_period_pages(result, site, reports=reports)

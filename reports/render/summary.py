@@ -80,6 +80,7 @@ def summary_lines(t: Tournament, *, warnings: bool = True) -> list[str]:
     dates = dates_line(i)
     rounds = i.rounds or t.rounds_seen
     rated = sum(1 for p in t.players if p.rating is not None)
+    unknown = sum(1 for p in t.players if not p.rating_known)
     games, others = _counts(t)
     lines = [
         f"{i.name or 'Unnamed tournament'}" + (f" (id {i.id})" if i.id else ""),
@@ -87,7 +88,10 @@ def summary_lines(t: Tournament, *, warnings: bool = True) -> list[str]:
         f"{(i.rating_list.value if i.rating_list else 'list not stated')}; "
         f"{plural(rounds, 'round')} ({rounds_with_results(t)} with results"
         + (f", round {live} in progress)" if (live := live_round(t)) is not None else ")"),
-        f"  {plural(len(t.players), 'player')} ({rated} rated); {games}",
+        f"  {plural(len(t.players), 'player')} ("
+        + ("ratings unknown" if t.players and unknown == len(t.players)
+           else f"{rated} rated" + (f", {unknown} with the rating unknown" if unknown else ""))
+        + f"); {games}",
         f"  {others}",
     ]
     if t.focus is not None:

@@ -78,7 +78,8 @@ def render_rounds(report: Report, start_no: int) -> str:
         return ""
     p = report.player(start_no)
     head = f"{p.start_no}. {(p.title + ' ') if p.title else ''}{p.name}"
-    rating = "unrated" if pr.rating is None else f"{pr.rating}, K {pr.k} ({pr.k_source.value})"
+    rating = ("rating unknown" if not p.rating_known else "unrated" if pr.rating is None
+              else f"{pr.rating}, K {pr.k} ({pr.k_source.value})")
     lines = [head + f" — {rating}", ""]
     beside = []
     for b in report.beside:
@@ -104,7 +105,9 @@ def render_rounds(report: Report, start_no: int) -> str:
     lines += fmt.text_table(rows, left={1, note} | {8 + i for i, (_, numeric) in enumerate(extra)
                                                     if not numeric})
     lines.append("")
-    if pr.rating is None:
+    if not p.rating_known:
+        lines.append("No rated games: with the rating unknown, no game is rated")
+    elif pr.rating is None:
         lines.append("No rated games: without a rating, no game changes one")
     else:
         lines.append(f"Rated games {pr.rated_games}, score {fmt.points(pr.score)}, expected "

@@ -88,6 +88,7 @@ OWN_KINDS: dict[str, PageKind | None] = {  # None: the page is refused with an I
     "art5_crosstable_published_small.html": K.CROSSTABLE_START,
     "art5_crosstable_small.html": K.CROSSTABLE_START,
     "art5_crosstable_truncated.html": None,
+    "art5_crosstable_no_rating.html": K.CROSSTABLE_START,
     "art5_crosstable_unknown_language.html": K.CROSSTABLE_START,
     "art9_player_card_en_k.html": K.PLAYER_CARD,
     "art9_player_card_tr.html": K.PLAYER_CARD,

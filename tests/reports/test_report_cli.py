@@ -361,3 +361,44 @@ def test_the_terminal_shows_a_ranking_pages_published_change_as_the_pages_do(run
     rows = [line for line in res.stdout.splitlines() if line.strip()[:1].isdigit()]
     assert sum("published" in line for line in rows) == 5  # every rated player
     assert not any("0.00 → 0" in line for line in rows)
+
+
+NO_RATING = "art5_crosstable_no_rating.html"
+
+
+def test_a_crosstable_without_its_rating_column_leaves_every_rating_unknown(run_cli, fixtures_dir,
+                                                                            tmp_path):
+    """The British art=5 crosstable's structure with its rating column hidden: no player is
+    'unrated' or rated 0 (no '0 of 5' towards a first rating), every rating is unknown, and
+    the report says so once, with what to add."""
+    import importer
+
+    page = fixtures_dir / "chess-results" / NO_RATING
+    t = importer.load(page)
+    assert all(p.rating is None and not p.rating_known for p in t.players)
+    res = run_cli("report", str(page), "--out", str(tmp_path / "r"))
+    assert res.code == 0, res.stderr
+    said = res.stdout + res.stderr
+    assert said.count("show no ratings") == 1 and "starting rank" in said
+    assert "0 rated" not in said and "ratings unknown" in said
+    assert " of 5" not in said
+    player = (tmp_path / "r" / "player-1.html").read_text("utf-8")
+    assert "unknown: the source does not show it" in player and "Rating</dt><dd>none" not in player
+    index = (tmp_path / "r" / "index.html").read_text("utf-8")
+    assert index.count("show no ratings") == 1
+    with (tmp_path / "r" / "rating_players.csv").open(encoding="utf-8") as f:
+        assert {r["rating"] for r in csv.DictReader(f)} == {""}
+    one = run_cli("report", str(page), "-p", "1")
+    assert "rating unknown" in one.stdout and "unrated" not in one.stdout
+
+
+def test_a_crosstable_without_ratings_with_its_starting_rank_is_rated(run_cli, fixtures_dir):
+    """Pages of one event merge: the starting rank gives the ratings the crosstable hides."""
+    d = fixtures_dir / "chess-results"
+    res = run_cli("report", str(d / NO_RATING), str(d / "art0_startingrank_small.html"))
+    assert res.code == 0, res.stderr
+    said = res.stdout + res.stderr
+    assert "4 players (3 rated)" in said and "show no ratings" not in said
+    rows = {line.split()[0]: line for line in res.stdout.splitlines()
+            if line.strip()[:1].isdigit()}
+    assert "2400" in rows["1"] and "2396" in rows["1"]  # rated as the crosstable with ratings

@@ -388,14 +388,21 @@ def _round_words(rounds: list[int]) -> str:
 
 def _mark_unknown_ratings(pages: Sequence[Page], players: dict[int, Player],
                           warnings: list[SourceWarning]) -> None:
-    """A player whom no page shows with a rating column has an unknown rating (a cut list),
-    which is not the same as unrated."""
+    """A player whom no page shows with a rating column has an unknown rating (a cut list, or
+    a crosstable published without its rating columns), which is not the same as unrated."""
     shown = {pl.start_no for p in pages if p.shows_ratings for pl in p.players}
     hidden = [no for no in players if no not in shown]
-    if not hidden or not shown:
-        return  # no page shows ratings at all: nothing to tell apart
+    if not hidden:
+        return
     for no in hidden:
         players[no] = dataclasses.replace(players[no], rating=None, rating_known=False)
+    if not shown:  # one sentence for everyone, never one per player
+        warnings.append(SourceWarning(
+            "ratings-unknown", "these pages show no ratings (the rating columns are hidden): "
+            "every player's rating is unknown, so no game is rated. Add the event's starting "
+            "rank from chess-results, or rate the event in a month with a FIDE rating list.",
+            ()))
+        return
     cut = any(p.cut for p in pages)
     n = len(hidden)
     warnings.append(SourceWarning(
