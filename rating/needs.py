@@ -61,7 +61,7 @@ from rating.systems.fide_rules import (
     norm_rules_for,
     rules_for,
 )
-from rating.tournament import rate_tournament
+from rating.tournament import KLookup, rate_tournament
 
 __all__ = [
     "ENUMERATION_LIMIT",
@@ -373,11 +373,13 @@ def event_needs(t: Tournament, start_nos: Iterable[int] | None = None, *,
                 system: RatingSystem | str = "fide", target: int | None = None,
                 assumption: Assumption = Assumption.AVERAGE_SO_FAR,
                 event_class: EventClass | None = None, on: date | None = None,
-                today: date | None = None, qc_approved: bool = False, k_default: int = 20
-                ) -> tuple[PlayerNeeds, ...]:
+                today: date | None = None, qc_approved: bool = False, k_default: int = 20,
+                k_lookup: KLookup | None = None) -> tuple[PlayerNeeds, ...]:
     """Every goal of the players with *start_nos* (None: all), in that order.
 
-    *system*, *on*, *today*, *k_default*: as :func:`rating.tournament.rate_tournament`;
+    *system*, *on*, *today*, *k_default*, *k_lookup*: as
+    :func:`rating.tournament.rate_tournament` (a report rated with a list's K passes the same
+    lookup, so that its needs count the K it shows);
     *event_class*, *qc_approved*: as :func:`rating.norms.check_norms`; *target*: the user's
     own rating target; *assumption*: the rating of an opponent not paired yet."""
     setup = _setup(t, assumption, event_class, on, qc_approved)
@@ -385,19 +387,19 @@ def event_needs(t: Tournament, start_nos: Iterable[int] | None = None, *,
     for no in numbers:
         if no not in setup.by_no:
             raise KeyError(f"no player with start number {no}")
-    draft, chosen = _draft_rating(setup, system, on, today, k_default)
+    draft, chosen = _draft_rating(setup, system, on, today, k_default, k_lookup)
     return tuple(_player(setup, no, draft, chosen, target) for no in numbers)
 
 
 def player_needs(t: Tournament, start_no: int, *, system: RatingSystem | str = "fide",
                  target: int | None = None, assumption: Assumption = Assumption.AVERAGE_SO_FAR,
                  event_class: EventClass | None = None, on: date | None = None,
-                 today: date | None = None, qc_approved: bool = False, k_default: int = 20
-                 ) -> PlayerNeeds:
+                 today: date | None = None, qc_approved: bool = False, k_default: int = 20,
+                 k_lookup: KLookup | None = None) -> PlayerNeeds:
     """:func:`event_needs` of one player."""
     return event_needs(t, (start_no,), system=system, target=target, assumption=assumption,
                        event_class=event_class, on=on, today=today, qc_approved=qc_approved,
-                       k_default=k_default)[0]
+                       k_default=k_default, k_lookup=k_lookup)[0]
 
 
 def _setup(t: Tournament, assumption: Assumption, event_class: EventClass | None,
@@ -503,7 +505,8 @@ def _rounds_left(setup: _Setup, no: int) -> int:
 # --- rating goals -----------------------------------------------------------------------------
 
 def _draft_rating(setup: _Setup, system: RatingSystem | str, on: date | None,
-                  today: date | None, k_default: int) -> tuple[TournamentRating, RatingSystem]:
+                  today: date | None, k_default: int, k_lookup: KLookup | None = None
+                  ) -> tuple[TournamentRating, RatingSystem]:
     """The event rated once with every game still to play drawn (assumed opponents added):
     each such game's K and E are the final event's, whatever its result."""
     t = setup.t
@@ -521,7 +524,8 @@ def _draft_rating(setup: _Setup, system: RatingSystem | str, on: date | None,
                 colour=s.row.colour if s.row is not None else Colour.NONE, points=_HALF)
     results = [filled.pop((r.start_no, r.round), r) for r in t.results]
     draft = replace(t, players=(*t.players, *extra), results=(*results, *filled.values()))
-    rating = rate_tournament(draft, system, k_default=k_default, on=on, today=today)
+    rating = rate_tournament(draft, system, k_default=k_default, on=on, today=today,
+                             k_lookup=k_lookup)
     if isinstance(system, str):
         system = registry.build(system, registry.Settings(
             on=rating.on, rating_list=rating.rating_list, k_default=k_default))
@@ -904,13 +908,15 @@ def _norm_words(n: Need) -> str:
 def thresholds_crossed(t: Tournament, start_nos: Iterable[int] | None = None, *,
                        system: RatingSystem | str = "fide", target: int | None = None,
                        on: date | None = None, today: date | None = None,
-                       k_default: int = 20) -> tuple[Crossing, ...]:
+                       k_default: int = 20, k_lookup: KLookup | None = None
+                       ) -> tuple[Crossing, ...]:
     """Each round after which a player's live rating — the rating + the change of the rounds
     played so far, rounded as the final one is (the system's ``new_rating``) — crossed a
     threshold that changes something for that player: a title's rating (standard FIDE
     ratings), 2400 where K becomes 10 from the next list, the user's *target*; in round
     order, players in *start_nos* order (None: all)."""
-    rating = rate_tournament(t, system, k_default=k_default, on=on, today=today)
+    rating = rate_tournament(t, system, k_default=k_default, on=on, today=today,
+                             k_lookup=k_lookup)
     chosen = (registry.build(system, registry.Settings(on=rating.on,
                                                        rating_list=rating.rating_list,
                                                        k_default=k_default))

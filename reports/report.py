@@ -32,6 +32,7 @@ from importer.sources import display_name
 from importer.writing.atomic import write_folder_atomic
 from rating import period as rating_period
 from rating.national import named_beside, national_tournament
+from rating.needs import event_needs, norm_prospects, thresholds_crossed
 from rating.norms import EventClass, check_event_norms
 from rating.notes import grouped
 from rating.period.identity import MatchedBy, identify, list_candidates, wanted_names, wanted_on_list
@@ -42,6 +43,7 @@ from rating.systems.base import RatingSystem
 from rating.tournament import KLookup, rate_tournament, rules_date
 from reports.errors import ReportError
 from reports.render import csv_files, fmt, html
+from reports.render.summary import rounds_with_results
 from reports.render.view import BesideRating, Note, Report, find_key, finds
 from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
 
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     from importer.formats.fidelist import FideList
+    from rating.needs import Crossing, NormProspect, PlayerNeeds
 
     RatingsList: TypeAlias = str | os.PathLike[str] | FideList
     """A FIDE rating list: a path to the download, or one already read."""
@@ -173,7 +176,8 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
                  store: str | os.PathLike[str] | None = None, on: date | None = None,
                  focus: int | str | None = None, event_class: EventClass | None = None,
                  qc_approved: bool = False, also: Sequence[str] = (),
-                 national_lists: Mapping[str, NationalList] | None = None) -> Report:
+                 national_lists: Mapping[str, NationalList] | None = None,
+                 target: int | None = None) -> Report:
     """Rate *t* for a report; *focus* (start number, name or FIDE id) narrows it to one player.
     The systems named in *also* are rated beside *system*, with those the source names.
     A national system reads its ratings, index and birth years from the source and from
@@ -181,7 +185,9 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     stored in the register *store* (:mod:`rating.national`).
     Every shown player's title norms are checked, with *event_class* when given and
     *qc_approved* (FIDE's Qualification Commission approved the event's fast-standard time
-    control for norms, as the user says).
+    control for norms, as the user says).  What each shown player needs from the rounds still
+    to play, the thresholds their live rating crossed (with the user's *target* among them)
+    and, before any result, the norms they can make at all come from :mod:`rating.needs`.
 
     Players' K comes from *ratings_list* (a FIDE list download) or, without one, from the FIDE
     list in force stored in the register *store* (:func:`rating.period.register.list_for`), if any.
@@ -245,11 +251,38 @@ def build_report(t: Tournament, *, system: str | RatingSystem = "fide",
     shown = [p.start_no for p in t.players if focus_no is None or p.start_no == focus_no]
     norms = check_event_norms(t, shown, event_class=event_class, on=rating.on,
                               qc_approved=qc_approved)
+    needs, crossings, prospects = _needs(t, shown, chosen, rating, k_default=k_default,
+                                         k_lookup=k_lookup, target=target, today=today,
+                                         event_class=event_class, qc_approved=qc_approved)
     return Report(tournament=t, rating=rating, beside=tuple(beside), focus=focus_no,
                   notes=(*map(Note, dict.fromkeys(notes)), *_listed(about, t)),
                   player_notes=tuple(about), k_note=k_note,
                   by_no=t.players_by_no(), published=published, norms=norms,
-                  event_class=event_class)
+                  event_class=event_class, needs=needs, crossings=crossings,
+                  prospects=prospects, target=target)
+
+
+def _needs(t: Tournament, shown: Sequence[int], system: RatingSystem, rating: TournamentRating,
+           *, k_default: int, k_lookup: KLookup | None, target: int | None, today: date,
+           event_class: EventClass | None, qc_approved: bool
+           ) -> tuple[tuple[PlayerNeeds, ...], tuple[Crossing, ...], tuple[NormProspect, ...]]:
+    """What the shown players need (:mod:`rating.needs`), with the report's own system, rules
+    date and K.  A ranking published alone shows no games, so nothing is said of rounds still
+    to play; a national system rates ratings of its own list, so its report has none of this.
+    The norms a player can make at all are told before any result, when the rounds are known."""
+    if system.national:
+        return (), (), ()
+    ranking_alone = not t.results and any(p.points is not None or p.rank for p in t.players)
+    needs = () if ranking_alone else event_needs(
+        t, shown, system=system, target=target, on=rating.on, today=today, k_default=k_default,
+        k_lookup=k_lookup, event_class=event_class, qc_approved=qc_approved)
+    crossings = thresholds_crossed(t, shown, system=system, target=target, on=rating.on,
+                                   today=today, k_default=k_default, k_lookup=k_lookup)
+    prospects = (norm_prospects(t, shown, event_class=event_class, on=rating.on,
+                                qc_approved=qc_approved)
+                 if not ranking_alone and t.info.rounds and rounds_with_results(t) == 0
+                 else ())
+    return needs, crossings, prospects
 
 
 def _settings(t: Tournament, on: date | None, today: date, k_default: int) -> registry.Settings:
@@ -307,7 +340,7 @@ def report_for(t: Tournament, settings: ReportSettings) -> Report:
     return build_report(t, system=settings.system, k_default=settings.k, store=settings.store,
                         on=settings.on, focus=settings.player,
                         event_class=settings.event_class, qc_approved=settings.qc_approved,
-                        also=settings.also)
+                        also=settings.also, target=settings.target)
 
 
 def render_report(report: Report, formats: Sequence[str] = FORMATS) -> dict[str, str]:
@@ -338,7 +371,7 @@ def write_report(t: Tournament, out: str | os.PathLike[str], *,
                  k_default: int = 20, ratings_list: RatingsList | None = None,
                  on: date | None = None, focus: int | str | None = None,
                  event_class: EventClass | None = None, qc_approved: bool = False,
-                 force: bool = False) -> list[Path]:
+                 force: bool = False, target: int | None = None) -> list[Path]:
     """Rate *t* and write the report files as the folder *out*, atomically and whole.
 
     Returns the paths written, in a stable order.  Raises ReportError on bad input and
@@ -346,5 +379,5 @@ def write_report(t: Tournament, out: str | os.PathLike[str], *,
     """
     report = build_report(t, system=system, k_default=k_default, ratings_list=ratings_list,
                           on=on, focus=focus, event_class=event_class,
-                          qc_approved=qc_approved)
+                          qc_approved=qc_approved, target=target)
     return save_report(report, out, formats, force=force)

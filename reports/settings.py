@@ -15,9 +15,22 @@ from rating.norms import EventClass
 from rating.systems import registry
 from reports.errors import ReportError
 
-__all__ = ["DEFAULT_K", "K_MAX", "K_MIN", "ReportSettings", "SettingError",
-           "parse_date", "parse_event_class", "parse_flag", "parse_k", "parse_system",
-           "parse_systems"]
+__all__ = [
+    "DEFAULT_K",
+    "K_MAX",
+    "K_MIN",
+    "TARGET_MAX",
+    "TARGET_MIN",
+    "ReportSettings",
+    "SettingError",
+    "parse_date",
+    "parse_event_class",
+    "parse_flag",
+    "parse_k",
+    "parse_system",
+    "parse_systems",
+    "parse_target",
+]
 
 DEFAULT_K = 20
 """K for players whose K is not published, listed or derivable."""
@@ -39,6 +52,23 @@ def parse_k(text: str | int, what: str = "K") -> int:
     if not K_MIN <= k <= K_MAX:
         raise SettingError(f"{what} {k}: expected a whole number from {K_MIN} to {K_MAX}")
     return k
+
+
+TARGET_MIN, TARGET_MAX = 1000, 3000
+"""The rating targets a user may give: FIDE's lowest rating to above the best player's."""
+
+
+def parse_target(text: str | int) -> int:
+    """A rating target given by a user: a whole number from 1000 to 3000."""
+    try:
+        target = int(str(text).strip())
+    except ValueError:
+        raise SettingError(f"target {str(text).strip()!r}: expected a rating, a whole number "
+                           f"from {TARGET_MIN} to {TARGET_MAX}") from None
+    if not TARGET_MIN <= target <= TARGET_MAX:
+        raise SettingError(f"target {target}: expected a rating from {TARGET_MIN} to "
+                           f"{TARGET_MAX}")
+    return target
 
 
 def parse_date(text: str) -> date:
@@ -107,6 +137,8 @@ class ReportSettings:
     also: tuple[str, ...] = ()
     """Systems shown beside *system*, as asked ('dwz', 'ecf'; those the source names are
     added anyway)."""
+    target: int | None = None
+    """The player's own rating target, shown with what reaching it needs (None: none)."""
     store: str | None = None
     """The rating register whose FIDE list gives players' K (the server's, never a user's:
     :meth:`from_fields` leaves it out)."""
@@ -115,7 +147,7 @@ class ReportSettings:
     def from_fields(cls, fields: Mapping[str, str]) -> ReportSettings:
         """The settings of a form or query (fields ``system`` — one name, or several
         comma-separated — ``also_<system>`` ticked, ``player``, ``k``, ``date``,
-        ``event_class``, ``qc_approved``;
+        ``event_class``, ``qc_approved``, ``target``;
         an empty or missing field takes the default); SettingError for a bad value."""
         def given(name: str) -> str:
             return (fields.get(name) or "").strip()
@@ -129,4 +161,5 @@ class ReportSettings:
                    on=parse_date(given("date")) if given("date") else None,
                    event_class=(parse_event_class(given("event_class"))
                                 if given("event_class") else None),
-                   qc_approved=parse_flag(given("qc_approved"), "qc_approved"))
+                   qc_approved=parse_flag(given("qc_approved"), "qc_approved"),
+                   target=parse_target(given("target")) if given("target") else None)

@@ -24,7 +24,7 @@ from reports.errors import ReportError
 from reports.render.summary import summary_lines
 from reports.render.terminal import render_norms, render_text, terminal_notes
 from reports.report import build_report, save_report
-from reports.settings import SettingError, parse_event_class
+from reports.settings import SettingError, parse_event_class, parse_target
 
 __all__ = ["report"]
 
@@ -46,6 +46,15 @@ def _event_class(_ctx: click.Context, _param: click.Parameter, value: str | None
         return None
     try:
         return parse_event_class(value)
+    except SettingError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _target(_ctx: click.Context, _param: click.Parameter, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return parse_target(value)
     except SettingError as exc:
         raise click.BadParameter(str(exc)) from None
 
@@ -79,6 +88,10 @@ def _event_class(_ctx: click.Context, _param: click.Parameter, value: str | None
               help="FIDE's Qualification Commission approved the event's fast-standard time "
                    "control (45 min + 30 s or longer, from 2026) for title norms (no source "
                    "shows it).")
+@click.option("--target", "target", callback=_target, metavar="RATING",
+              help="Your own rating target (1000 to 3000): each player's 'What do I need?' "
+                   "says what the rounds still to play need to reach or keep it, and when "
+                   "the live rating crossed it.")
 @click.option("--norms-only", is_flag=True,
               help="Print the title norms achieved, possible or not decidable, and write "
                    "nothing.")
@@ -89,13 +102,17 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
 
     Per player: K × Σ(S − E) over the rated games, with the tournament's ratings and
     the FIDE rules of its start date; forfeits, byes and unrated opponents are listed
-    but not rated.  Paired, unfinished games get win/draw/loss scenarios.  National
-    ratings are shown beside FIDE with --system fide,dwz (any registered systems).
+    but not rated.  Paired, unfinished games get win/draw/loss scenarios, and each
+    player a "What do I need?": the score the rounds still to play need for each rating
+    threshold, a rating gain and each title norm (--target for your own), the thresholds
+    crossed, and the games a norm counts.  National ratings are shown beside FIDE with
+    --system fide,dwz (any registered systems).
 
     \b
     Examples:
       fiderate report fixtures/sample_open.trf --out out/
       fiderate report saved/*.html --player 12
+      fiderate report saved/*.html --player 12 --target 2300
       fiderate report https://chess-results.com/tnr1452107.aspx --out out/ --open
       fiderate report saved/*.html --norms-only --event-class zonal
       fiderate report saved/*.html --system fide,dwz --national-list LV-0-csv.zip
@@ -120,7 +137,8 @@ def report(sources: tuple[str, ...], **opts: Any) -> None:
                          ratings_list=opts["ratings_list"],
                          store=opts["store"] or default_store(), on=opts["on"],
                          focus=opts["player"], event_class=opts["event_class"],
-                         qc_approved=opts["qc_approved"], national_lists=lists)
+                         qc_approved=opts["qc_approved"], national_lists=lists,
+                         target=opts["target"])
     _refuse_not_standard(t, built)
     if not opts["qc_approved"] and _needs_approval(built):
         click.echo("hint: if FIDE's Qualification Commission approved the event's time control "

@@ -22,6 +22,7 @@ from reports.render.columns import (
     page_text,
     rounded_change,
 )
+from reports.render.needs_view import needs_lines, needs_view
 from reports.render.norm_view import (
     event_class_words,
     needs_words,
@@ -136,6 +137,9 @@ def render_rounds(report: Report, start_no: int) -> str:
         assumed = " assumed" if pr.k_source.value == "default" else ""
         lines.append(f"Round {s.round} v {opp} ({s.opponent_rating}), K {s.k}{assumed}: "
                      f"{outcomes}")
+    needs = needs_view(report, start_no)
+    if needs is not None:
+        lines += needs_lines(needs)
     return "\n".join(lines)
 
 

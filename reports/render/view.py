@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from importer.model import Player, Status, Tournament
 from importer.parsing.names import name_key
+from rating.needs import Crossing, NormProspect, PlayerNeeds
 from rating.norms import EventClass, NormCheck, NormResult
 from rating.published import Comparison, PublishedCheck
 from rating.results import PlayerNote, PlayerRating, RoundLine, TournamentRating
@@ -125,6 +126,15 @@ class Report:
     """The title-norm check of every shown player, each norm they can seek."""
     event_class: EventClass | None = None
     """The event class the norms were checked with (None: not given)."""
+    needs: tuple[PlayerNeeds, ...] = ()
+    """What each shown player needs from the rounds still to play (:func:`rating.needs.event_needs`;
+    none for a ranking published alone, whose games the source does not show)."""
+    crossings: tuple[Crossing, ...] = ()
+    """The thresholds each shown player's live rating crossed, round by round."""
+    prospects: tuple[NormProspect, ...] = ()
+    """Before any result: whether each shown player can make each norm in this event at all."""
+    target: int | None = None
+    """The user's own rating target (None: none given)."""
 
     def notes_for(self, start_no: int) -> list[Note]:
         """The notes for one player's page: those about the event, and the player's own."""

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["OPENAPI", "api_period", "json_response", "period_json"]
 
-_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class", "qc_approved")
+_REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class", "qc_approved",
+                  "target")
 _PERIOD_FIELDS = ("period", "list", "tournaments", "ratings_list")
 
 
@@ -204,6 +205,9 @@ _OPTIONS = [
     _param("qc_approved", "true when FIDE's Qualification Commission approved the event's "
            "fast-standard time control (45 min + 30 s or longer, from 2026) for title norms "
            "(no source shows it). Default: false, and such an event makes no norm.", "boolean"),
+    _param("target", "Your own rating target, 1000 to 3000: each player's needs say what the "
+           "rounds still to play need to reach or keep it, and when the live rating crossed "
+           "it.", "integer"),
 ]
 _ERROR = {"description": "Bad input (4xx), chess-results unreachable (502): {\"error\": the "
                          "reason in words, \"code\": bad-input, not-found, too-large, busy, "
@@ -231,7 +235,20 @@ _REPORT = {"description": "The report: key, url (its HTML pages), tournament, ru
                           "performance, titled_opponents, title_opponents, federations, "
                           "own_federation, exemption, needs (win, draw, any or empty), "
                           "reasons and not_checked (each a text of '; '-separated words); "
-                          "a count the source cannot show is null, never 0). " + _EXACT}
+                          "a count the source cannot show is null, never 0), target (the "
+                          "rating target given, or null); each player's needs, or null when "
+                          "there is nothing to say: rounds_left, to_play (round, opponent_no, "
+                          "null for a round not paired yet, rating, assumed), goals (kind: "
+                          "rating, gain, no loss or norm; verdict: certain, in reach, out of "
+                          "reach or not decidable; threshold; norm; guaranteed, the score "
+                          "that reaches it whatever the single results, and possible, the "
+                          "least that can; estimate; words), crossings (round, threshold, "
+                          "direction up or down, before, after, words), norms_counted (norm, "
+                          "rounds, left_out: the rounds of won games left out, "
+                          "secured_after, played_after, performance as the Title "
+                          "Regulations count it, true_performance with the opponents' own "
+                          "ratings, words), prospects before round 1 (norm, possible: true, "
+                          "false or null, words) and notes. " + _EXACT}
 _FILES = {"type": "array", "items": {"type": "string", "format": "binary"}}
 _PERIOD = {"description": "The period: key, url (its HTML page and CSV files), period "
                           "(YYYY-MM), stored (written to the server's rating register), "

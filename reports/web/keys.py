@@ -4,11 +4,12 @@ A report built from a chess-results link has a stable key that says everything i
 from, so ``/report/<key>/`` can be rebuilt by anyone at any time: the tournament number, then
 ``c<N>`` for a player-card link, the rating system when not FIDE, ``p<N>`` for the player
 asked for, ``k<K>`` when K is not 20, ``d<YYYYMMDD>`` for a date given, ``e<N>`` for the
-event class given (its place in :class:`~rating.norms.EventClass`, from 1) and ``q1`` when
-FIDE's Qualification Commission approved the event's time control for norms: ``1452107``,
-``1452107-elo-p12-k30``, ``1452107-e3``.  Reports of uploaded files get a random key (``u…``)
-and expire; the key ends with a signature of this server process, so a key it issued is told
-from one it never did (:func:`issued`) after the report has gone.
+event class given (its place in :class:`~rating.norms.EventClass`, from 1), ``q1`` when
+FIDE's Qualification Commission approved the event's time control for norms and ``t<N>``
+for a rating target: ``1452107``, ``1452107-elo-p12-k30``, ``1452107-e3``, ``1452107-t2300``.
+Reports of uploaded files get a random key (``u…``) and expire; the key ends with a signature
+of this server process, so a key it issued is told from one it never did (:func:`issued`)
+after the report has gone.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from datetime import date
 from importer.net.urls import Ref
 from rating.norms import EventClass
 from rating.systems import registry
-from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
+from reports.settings import DEFAULT_K, K_MAX, K_MIN, TARGET_MAX, TARGET_MIN, ReportSettings
 
 __all__ = ["issued", "link_key", "parse_link_key", "upload_key"]
 
@@ -48,6 +49,8 @@ def link_key(ref: Ref, options: ReportSettings, focus: int | None) -> str:
         parts.append(f"e{_CLASSES.index(options.event_class) + 1}")
     if options.qc_approved:
         parts.append("q1")
+    if options.target is not None:
+        parts.append(f"t{options.target}")
     return "-".join(parts)
 
 
@@ -58,7 +61,7 @@ def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
     """(the tournament, the options, the player's start number) of a link key; None when
     *key* is not one written by :func:`link_key`."""
     tnr, *rest = key.split("-")
-    if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 7 + len(registry.names()):
+    if not tnr.isdigit() or len(tnr) > 12 or len(rest) > 8 + len(registry.names()):
         return None
     found: dict[str, str] = {}
     systems: list[str] = []
@@ -69,7 +72,7 @@ def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
             systems.append(token)
             continue
         kind, value = token[:1], token[1:]
-        if kind not in ("c", "p", "k", "d", "e", "q") or kind in found or not value or (
+        if kind not in ("c", "p", "k", "d", "e", "q", "t") or kind in found or not value or (
                 not value.isdigit() or len(value) > 8):
             return None
         found[kind] = value
@@ -87,9 +90,11 @@ def parse_link_key(key: str) -> tuple[Ref, ReportSettings, int | None] | None:
                             player=str(focus) if focus is not None else None,
                             k=int(found.get("k", DEFAULT_K)), on=on,
                             event_class=_CLASSES[chosen - 1] if chosen is not None else None,
-                            qc_approved=found.get("q") == "1")
+                            qc_approved=found.get("q") == "1",
+                            target=int(found["t"]) if "t" in found else None)
     ref = Ref(tnr=tnr, snr=card, art=9 if card is not None else None)
-    if not K_MIN <= options.k <= K_MAX or link_key(ref, options, focus) != key:
+    if not K_MIN <= options.k <= K_MAX or link_key(ref, options, focus) != key or (
+            options.target is not None and not TARGET_MIN <= options.target <= TARGET_MAX):
         return None
     return ref, options, focus
 

@@ -49,6 +49,7 @@ __all__ = ["RatedPeriod", "calc_page", "calc_refused", "client_of", "form_page",
 
 _LIMITS = {"files": MAX_FILES, "file_mb": MAX_FILE_BYTES // (1024 * 1024), "kept_for": kept_for()}
 _REPORT_FIELDS = ("source", "system", "player", "k", "date", "event_class", "qc_approved",
+                  "target",
                   *(f"also_{name}" for name in registry.names()))
 
 
@@ -70,7 +71,7 @@ def form_page(fields: dict[str, str] | None = None, error: str = "", status: int
               ) -> HTMLResponse:
     """The report form, filled with what was sent, and the error if any."""
     form = {"source": "", "system": "fide", "player": "", "k": "20", "date": "",
-            "event_class": "", "qc_approved": "",
+            "event_class": "", "qc_approved": "", "target": "",
             **{k: v for k, v in (fields or {}).items() if k in _REPORT_FIELDS}}
     return render("serve_form.html", status, form=form, systems=_systems(), limits=_LIMITS,
                   event_classes=[{"name": c.value, "label": fmt.sentence(c.words)}
