@@ -362,3 +362,28 @@ def test_the_calculators_result_fits_the_screen(page, server):
                                       "cs => Math.max(...cs.map(c => c.getBoundingClientRect().right))")
     assert right <= page.width
     assert serious(axe, page) == []
+
+
+# --- what do I need? (issue 32) ---
+
+
+def test_on_a_phone_what_do_i_need_fits_without_sideways_scroll(browser, british_server):
+    """At 390 px the served player page shows "What do I need?" (a live round, the user's
+    target given in the report's key) and nothing reaches past the screen's width."""
+    tab = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(f"{british_server.url}report/{BRITISH_TNR}-t2600/player-2.html")
+    needs = tab.locator("#needs")
+    assert needs.is_visible()
+    text = needs.text_content()
+    assert "What do I need?" in text and "2600 (your target)" in text
+    assert "Still to play: round 9" in text
+    box = needs.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+    needs.scroll_into_view_if_needed()
+    tab.screenshot(path="/tmp/needs-phone.png", full_page=False)
+    assert errors == []
+    tab.close()
