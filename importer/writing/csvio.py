@@ -38,20 +38,19 @@ def _cell(value: object, numeric: bool) -> str:
     return text if numeric or not isinstance(value, str) else neutralise(text)
 
 
-def _number_text(value: object) -> str:
-    """A numeric cell."""
-    return _quote(_cell(value, True))
-
-
-def _texts(values: Sequence[object]) -> list[str]:
-    """A text column's cells, each distinct value made once (names repeat down a column)."""
+def _cells(values: Sequence[object], numeric: bool) -> list[str]:
+    """A column's cells, each distinct text or whole number made once (names, ratings and
+    scores repeat down a column; equal Decimals or floats may print apart: 1.0 and 1.00)."""
     made: dict[tuple[type, object], str] = {}  # by type too: False == 0, yet 'false' ≠ '0'
     out = []
     for v in values:
-        key = (type(v), v)
-        cell = made.get(key)
+        kind = type(v)
+        if kind is not str and kind is not int:
+            out.append(_quote(_cell(v, numeric)))
+            continue
+        cell = made.get((kind, v))
         if cell is None:
-            cell = made[key] = _quote(_cell(v, False))
+            cell = made[(kind, v)] = _quote(_cell(v, numeric))
         out.append(cell)
     return out
 
@@ -81,8 +80,7 @@ def render_columns(columns: Mapping[str, Sequence[object]], numeric: Iterable[st
     """The CSV text of a table held as columns (name → values), as :func:`render_csv` writes
     it: built column by column, for tables of a million rows."""
     numeric_cols = set(numeric)
-    cells = [list(map(_number_text, values)) if name in numeric_cols else _texts(values)
-             for name, values in columns.items()]
+    cells = [_cells(values, name in numeric_cols) for name, values in columns.items()]
     lines = [",".join(_quote(c) for c in columns),
              *(",".join(row) or '""' for row in zip(*cells, strict=True))]
     return "\n".join(lines) + "\n"

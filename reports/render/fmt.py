@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from rating.numbers import round_half_up, to_cent
 
@@ -19,6 +20,7 @@ def change(value: Decimal | None) -> str:
     return str(to_cent(value))
 
 
+@lru_cache(maxsize=1 << 14)  # a month's CSV prints a few thousand values a million times
 def hundredths(h: int) -> str:
     """Integer hundredths as a decimal: −320 → '-3.20', 5 → '0.05', 1000 → '10.00' (as
     ``str(to_decimal(h))``, in integer arithmetic: a month's CSV has millions)."""
