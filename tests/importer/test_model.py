@@ -145,12 +145,14 @@ def test_quick_init_keeps_signature_defaults_and_frozenness():
 
 
 CELLS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=6),
-                  st.sampled_from(["=1+2", "a,b", 'say "hi"', "x\ry", "", "20/15"]))
+                  st.sampled_from(["=1+2", "a,b", 'say "hi"', "x\ry", "", "20/15"]),
+                  st.sampled_from([Decimal("1.0"), Decimal("1.00"), 0.0, -0.0]))  # equal, printed apart
 
 
 @given(st.lists(st.lists(CELLS, min_size=3, max_size=3), max_size=5), st.sets(st.sampled_from(
     ["a", "b", "c"])))
 @example([[None, None, False], [None, None, 0]], set())  # False == 0, but not in a CSV
+@example([[Decimal("1.0"), 0.0, None], [Decimal("1.00"), -0.0, None]], {"a"})
 def test_a_table_as_columns_is_written_as_rows_are(rows, numeric):
     """render_columns (a month's million game rows) writes exactly what render_csv writes."""
     from importer.writing.csvio import render_columns, render_csv
