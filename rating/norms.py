@@ -31,6 +31,7 @@ from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations
 from math import ceil, floor
+from typing import Final
 
 from importer.model import Player, RatingList, RoundResult, Status, System, Tournament
 from rating.systems import fide
@@ -39,9 +40,10 @@ from rating.systems.fide_rules import NormRules, NormTitle, TitleNorm, norm_rule
 from rating.systems.fide_tables import dp_for
 from rating.systems.time_controls import norm_time_control
 
-__all__ = ["Condition", "EventClass", "NormCheck", "NormEvent", "NormResult", "check_event_norms",
-           "check_norms", "excluded_opponents", "is_woman", "left_out_words", "norm_average",
-           "norms_sought", "points_words", "required_score", "rounds_words", "swiss_exemption"]
+__all__ = ["GAMES_NOT_SHOWN", "Condition", "EventClass", "NormCheck", "NormEvent", "NormResult",
+           "check_event_norms", "check_norms", "excluded_opponents", "games_not_shown", "is_woman",
+           "left_out_words", "norm_average", "norms_sought", "points_words", "required_score",
+           "rounds_words", "swiss_exemption"]
 
 
 class EventClass(StrEnum):
@@ -274,6 +276,8 @@ def _player_norms(event: _Event, start_no: int) -> tuple[NormCheck, ...]:
     sought = norms_sought(player, rules)
     extra = _unknown_sex(player, rules)
     results = event.results.get(start_no, [])
+    if games_not_shown(player, results):
+        return tuple(_not_shown(event, player, rules.norm(title), extra) for title in sought)
     checks = [_best(event, player, rules.norm(title), extra, results) for title in sought]
     game = next((r for r in results if r.round == event.live_round
                  and r.status is Status.PENDING and r.opponent_no in event.by_no), None)
@@ -284,6 +288,30 @@ def _player_norms(event: _Event, start_no: int) -> tuple[NormCheck, ...]:
     return tuple(_forecast(c, [_best(ev, player, rules.norm(c.norm), extra, filled)
                                for ev, filled in outcomes], game, remaining,
                            event.planned - game.round) for c in checks)
+
+
+GAMES_NOT_SHOWN: Final = ("not decidable from this page: it shows the player's points but "
+                          "none of the games (the crosstable or the pairings show them)")
+"""Why a norm is not decided for a player whose games the source does not show."""
+
+
+def games_not_shown(player: Player, results: Sequence[RoundResult]) -> bool:
+    """The source prints the player's standing (points) but none of their rounds: a ranking
+    list alone.  The games were played, against opponents the page does not name, so no norm
+    is possible, made or missed from it, and no round is 'still to play'."""
+    return player.points is not None and all(r.status is Status.UNKNOWN for r in results)
+
+
+def _not_shown(event: _Event, player: Player, norm: TitleNorm, extra: tuple[Condition, ...]
+               ) -> NormCheck:
+    """The check of a player whose games the source does not show: not decidable."""
+    games = Condition(name="games", article="1.4.1", ok=None, words=GAMES_NOT_SHOWN)
+    return NormCheck(
+        start_no=player.start_no, name=player.name, norm=norm.title,
+        result=NormResult.NOT_DECIDABLE, rounds="", games=0, application_games=0,
+        score=Decimal(0), ra=None, ra_floor_raised=False, performance=None, titled_opponents=0,
+        title_opponents=0, federations=0, own_federation=0, exemption="",
+        reasons=(GAMES_NOT_SHOWN,), conditions=(games, *event.admin, *extra))
 
 
 def _unknown_sex(player: Player, rules: NormRules) -> tuple[Condition, ...]:

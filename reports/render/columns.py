@@ -341,7 +341,14 @@ def not_checked(check: NormCheck) -> tuple[str, ...]:
 def _counted(check: NormCheck, value: int, *conditions: str) -> int | None:
     """A count the check made, or None when the source does not show what it counts (the
     condition has no figure: titles or federations not shown)."""
-    return value if all(c.have for c in check.conditions if c.name in conditions) else None
+    return value if games_shown(check) and all(
+        c.have for c in check.conditions if c.name in conditions) else None
+
+
+def games_shown(check: NormCheck) -> bool:
+    """Whether the source shows the games the check counts (a ranking list alone shows none:
+    the games and the score are unknown, never 0)."""
+    return all(c.have for c in check.conditions if c.name == "games")
 
 
 NORMS: tuple[Column[NormCheck], ...] = (
@@ -350,9 +357,9 @@ NORMS: tuple[Column[NormCheck], ...] = (
     Column("norm", lambda c: c.norm.value),
     Column("result", lambda c: c.result.value),
     Column("rounds", lambda c: c.rounds, Form.TEXT),
-    Column("games", lambda c: c.games),
+    Column("games", lambda c: c.games if games_shown(c) else None),
     Column("application_games", lambda c: c.application_games),
-    Column("score", lambda c: c.score, Form.POINTS),
+    Column("score", lambda c: c.score if games_shown(c) else None, Form.POINTS),
     Column("ra", lambda c: c.ra),
     Column("ra_floor_raised", lambda c: c.ra_floor_raised if c.ra is not None else None),
     Column("performance", lambda c: c.performance),

@@ -37,6 +37,7 @@ from reports.render.columns import (
     RoundRow,
     by_name,
     condition_words,
+    games_shown,
     page_text,
     rounded_change,
 )
@@ -304,8 +305,10 @@ def _norm(report: Report, check: NormCheck, said: Container[str] = ()) -> Simple
     return SimpleNamespace(
         title=check.norm.value, verdict=verdict(check),
         cls=_norm_class(check),
-        rounds=check.rounds, games=check.games, application_games=check.application_games,
-        achieved=check.result is NormResult.ACHIEVED, score=fmt.points(check.score),
+        rounds=check.rounds, games=check.games if games_shown(check) else "unknown",
+        application_games=check.application_games,
+        achieved=check.result is NormResult.ACHIEVED,
+        score=fmt.points(check.score) if games_shown(check) else "unknown",
         ra=check.ra, raised=floor_words(report, check), rp=check.performance,
         needs=fmt.sentence(needs_words(report, check)), exemption=check.exemption,
         conditions=[SimpleNamespace(mark=mark(c), article=c.article, words=condition_words(c))

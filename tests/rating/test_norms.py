@@ -666,3 +666,33 @@ def test_the_swiss_exemption_on_the_british_championship_2026(realdata: Path):
     t = importer.load_many([page, page.with_name("en_swiss_startingrank_art0_british2026.html")])
     exempt, words = swiss_exemption(t, RULES)
     assert exempt is True and "(1.4.3d)" in words
+
+
+
+def _assert_no_norm_decided_from_a_ranking(path: Path) -> None:
+    """A final ranking (art=1 with the published Rp, n, w, we, K, rtg+/-) shows no games: its
+    norms are 'not decidable from this page', never 'possible', no round is 'still to play',
+    and the games and score a norm counts are unknown (never 0)."""
+    from reports.render.columns import NORMS, values
+    from reports.report import build_report
+
+    report = build_report(importer.load(path))
+    assert report.norms, "titled players seek norms"
+    assert {c.result for c in report.norms} == {NormResult.NOT_DECIDABLE}
+    for c in report.norms:
+        assert not any("still to play" in r for r in c.reasons), c.reasons
+        assert any("not decidable from this page" in r for r in c.reasons)
+        row = dict(zip((col.name for col in NORMS), values(NORMS, c), strict=True))
+        assert row["games"] is None and row["score"] is None
+
+
+def test_a_finished_events_final_ranking_decides_no_norm(realdata: Path):
+    """Portimão 2024, 9 rounds all played: 95 players were 'GM norm possible' with '9 rounds
+    still to play'."""
+    _assert_no_norm_decided_from_a_ranking(
+        realdata / "chess-results" / "en_final_ranking_rtgchange_art1_portimao2024.html")
+
+
+def test_a_ranking_alone_decides_no_norm(fixtures_dir: Path):
+    _assert_no_norm_decided_from_a_ranking(
+        fixtures_dir / "chess-results" / "art1_ranking_published_small.html")
