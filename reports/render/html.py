@@ -42,7 +42,7 @@ from reports.render.columns import (
     rounded_change,
 )
 from reports.render.links import event_page, fide_profile
-from reports.render.needs_view import needs_view
+from reports.render.needs_view import lists_view, needs_view
 from reports.render.norm_view import (
     certificate,
     checks_of,
@@ -427,13 +427,13 @@ def _players_line(report: Report) -> str:
 
 def _has_page(report: Report, pr: PlayerRating) -> bool:
     """A player gets a page of their own when they have a game, when the source publishes
-    figures for them (a rating change, performance, games, score), or when "What do I need?"
-    has something to tell them (before round 1 too): else the index says all."""
+    figures for them (a rating change, performance, games, score), or, before round 1, when
+    "What do I need?" has something to tell them: else the index says all."""
     p = report.player(pr.start_no)
     return any(ln.opponent_no is not None for ln in pr.rounds) or any(
         v is not None for v in (pr.published_change, p.rating_change, p.published_performance,
                                 p.published_games, p.published_score, p.published_expected)
-    ) or needs_view(report, pr.start_no) is not None
+    ) or (not report.tournament.games and needs_view(report, pr.start_no) is not None)
 
 
 def _neighbours(shown: list[PlayerRating], index: int) -> tuple[int | None, int | None]:
@@ -531,6 +531,7 @@ def render_pages(report: Report, *, only: Container[str] | None = None,
             norms=[_norm(report, c, unchecked) for c in checks],
             unchecked=unchecked,
             norms_header=_norms_header(report), needs=needs_view(report, pr.start_no),
+            lists=lists_view(report, pr.start_no),
             notes=report.notes_for(pr.start_no), site=site)
     files.update(_certificates(report, header, only, site))
     return files

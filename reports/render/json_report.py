@@ -15,7 +15,7 @@ from typing import Any
 
 from importer.model import DateSource
 from reports.render.columns import JsonValue, json_value
-from reports.render.needs_view import needs_view
+from reports.render.needs_view import lists_view, needs_view
 from reports.render.summary import live_round, rounds_with_results
 from reports.render.view import (
     Report,
@@ -82,13 +82,22 @@ def needs_json(report: Report, start_no: int) -> dict[str, Any] | None:
     }
 
 
+def _lists_json(report: Report, start_no: int) -> list[dict[str, Any]] | None:
+    """A long event's games by the list in force when they were played: each ``month``
+    ('2026-03', null for rounds without a date) with its ``rounds`` (null: one list)."""
+    view = lists_view(report, start_no)
+    if view is None:
+        return None
+    return [{"month": month, "rounds": list(rounds)} for month, rounds in view.months]
+
+
 def report_json(report: Report) -> dict[str, Any]:
     """The tournament, the rules used, every shown player with their rounds and scenarios,
     the comparison with the source's published figures, the notes (each with the players it
     lists and their start numbers), the source's warnings (code, message, players, round) and
     the title norms achieved, possible or not decidable (the rows of norms.csv), the user's
-    rating ``target`` and, per player, ``needs`` (:func:`needs_json`); the figures exactly as
-    in the CSV files."""
+    rating ``target`` and, per player, ``needs`` (:func:`needs_json`) and ``lists`` (a long
+    event's games by list month); the figures exactly as in the CSV files."""
     t, r = report.tournament, report.rating
     rounds: dict[JsonValue, list[dict[str, JsonValue]]] = {}
     for row in json_rows(round_table(report)):
@@ -99,7 +108,8 @@ def report_json(report: Report) -> dict[str, Any]:
             {c: v for c, v in row.items() if c not in ("start_no", "name", "rating")})
     players = [{**row, "rounds": rounds.get(row["start_no"], []),
                 "scenarios": scenarios.get(row["start_no"], []),
-                "needs": needs_json(report, int(str(row["start_no"])))}
+                "needs": needs_json(report, int(str(row["start_no"]))),
+                "lists": _lists_json(report, int(str(row["start_no"])))}
                for row in json_rows(player_table(report))]
     event_dates = t.info.date_source is not DateSource.LAST_UPDATE
     published = published_view(report)

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rating.long_events import ARTICLE, list_slices
 from rating.needs import Crossing, GoalKind, Need, NormProspect, PlayerNeeds, Verdict
 from rating.norms import NormCheck, NormResult, rounds_words
 from reports.render import fmt
 from reports.render.view import Report
 
-__all__ = ["Counted", "CrossingLine", "Goal", "NeedsView", "needs_lines", "needs_view"]
+__all__ = ["Counted", "CrossingLine", "Goal", "ListsView", "NeedsView", "lists_lines",
+           "lists_view", "needs_lines", "needs_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,3 +168,33 @@ def needs_lines(view: NeedsView) -> list[str]:
         lines += [f"{c.norm} norm ({c.verdict}), as FIDE counts it:", f"  Games counted: {c.games}",
                   f"  {c.words}"]
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class ListsView:
+    """A long event's games by the rating list in force when they were played."""
+
+    intro: str
+    lines: tuple[str, ...]
+    """'The March 2026 list: rounds 1–5'."""
+    months: tuple[tuple[str | None, tuple[int, ...]], ...]
+    """('2026-03', (1, 2, 3, 4, 5)), … (None: rounds without a date), for the JSON."""
+
+
+def lists_view(report: Report, start_no: int) -> ListsView | None:
+    """Which of the player's games fall in which list (:func:`rating.long_events.list_slices`);
+    None for an event of one list."""
+    slices = list_slices(report.tournament, start_no)
+    if not slices:
+        return None
+    return ListsView(
+        intro=(f"An event of more than 30 days: each game counts the ratings of the list in "
+               f"force when it was played ({ARTICLE})"),
+        lines=tuple(fmt.sentence(s.words) for s in slices),
+        months=tuple((f"{s.month:%Y-%m}" if s.month is not None else None, s.rounds)
+                     for s in slices))
+
+
+def lists_lines(view: ListsView) -> list[str]:
+    """The games by list as terminal lines."""
+    return ["", "Games by rating list:", f"  {view.intro}", *(f"  {line}" for line in view.lines)]

@@ -22,7 +22,7 @@ from reports.render.columns import (
     page_text,
     rounded_change,
 )
-from reports.render.needs_view import needs_lines, needs_view
+from reports.render.needs_view import lists_lines, lists_view, needs_lines, needs_view
 from reports.render.norm_view import (
     event_class_words,
     needs_words,
@@ -140,6 +140,9 @@ def render_rounds(report: Report, start_no: int) -> str:
     needs = needs_view(report, start_no)
     if needs is not None:
         lines += needs_lines(needs)
+    lists = lists_view(report, start_no)
+    if lists is not None:
+        lines += lists_lines(lists)
     return "\n".join(lines)
 
 

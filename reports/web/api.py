@@ -248,7 +248,10 @@ _REPORT = {"description": "The report: key, url (its HTML pages), tournament, ru
                           "secured_after, played_after, performance as the Title "
                           "Regulations count it, true_performance with the opponents' own "
                           "ratings, words), prospects before round 1 (norm, possible: true, "
-                          "false or null, words) and notes. " + _EXACT}
+                          "false or null, words) and notes; each player's lists, or null "
+                          "for an event of one list: an event of more than 30 days' games by "
+                          "the monthly list in force when they were played (month, rounds). "
+                          + _EXACT}
 _FILES = {"type": "array", "items": {"type": "string", "format": "binary"}}
 _PERIOD = {"description": "The period: key, url (its HTML page and CSV files), period "
                           "(YYYY-MM), stored (written to the server's rating register), "

@@ -67,7 +67,7 @@ def test_json_figures_are_the_csv_figures(realdata, name, system):
         pytest.skip(f"{name} is not in the real data")
     report = build_report(importer.load(path), system=system)
     files, sent = render_report(report, ["csv"]), _sent(report)
-    players = [{k: v for k, v in p.items() if k not in ("rounds", "scenarios", "needs")}
+    players = [{k: v for k, v in p.items() if k not in ("rounds", "scenarios", "needs", "lists")}
                for p in sent["players"]]
     _check(_rows(files["rating_players.csv"]), players, player_table(report).columns, "players")
     rounds = [{"start_no": p["start_no"], **rd} for p in sent["players"] for rd in p["rounds"]]
@@ -92,7 +92,7 @@ def test_the_columns_of_a_system_rated_beside_are_exact_too(realdata):
     report = build_report(replace(t, info=info, players=players))
     assert [b.system.name for b in report.beside] == ["ukd"]
     files, sent = render_report(report, ["csv"]), _sent(report)
-    players_json = [{k: v for k, v in p.items() if k not in ("rounds", "scenarios", "needs")}
+    players_json = [{k: v for k, v in p.items() if k not in ("rounds", "scenarios", "needs", "lists")}
                     for p in sent["players"]]
     assert any(isinstance(p["ukd_change"], str) for p in players_json)
     _check(_rows(files["rating_players.csv"]), players_json, player_table(report).columns,

@@ -170,3 +170,24 @@ def test_live_real_pages_give_every_shown_player_words_without_internal_names(re
     page = render_report(report, ["html"])["player-2.html"]
     text = " ".join(_needs_section(page).text_content().split())
     assert "from 1" in text and not _INTERNAL.search(text)
+
+
+LEAGUE = ROOT / "fixtures" / "needs" / "pennine_league.trf"
+
+
+def test_the_player_page_terminal_and_json_show_a_long_events_games_by_list(run_cli):
+    report = build_report(importer.load(LEAGUE))
+    page = render_report(report, ["html"])["player-1.html"]
+    section = lxml.html.fromstring(page).get_element_by_id("lists")
+    text = " ".join(section.text_content().split())
+    assert "Games by rating list" in text and "Title Regulations 1.1.4" in text
+    assert "The March 2026 list: rounds 1–5" in text and "The April 2026 list: rounds 6–9" in text
+    me = next(p for p in report_json(report)["players"] if p["start_no"] == 1)
+    assert me["lists"] == [{"month": "2026-03", "rounds": [1, 2, 3, 4, 5]},
+                           {"month": "2026-04", "rounds": [6, 7, 8, 9]}]
+    res = run_cli("report", str(LEAGUE), "--player", "1")
+    assert "  The April 2026 list: rounds 6–9" in res.stdout.splitlines()
+    # an event of nine days: no such section
+    short = build_report(importer.load(FINISHED))
+    assert 'id="lists"' not in render_report(short, ["html"])["player-1.html"]
+    assert all(p["lists"] is None for p in report_json(short)["players"])
