@@ -14,7 +14,10 @@ come from :class:`rating.period.records.PeriodResult` (hundredths) and are print
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
 import re
+import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -539,58 +542,90 @@ def iter_period_pages(result: PeriodResult, site: Mapping[str, Any] | None = Non
     each name leading to the player's page; past PART_ROWS players, the table's parts);
     ``<folder>/<player>.html``: one player's calculation on one list (see :func:`page_names`).
     """
-    env = environment()
-    calc = sections(result, reports=reports)
-    notes, player_notes = _notes(result)
-    folder = _players_folder(result)
-    rows = [_player_row(s) for s in calc]
-    parts = _parts(rows, folder)
-    counts = Counter(p.status for p in result.players)
-    n_t, n_g = len(result.tournaments), len(result.games)
-    common = {"period": f"{result.period:%Y-%m}", "list_date": result.period.isoformat(),
-              "period_cap": rules_for(result.period).period_cap_words,
-              "state": SimpleNamespace(
-                  stage=f"Rating period {result.period:%Y-%m}: {n_t} tournament"
-                        f"{'s' if n_t != 1 else ''}",
-                  as_of=f"computed for the FIDE list of {result.period.isoformat()}", live=False)}
-    tournaments = [{
-        "key": t.key, "name": t.tournament.info.name or t.key,
-        "href": f"{t.key}/index.html" if reports else "", "list": str(t.rating_list),
-        "dates": " – ".join(d.isoformat() for d in dict.fromkeys(
-            (t.start, t.tournament.info.end_date or t.start))),
-        "rules": t.rules.name, "ratings": _RATINGS_USED.get(t.ratings_from, t.ratings_from),
-        "players": len(t.tournament.players),
-    } for t in result.tournaments]
-    pooled = any(p.old_rating is None for p in result.players)
-    yield "period.html", env.get_template("period.html").render(
-        **common, root="", here=folder + "/", players=[] if parts else rows, parts=parts, total=len(rows),
-        tournaments=tournaments, notes=[Note(n) for n in _index_notes(notes)], pooled=pooled,
-        summary=[f"{n_t} tournament{'s' if n_t != 1 else ''}",
-                 f"{n_g} rated game result{'s' if n_g != 1 else ''}",
-                 ", ".join(f"{counts[s]} {s.words}" for s in PeriodStatus if counts[s])],
-        site=site)
-    inner = _site_at(site, "../")
-    part_page = env.get_template("period_part.html")
-    for i, part in enumerate(parts):
-        yield part.href, part_page.render(
-            **common, root="../", here="", part=part, players=part.rows, total=len(rows),
-            before=parts[i - 1] if i else None, after=parts[i + 1] if i + 1 < len(parts) else None,
-            pooled=any(r.pooled for r in part.rows), site=inner)
-    part_of = {r.href: part for part in parts for r in part.rows}
-    lists: dict[str, list[Section]] = {}
-    for s in calc:
-        lists.setdefault(s.player.key, []).append(s)
-    several = len({s.player.list for s in calc}) > 1
-    page = env.get_template("period_player.html")
-    for i, s in enumerate(calc):
-        before, after = calc[i - 1] if i else None, calc[i + 1] if i + 1 < len(calc) else None
-        yield s.page, page.render(
-            **common, root="../", s=s, part=part_of.get(s.page),
-            fide_href=fide_profile(s.player.fide_id),
-            before=before, after=after, several_lists=several,
-            others=[o for o in lists[s.player.key] if o is not s],
-            notes=[Note(n) for n in player_notes.get(s.player.key, ())], site=inner,
-            pool_score=fmt.points(to_decimal(s.player.pool_score_h)))
+    return _PeriodPages(result, site, reports).render()
+
+
+class _PeriodPages:
+    """The period's pages, prepared once (every player's calculation), then rendered in one
+    share or several (worker processes each rendering theirs)."""
+
+    def __init__(self, result: PeriodResult, site: Mapping[str, Any] | None, reports: bool
+                 ) -> None:
+        self.result, self.site = result, site
+        self.calc = sections(result, reports=reports)
+        self.notes, self.player_notes = _notes(result)
+        self.folder = _players_folder(result)
+        self.rows = [_player_row(s) for s in self.calc]
+        self.parts = _parts(self.rows, self.folder)
+        n_t = len(result.tournaments)
+        self.common = {
+            "period": f"{result.period:%Y-%m}", "list_date": result.period.isoformat(),
+            "period_cap": rules_for(result.period).period_cap_words,
+            "state": SimpleNamespace(
+                stage=f"Rating period {result.period:%Y-%m}: {n_t} tournament"
+                      f"{'s' if n_t != 1 else ''}",
+                as_of=f"computed for the FIDE list of {result.period.isoformat()}", live=False)}
+        self.tournaments = [{
+            "key": t.key, "name": t.tournament.info.name or t.key,
+            "href": f"{t.key}/index.html" if reports else "", "list": str(t.rating_list),
+            "dates": " – ".join(d.isoformat() for d in dict.fromkeys(
+                (t.start, t.tournament.info.end_date or t.start))),
+            "rules": t.rules.name, "ratings": _RATINGS_USED.get(t.ratings_from, t.ratings_from),
+            "players": len(t.tournament.players),
+        } for t in result.tournaments]
+
+    @property
+    def player_pages(self) -> list[str]:
+        """The players' pages, in the order :meth:`render` makes them."""
+        return [s.page for s in self.calc]
+
+    def render(self, share: int = 0, shares: int = 1) -> Iterator[tuple[str, str]]:
+        """The pages by path: share 0 of *shares* makes period.html and the table's parts,
+        and each share every *shares*-th player's page from its own."""
+        result, rows, parts, common, calc = (self.result, self.rows, self.parts, self.common,
+                                             self.calc)
+        env = environment()
+        inner = _site_at(self.site, "../")
+        if share == 0:
+            counts = Counter(p.status for p in result.players)
+            n_t, n_g = len(result.tournaments), len(result.games)
+            yield "period.html", env.get_template("period.html").render(
+                **common, root="", here=self.folder + "/", players=[] if parts else rows,
+                parts=parts, total=len(rows), tournaments=self.tournaments,
+                notes=[Note(n) for n in _index_notes(self.notes)],
+                pooled=any(p.old_rating is None for p in result.players),
+                summary=[f"{n_t} tournament{'s' if n_t != 1 else ''}",
+                         f"{n_g} rated game result{'s' if n_g != 1 else ''}",
+                         ", ".join(f"{counts[s]} {s.words}" for s in PeriodStatus if counts[s])],
+                site=self.site)
+            part_page = env.get_template("period_part.html")
+            for i, part in enumerate(parts):
+                yield part.href, part_page.render(
+                    **common, root="../", here="", part=part, players=part.rows,
+                    total=len(rows), before=parts[i - 1] if i else None,
+                    after=parts[i + 1] if i + 1 < len(parts) else None,
+                    pooled=any(r.pooled for r in part.rows), site=inner)
+        part_of = {r.href: part for part in parts for r in part.rows}
+        lists: dict[str, list[Section]] = {}
+        for s in calc:
+            lists.setdefault(s.player.key, []).append(s)
+        several = len({s.player.list for s in calc}) > 1
+        page = env.get_template("period_player.html")
+        for i in range(share, len(calc), shares):
+            s = calc[i]
+            before, after = calc[i - 1] if i else None, calc[i + 1] if i + 1 < len(calc) else None
+            yield s.page, page.render(
+                **common, root="../", s=s, part=part_of.get(s.page),
+                fide_href=fide_profile(s.player.fide_id),
+                before=before, after=after, several_lists=several,
+                others=[o for o in lists[s.player.key] if o is not s],
+                notes=[Note(n) for n in self.player_notes.get(s.player.key, ())], site=inner,
+                pool_score=fmt.points(to_decimal(s.player.pool_score_h)))
+
+
+PARALLEL_PAGES = 2000
+"""From this many players' pages on, worker processes write them too (one per processor, each
+its share; the pages are the same whoever writes them)."""
 
 
 def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary: bool = True,
@@ -603,7 +638,7 @@ def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary
     folder = Path(folder)
     paths = []
     made: set[Path] = set()
-    for name, text in iter_period_files(result, ratings_list=ratings_list, pages=html_summary,
+    for name, text in iter_period_files(result, ratings_list=ratings_list, pages=False,
                                         fide_checks=fide_checks, reports=reports):
         path = folder / name
         if path.parent not in made:
@@ -611,7 +646,40 @@ def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary
             made.add(path.parent)
         path.write_text(text, encoding="utf-8", newline="")
         paths.append(path)
+    if html_summary:
+        paths += _write_pages(_PeriodPages(result, None, reports), folder)
     return paths
+
+
+def _write_pages(pages: _PeriodPages, folder: Path) -> list[Path]:
+    """Write the period's pages into *folder*: past PARALLEL_PAGES players, forked worker
+    processes write their shares beside this one (Linux: they start with the prepared pages,
+    nothing copied); the paths, in :func:`iter_period_pages`' order."""
+    (folder / pages.folder).mkdir(parents=True, exist_ok=True)
+    shares = 1
+    if len(pages.calc) >= PARALLEL_PAGES and sys.platform == "linux":
+        shares = max(1, min(len(os.sched_getaffinity(0)), 8))
+    fork = multiprocessing.get_context("fork") if shares > 1 else None
+    workers = [fork.Process(target=_write_share, args=(pages, folder, w, shares), daemon=True)
+               for w in range(1, shares)] if fork else []
+    for w in workers:
+        w.start()
+    try:
+        _write_share(pages, folder, 0, shares)
+    finally:
+        for w in workers:
+            w.join()
+    failed = [w.exitcode for w in workers if w.exitcode != 0]
+    if failed:
+        raise OSError(f"the players' pages could not all be written (a worker process stopped "
+                      f"with exit code {failed[0]})")
+    return [folder / "period.html", *(folder / p.href for p in pages.parts),
+            *(folder / name for name in pages.player_pages)]
+
+
+def _write_share(pages: _PeriodPages, folder: Path, share: int, shares: int) -> None:
+    for name, text in pages.render(share, shares):
+        (folder / name).write_text(text, encoding="utf-8", newline="")
 
 
 def render_period_files(result: PeriodResult, *, ratings_list: RatingsList | None = None,

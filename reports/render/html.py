@@ -90,7 +90,7 @@ def environment() -> Environment:
     """The one environment (templates compiled once per process)."""
     env = Environment(loader=PackageLoader("reports", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
+                      keep_trailing_newline=True, auto_reload=False)  # package data: no stat
     env.filters["blank"] = _blank  # numbers arrive formatted by reports.render.fmt
     env.filters["name"] = _name_breaks  # 'Surname,Given' breaks after its comma on a phone
     env.filters["sentence"] = fmt.sentence  # Jinja's capitalize would lower 'FIDE' to 'Fide'

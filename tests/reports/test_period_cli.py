@@ -6,6 +6,7 @@ import csv
 import sqlite3
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,61 @@ def test_run_period_is_the_library_call(period_dir):
     assert len(result.tournaments) == 4 and len(result.games) == 26
     with pytest.raises(RatingError, match="after next month"):
         run_period(sources, period=date(2026, 2, 1), today=date(2025, 12, 5))
+
+
+def test_an_unfinished_event_is_rated_with_a_note_and_replaced_by_its_final_results(
+        run_cli, period_dir, tmp_path):
+    """An event whose last round still has a game without a result: rated with a note (the
+    command line and period.html name the event and count the games), stored as incomplete,
+    and its final file given next month replaces that rating without --rerate; a complete
+    event still needs --rerate."""
+    db = tmp_path / "reg.sqlite"
+    live = run_cli("period", str(period_dir / EVENTS[0]), str(period_dir / "unfinished" / "late_november_live.trf"),
+                   "--period", "2025-12", "--ratings-list", str(period_dir / LIST),
+                   "--store", str(db), "--out", str(tmp_path / "dec"))
+    assert live.code == 0, live.stderr
+    said = ("Late November Rapidplay Open (late_november_live) is not finished: 1 game of round 2 "
+            "has no result yet")
+    assert (live.stdout + live.stderr).count(said) == 1
+    page = (tmp_path / "dec" / "period.html").read_text("utf-8")
+    assert page.count(said) == 1 and "--" not in page.split(said)[1][:200]
+    con = sqlite3.connect(db)
+    try:
+        stored = dict(con.execute("SELECT key, pending FROM tournaments").fetchall())
+    finally:
+        con.close()
+    assert stored == {"elite_nov2025": 0, "late_november_live": 1}
+    final = run_cli("period", str(period_dir / "unfinished" / "late_november_final.trf"), "--period", "2026-01",
+                    "--store", str(db), "--out", str(tmp_path / "jan"))
+    assert final.code == 0, final.stderr
+    assert "rated in 2025-12 while 1 game had no result; these results replace that rating" in (
+        final.stdout + final.stderr)
+    jan = {r["fide_id"]: r for r in read_csv(tmp_path / "jan" / "period_players.csv")}
+    assert jan["99200017"]["games"] == "2"  # both rounds now
+    again = run_cli("period", str(period_dir / "unfinished" / "late_november_final.trf"), "--period", "2026-02",
+                    "--store", str(db), "--out", str(tmp_path / "feb"))
+    assert again.code == 2 and "already rated in 2026-01" in again.stderr and "--rerate" in again.stderr
+
+
+def test_worker_processes_write_the_same_pages(period_dir, tmp_path, monkeypatch):
+    """A federation's month has its players' pages written by worker processes too: the same
+    files, byte for byte, as one process writes, listed in the same order."""
+    import importer
+    from importer.formats.fidelist import read_fide_list
+    from rating import PeriodSource, run_period
+    from reports.period import pages
+
+    fide_list = read_fide_list(period_dir / LIST)
+    result = run_period([PeriodSource(tournament=importer.load(period_dir / e), source=e)
+                         for e in EVENTS], period=date(2025, 12, 1), ratings_list=fide_list,
+                        today=date(2025, 12, 5))
+    alone = pages.write_period_files(result, tmp_path / "alone", ratings_list=fide_list)
+    monkeypatch.setattr(pages, "PARALLEL_PAGES", 1)
+    monkeypatch.setattr(pages.os, "sched_getaffinity", lambda _pid: {0, 1, 2}, raising=False)
+    shared = pages.write_period_files(result, tmp_path / "shared", ratings_list=fide_list)
+    assert [p.relative_to(tmp_path / "alone") for p in alone] == [
+        p.relative_to(tmp_path / "shared") for p in shared]
+    assert len(alone) > 10
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(alone, shared, strict=True))
+    assert sorted(p.relative_to(tmp_path / "shared") for p in (tmp_path / "shared").rglob("*")
+                  if p.is_file()) == sorted(p.relative_to(tmp_path / "shared") for p in shared)
