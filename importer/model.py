@@ -401,6 +401,11 @@ class Tournament:
         """The highest round number with any result row."""
         return max((r.round for r in self.results), default=0)
 
+    @property
+    def pending_games(self) -> tuple[Game, ...]:
+        """The paired games without a result yet (a round still being played)."""
+        return tuple(g for g in self.games if g.result is GameResult.PENDING)
+
     def with_warnings(self, extra: Iterable[SourceWarning]) -> Tournament:
         """A copy with more warnings appended."""
         return replace(self, warnings=self.warnings + tuple(extra))

@@ -38,7 +38,7 @@ from rating.systems.fide_rules import rules_for
 __all__ = ["BUSY_TIMEOUT", "SCHEMA_VERSION", "Register", "StoredList", "StoredNationalList",
            "list_for"]
 
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 BUSY_TIMEOUT: Final = 10.0
 """Seconds to wait for a register another process is writing (``fiderate period --store``,
 a server saving a month) before giving up with a clear message."""
@@ -133,8 +133,12 @@ _NATIONAL_LISTS: Final = (
 )
 """Version 5: national rating lists (the DSB's DWZ, the ECF's), one row per player, month
 and list, found by national id, FIDE id or name."""
+_INCOMPLETE: Final = ("ALTER TABLE tournaments ADD COLUMN pending INTEGER NOT NULL DEFAULT 0",)
+"""Version 6: the games an event had without a result when it was rated (0: complete); an
+incomplete event's complete results replace its rating in a later month."""
 _MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {1: _SCHEMA, 2: _FIDE_LISTS, 3: _EVENTS,
-                                                  4: _SAME_GAMES, 5: _NATIONAL_LISTS}
+                                                  4: _SAME_GAMES, 5: _NATIONAL_LISTS,
+                                                  6: _INCOMPLETE}
 """Statements that bring the schema from version v − 1 to v."""
 
 
@@ -300,8 +304,9 @@ class Register:
         """The periods computed into the register, oldest first."""
         return [_first(m) for (m,) in self._db.execute("SELECT period FROM periods ORDER BY period")]
 
-    def rated_events(self, identity: EventIdentity) -> list[tuple[date, str, str]]:
-        """The periods that rated this event: (period, the tournament's key, its name)."""
+    def rated_events(self, identity: EventIdentity) -> list[tuple[date, str, str, int]]:
+        """The periods that rated this event: (period, the tournament's key, its name, the
+        games it had without a result then: 0 when it was complete)."""
         conds, args = ["players = ?", "named_players = ?"], [
             " ".join(sorted(identity.keyed.players)), " ".join(sorted(identity.named.players))]
         if identity.chess_results:
@@ -312,16 +317,16 @@ class Register:
             args.append(identity.fide_event)
         out = []
         for (period, key, name, cr, fide, nkey, start, players, games, named, named_games,
-             all_ids) in self._db.execute(
+             all_ids, pending) in self._db.execute(
                 "SELECT period, key, name, chess_results, fide_event, name_key, start_known, "
-                "players, games, named_players, named_games, all_ids FROM tournaments "
+                "players, games, named_players, named_games, all_ids, pending FROM tournaments "
                 f"WHERE {' OR '.join(conds)} ORDER BY period, key", args):
             stored = EventIdentity(chess_results=cr, fide_event=fide, name=nkey,
                                    start=date.fromisoformat(start) if start else None,
                                    keyed=Keyed.stored(players, games),
                                    named=Keyed.stored(named, named_games), all_ids=bool(all_ids))
             if identity.same_as(stored):
-                out.append((_first(period), key, name))
+                out.append((_first(period), key, name, pending))
         return out
 
     def candidates(self, wanted: Collection[tuple[str, str]]
@@ -584,7 +589,7 @@ class Register:
         with self._transaction() as db:
             self.check_period(result.period, replace=replace)
             for spec in result.tournaments:  # an event is rated once, in one period
-                for month, key, _ in self.rated_events(spec.identity):
+                for month, key, _, _ in self.rated_events(spec.identity):
                     if month == result.period:
                         continue
                     if spec.key not in result.replaces:
@@ -613,9 +618,11 @@ class Register:
             if output is not None:
                 db.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?, ?)",
                            (str(output[0]), str(output[1]), period))
-            db.executemany("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.executemany("INSERT INTO tournaments VALUES "
+                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [(period, s.key, s.tournament.info.name, str(s.rating_list),
-                             s.start.isoformat(), *_identity_row(s.identity))
+                             s.start.isoformat(), *_identity_row(s.identity),
+                             len(s.tournament.pending_games))
                             for s in result.tournaments])
             db.executemany(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -151,6 +151,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         pools = register.pools(pkeys, period)
         replaces = _rated_before(register, period, keys, chosen, identities, rerate=rerate,
                                  notes=notes)
+    notes += _pending_notes(keys, chosen, stored=register is not None)
     result = rate_period(chosen, period, keys=keys, identities=ids, events=identities,
                          played=played, previous=previous,
                          listed=set(imported), in_force=in_force, pools=pools,
@@ -158,6 +159,33 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     notes += _not_listed(result, ratings_list)
     return replace(result, notes=(*notes, *result.notes), previous=previous, imported=imported,
                    replaces=replaces, sources=read_from)
+
+
+def _games(n: int) -> str:
+    return f"{n} game{'s' if n != 1 else ''}"
+
+
+def _pending_notes(keys: Sequence[str], chosen: Sequence[Tournament], *, stored: bool
+                   ) -> list[Note]:
+    """One note per event rated with games still without a result: which event, how many
+    games of which rounds, and (*stored*: a register keeps the month) that its complete
+    results replace this rating in a later month."""
+    out = []
+    for key, t in zip(keys, chosen, strict=True):
+        pending = t.pending_games
+        if not pending:
+            continue
+        rounds = sorted({g.round for g in pending})
+        which = (f"round {rounds[0]}" if len(rounds) == 1
+                 else "rounds " + ", ".join(map(str, rounds)))
+        n = len(pending)
+        out.append(Note(
+            f"{t.info.name or key} ({key}) is not finished: {_games(n)} of {which} "
+            f"{'have' if n != 1 else 'has'} no result yet. It is rated without "
+            f"{'them' if n != 1 else 'it'}"
+            + (" and kept as incomplete: its complete results, given in a later month, "
+               "replace this rating" if stored else "")))
+    return out
 
 
 def _label(src: PeriodSource) -> str:
@@ -168,14 +196,19 @@ def _rated_before(register: Register, period: date, keys: Sequence[str],
                   chosen: Sequence[Tournament], identities: Sequence[EventIdentity], *,
                   rerate: bool, notes: list[Note]) -> dict[str, date]:
     """The events the register rated in another month: refused, or with *rerate* moved here
-    (tournament key → the month that rated it), with a note on the months now stale."""
+    (tournament key → the month that rated it), with a note on the months now stale.  An
+    event rated while games were without a result is replaced without *rerate*, with a note."""
     moved: dict[str, date] = {}
     for key, t, identity in zip(keys, chosen, identities, strict=True):
-        for month, stored, name in register.rated_events(identity):
+        for month, stored, name, pending in register.rated_events(identity):
             if month == period:
                 continue
             title = t.info.name or name or key
-            if not rerate:
+            if pending:
+                notes.append(Note(
+                    f"{title} ({key}): rated in {month:%Y-%m} while {_games(pending)} had no "
+                    f"result; these results replace that rating"))
+            elif not rerate:
                 raise RatingError(f"{key} ({title}) was already rated in {month:%Y-%m} (as "
                                   f"{stored}); an event is rated once: leave it out of "
                                   f"{period:%Y-%m}, or move its rating here (--rerate)")

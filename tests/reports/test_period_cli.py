@@ -203,8 +203,8 @@ def test_an_unfinished_event_is_rated_with_a_note_and_replaced_by_its_final_resu
     command line and period.html name the event and count the games), stored as incomplete,
     and its final file given next month replaces that rating without --rerate; a complete
     event still needs --rerate."""
-    db = tmp_path / "reg.sqlite"
-    live = run_cli("period", str(period_dir / EVENTS[0]), str(period_dir / "unfinished" / "late_november_live.trf"),
+    db, unfinished = tmp_path / "reg.sqlite", period_dir / "unfinished"
+    live = run_cli("period", str(period_dir / EVENTS[0]), str(unfinished / "late_november_live.trf"),
                    "--period", "2025-12", "--ratings-list", str(period_dir / LIST),
                    "--store", str(db), "--out", str(tmp_path / "dec"))
     assert live.code == 0, live.stderr
@@ -219,14 +219,14 @@ def test_an_unfinished_event_is_rated_with_a_note_and_replaced_by_its_final_resu
     finally:
         con.close()
     assert stored == {"elite_nov2025": 0, "late_november_live": 1}
-    final = run_cli("period", str(period_dir / "unfinished" / "late_november_final.trf"), "--period", "2026-01",
+    final = run_cli("period", str(unfinished / "late_november_final.trf"), "--period", "2026-01",
                     "--store", str(db), "--out", str(tmp_path / "jan"))
     assert final.code == 0, final.stderr
     assert "rated in 2025-12 while 1 game had no result; these results replace that rating" in (
         final.stdout + final.stderr)
     jan = {r["fide_id"]: r for r in read_csv(tmp_path / "jan" / "period_players.csv")}
     assert jan["99200017"]["games"] == "2"  # both rounds now
-    again = run_cli("period", str(period_dir / "unfinished" / "late_november_final.trf"), "--period", "2026-02",
+    again = run_cli("period", str(unfinished / "late_november_final.trf"), "--period", "2026-02",
                     "--store", str(db), "--out", str(tmp_path / "feb"))
     assert again.code == 2 and "already rated in 2026-01" in again.stderr and "--rerate" in again.stderr
 
