@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from norm_oracle import Oracle, dp_table
+from norm_oracle import Oracle
 from test_norm_forecast import live_events
 
 import importer
@@ -39,14 +39,6 @@ EVENTS = {
     "ussa-round-robin": ("chess-results/en_roundrobin_crosstable_art5_ussa2026.html",
                          "chess-results/ussa2026_roundrobin_startingrank.html"),
 }
-
-
-@pytest.fixture(scope="module")
-def dp(realdata: Path) -> dict[int, int]:
-    spec = realdata.parent / "spec" / "fide-rules.md"
-    if not spec.is_file():
-        pytest.skip(f"the spec {spec} (table 8.1.1) is absent")
-    return dp_table(spec)
 
 
 def assert_agree(t: Tournament, dp: dict[int, int]) -> Counter[str]:

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from norm_oracle import Oracle, both, dp_table
+from norm_oracle import Oracle, both
 
 from importer.model import (
     Colour,
@@ -33,14 +32,6 @@ from importer.model import (
     TournamentInfo,
 )
 from rating.norms import NormResult, check_norms
-
-
-@pytest.fixture(scope="module")
-def dp(realdata: Path) -> dict[int, int]:
-    spec = realdata.parent / "spec" / "fide-rules.md"
-    if not spec.is_file():
-        pytest.skip(f"the spec {spec} (table 8.1.1) is absent")
-    return dp_table(spec)
 
 
 def windows(oracle: Oracle, no: int, norm: str) -> list[tuple[int, frozenset[int]]]:
