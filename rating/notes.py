@@ -6,10 +6,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-__all__ = ["NAMES_SHOWN", "Note", "grouped"]
+__all__ = ["NAMES_SHOWN", "Note", "full_stop", "grouped"]
 
 NAMES_SHOWN: Final = 12
 """How many players a grouped note names before '… and N more'."""
+
+
+def full_stop(text: str) -> str:
+    """A note as people read it: a sentence that ends with a full stop (one place: every note
+    of a report and of a month is made through it).
+
+    >>> full_stop("rated as standard"), full_stop("done."), full_stop("why?")
+    ('rated as standard.', 'done.', 'why?')
+    """
+    text = text.rstrip()
+    return text if not text or text.endswith((".", "!", "?", "…")) else text + "."
 
 
 class Note(str):
@@ -18,7 +29,7 @@ class Note(str):
     players: frozenset[str]
 
     def __new__(cls, text: str, players: Iterable[str] = ()) -> Note:
-        note = super().__new__(cls, text)
+        note = super().__new__(cls, full_stop(text))
         note.players = frozenset(players)
         return note
 

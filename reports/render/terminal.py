@@ -232,7 +232,11 @@ def terminal_notes(report: Report) -> list[str]:
     with the option that changes an assumed K (terminals only)."""
     lines = []
     for n in report.notes:
-        lines.append(f"note: {n.text}{K_HINT if n.text == report.k_note else ''}")
+        text = n.text
+        base = text.removesuffix(".")
+        if report.k_note and base == report.k_note.removesuffix("."):  # the hint in the sentence
+            text = base + K_HINT + text[len(base):]
+        lines.append(f"note: {text}")
         lines += fmt.first_few(n.items, _ITEMS, indent="  ")
     return lines
 

@@ -24,6 +24,7 @@ from importer.model import Player, Status, Tournament
 from importer.parsing.names import name_key
 from rating.needs import Crossing, NormProspect, PlayerNeeds
 from rating.norms import EventClass, NormCheck, NormResult
+from rating.notes import full_stop
 from rating.published import Comparison, PublishedCheck
 from rating.results import PlayerNote, PlayerRating, RoundLine, TournamentRating
 from rating.systems.base import Cell, Column, Form, RatingSystem
@@ -97,6 +98,12 @@ class Note:
     """The players it concerns, one per line, each with what it says about them."""
     players: frozenset[int] = frozenset()
     """Their start numbers (their own pages say it their way); empty: about the whole event."""
+
+    def __post_init__(self) -> None:
+        """The text a sentence with its full stop (:func:`rating.notes.full_stop`), but for
+        a note whose items follow it (its heading: 'K 20 assumed …:' then the players)."""
+        if not self.items:
+            object.__setattr__(self, "text", full_stop(self.text))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -84,7 +84,7 @@ def test_each_player_page_shows_only_its_own_notes_and_the_events() -> None:
 
 def test_focus_keeps_only_the_focus_players_notes() -> None:
     report = build_report(marathon(), focus=21)
-    assert [n.text for n in report.notes] == [EVENT_WARNING, AGGREGATE, ASSUMED]
+    assert [n.text for n in report.notes] == [f"{EVENT_WARNING}.", f"{AGGREGATE}.", ASSUMED]
     assert "K 40" not in render_text(report)
 
 
@@ -190,3 +190,26 @@ def test_turkish_card_k_agrees_in_header_and_rows(fixtures_dir) -> None:
     pr = report.rating.player(6)
     assert pr is not None and pr.k == 20 and {ln.k for ln in pr.rounds if ln.rated} == {20}
     assert [n for n in report.player_notes if n.start_no == 6] == []
+
+
+def test_every_note_of_a_report_and_of_a_month_ends_with_a_full_stop(fixtures_dir):
+    """One place (rating.notes.full_stop) makes each note a sentence: the report's notes of
+    every own chess-results page (but a note heading the players it lists), in the terminal
+    too, and a month's notes."""
+    import importer
+    from rating.notes import Note as MonthNote
+
+    seen = 0
+    for page in sorted((fixtures_dir / "chess-results").glob("*.html")):
+        try:
+            report = build_report(importer.load(page))
+        except Exception:  # pages that are refused have no notes to check
+            continue
+        for n in report.notes:  # a note with items is their heading ('…:' on a page)
+            seen += 1
+            assert n.text.endswith(".") or n.items, (page.name, n.text)
+        assert all(line.endswith(".") for n, line in zip(report.notes, (
+            ln for ln in terminal_notes(report) if ln.startswith("note: ")), strict=False)
+                   if not n.items), page.name
+    assert seen > 20
+    assert MonthNote("rated as standard") == "rated as standard."

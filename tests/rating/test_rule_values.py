@@ -190,7 +190,7 @@ def test_rate_period_applies_the_march_2024_adjustment_after_the_games():
     assert (one.change_h, one.rounded_change) == (-600, -6)
     assert one.new_rating == 1794 + round_half_away(40 * (2000 - 1794))  # 1794 + 82
     assert two.new_rating == 1698 + round_half_away(40 * (2000 - 1698))  # 1698 + 121 (120.8)
-    assert "2024-03: FIDE's one-time adjustment 0.4 × (2000 − R) is applied" in r.notes
+    assert "2024-03: FIDE's one-time adjustment 0.4 × (2000 − R) is applied." in r.notes
     april = rate_period([t], date(2024, 4, 1), previous=previous, assigned={"t1"}, keys=["t1"])
     assert april.player("1").new_rating == 1794  # type: ignore[union-attr]
     assert not any("adjustment" in n for n in april.notes)

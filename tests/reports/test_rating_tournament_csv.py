@@ -86,7 +86,7 @@ def test_russian_card_rated_by_its_last_update(realdata: Path, tmp_path: Path) -
     assert [n.text for n in built.notes if "last update" in n.text] == [
         "the source gives no event date, only its last update (2020-01-08): the event started "
         "on or before that day and is rated with the rules in force then (FIDE 2014-07); an "
-        "event before July 2014 would use other K rules"]
+        "event before July 2014 would use other K rules."]
 
 
 def test_portimao_last_update_before_march_2024(realdata: Path, tmp_path: Path) -> None:
