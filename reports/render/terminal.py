@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from importer.model import Player
 from rating.results import PlayerRating
 from rating.systems.base import Column
 from reports.render import fmt
@@ -72,6 +73,18 @@ def _title(report: Report) -> list[str]:
             *([f"{live}: the changes count the finished games only"] if live else []), ""]
 
 
+def _published_words(p: Player) -> str:
+    """What the source publishes of a player whose games it does not show."""
+    said = [f"{what} {value}" for what, value in (
+        ("rated games", p.published_games),
+        ("score", None if p.published_score is None else fmt.points(p.published_score)),
+        ("expected", None if p.published_expected is None else fmt.change(p.published_expected)),
+        ("change", None if p.rating_change is None else fmt.signed(p.rating_change)),
+        ("performance", p.published_performance)) if value is not None]
+    return ("No games shown, so no change computed; the source publishes " + ", ".join(said)
+            if said else "No games shown: the change is unknown")
+
+
 def render_rounds(report: Report, start_no: int) -> str:
     """One player's round-by-round table with totals and next-round scenarios."""
     pr = report.rating.player(start_no)
@@ -103,17 +116,19 @@ def render_rounds(report: Report, start_no: int) -> str:
                      *(_text(c, row) for c in shown), *cells,
                      "" if ln.rated else f"not rated: {ln.reason}"))
     note = 8 + len(extra)
-    lines += fmt.text_table(rows, left={1, note} | {8 + i for i, (_, numeric) in enumerate(extra)
-                                                    if not numeric})
-    lines.append("")
+    if pr.rounds:  # a ranking page alone shows none: no empty table
+        lines += fmt.text_table(rows, left={1, note} | {8 + i for i, (_, numeric)
+                                                        in enumerate(extra) if not numeric})
+        lines.append("")
     if not p.rating_known:
         lines.append("No rated games: with the rating unknown, no game is rated")
     elif pr.rating is None:
         lines.append("No rated games: without a rating, no game changes one")
+    elif not computed(pr):  # a ranking page alone: its figures are the source's, never 0
+        lines.append(_published_words(p))
     else:
         lines.append(f"Rated games {pr.rated_games}, score {fmt.points(pr.score)}, expected "
                      f"{fmt.change(pr.expected)}")
-    if pr.rating is not None:
         lines.append(f"Change {fmt.signed(pr.change)} → {fmt.signed(rounded_change(pr))} → "
                      f"new rating {pr.new_rating}")
     lines += _beside_lines(report, start_no)

@@ -361,6 +361,10 @@ def test_the_terminal_shows_a_ranking_pages_published_change_as_the_pages_do(run
     rows = [line for line in res.stdout.splitlines() if line.strip()[:1].isdigit()]
     assert sum("published" in line for line in rows) == 5  # every rated player
     assert not any("0.00 → 0" in line for line in rows)
+    one = run_cli("report", str(fixtures_dir / "chess-results" / "art1_ranking_published_small.html"),
+                  "-q", "-p", "1")  # one player alone: the same, in words
+    assert "the source publishes" in one.stdout and "change -0.90" in one.stdout
+    assert "0.00 → 0" not in one.stdout and "Rated games 0" not in one.stdout
 
 
 NO_RATING = "art5_crosstable_no_rating.html"
