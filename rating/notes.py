@@ -38,7 +38,7 @@ def grouped(head: str, names: Sequence[str], players: Iterable[str] = ()) -> Not
     """One note about many players: *head*, then the first names; *players* are their keys.
 
     >>> grouped("2 players unrated", ["Ann (No. 1 in a)", "Bo (No. 2 in a)"])
-    '2 players unrated: Ann (No. 1 in a); Bo (No. 2 in a)'
+    '2 players unrated: Ann (No. 1 in a); Bo (No. 2 in a).'
     """
     shown = "; ".join(names[:NAMES_SHOWN])
     more = f"; and {len(names) - NAMES_SHOWN} more" if len(names) > NAMES_SHOWN else ""

@@ -119,8 +119,8 @@ def test_the_report_json_gives_warnings_and_notes_as_objects() -> None:
         {"code": "same-colour", "message": "round 3: players 1 and 2 both have colour w",
          "players": [1, 2], "round": 3}]
     notes = {n["text"]: n for n in doc["notes"]}
-    assert notes["round 3: players 1 and 2 both have colour w"]["players"] == [1, 2]
-    assert notes["exactly 150 rows: the list may be cut"]["players"] == []
+    assert notes["round 3: players 1 and 2 both have colour w"]["players"] == [1, 2]  # a heading
+    assert notes["exactly 150 rows: the list may be cut."]["players"] == []  # a sentence
 
 
 def test_the_normalized_folder_keeps_warnings_and_reads_an_older_one(tmp_path: Path) -> None:
