@@ -23,16 +23,26 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from functools import lru_cache
+from itertools import repeat
 from operator import attrgetter
 from typing import Final, NamedTuple
 
 from importer.formats.nationallist import NationalEntry
-from importer.model import FULL_POINT, HALF_POINT, NO_POINT, DateSource, Player, Status, Tournament
+from importer.model import (
+    FULL_POINT,
+    HALF_POINT,
+    NO_POINT,
+    DateSource,
+    Player,
+    RoundResult,
+    Status,
+    Tournament,
+)
 from importer.parsing.names import name_key
 
 __all__ = [
@@ -186,18 +196,23 @@ _Played = list[tuple[int, int, int, int]]
 hundredths), from each player's side."""
 
 
+def _game(r: RoundResult, known: Collection[int]) -> tuple[int, int, int, int] | None:
+    """A result as a game played over the board, (round, start number, opponent's start number,
+    score in hundredths), or None when its status, opponent or points make no game (*known*:
+    the players' start numbers)."""
+    if r.status is not Status.PLAYED or r.opponent_no is None or r.points is None:
+        return None
+    score = _POINTS_H.get(r.points)
+    if score is None or r.start_no not in known or r.opponent_no not in known:
+        return None
+    return r.round, r.start_no, r.opponent_no, score
+
+
 def _played(t: Tournament) -> _Played:
     """*t*'s games played over the board (a result whose player, opponent or points make no
     game is left out)."""
     known = {p.start_no for p in t.players}
-    out = []
-    for r in t.results:
-        if r.status is not Status.PLAYED or r.opponent_no is None or r.points is None:
-            continue
-        score = _POINTS_H.get(r.points)
-        if score is not None and r.start_no in known and r.opponent_no in known:
-            out.append((r.round, r.start_no, r.opponent_no, score))
-    return out
+    return [g for g in map(_game, t.results, repeat(known)) if g is not None]
 
 
 def _rows(played: _Played, token: Mapping[int, str]) -> Rows:
@@ -228,27 +243,60 @@ def _game_count(rows: Rows) -> int:
     return sum(len({frozenset((a, b)) for a, b, _ in games}) for games in rows.values())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Keyed:
-    """An event's players and games under one way of naming players."""
+    """An event's players and games under one way of naming players (two are equal when their
+    players and their rounds' digests are)."""
 
     players: frozenset[str] = frozenset()
-    rounds: Digests = ()
-    """Each round's digest of its games, by round: the SHA-1 (its first 16 hex digits) of the
-    round's distinct games as sorted lines 'player opponent score'."""
-    shown: tuple[Tournament, Mapping[int, str]] | None = field(default=None, compare=False,
-                                                               repr=False)
+    known: Digests | None = ()
+    """The rounds' digests when known (stored, or made already); None: made when first asked
+    for (:attr:`rounds`)."""
+    shown: tuple[Tournament, Mapping[int, str]] | None = field(default=None, repr=False)
     """The tournament and its players' names here by start number, when read from a source
     (not from the register): the games are read from it when two sources are compared."""
+    later: Callable[[], Digests] | None = field(default=None, repr=False)
+    """What makes the digests when first asked for (default: read from ``shown``)."""
 
     @classmethod
-    def of(cls, t: Tournament, token: Mapping[int, str], rounds: Digests | None = None
-           ) -> Keyed:
-        """*t*'s players and games, each player named by *token* (start number → name);
-        *rounds*: the digests, when computed already (see :attr:`rounds`)."""
-        if rounds is None:
-            rounds = _round_digests(_rows(_played(t), token))
-        return cls(frozenset(token.values()), rounds, (t, token))
+    def of(cls, t: Tournament, token: Mapping[int, str],
+           later: Callable[[], Digests] | None = None) -> Keyed:
+        """*t*'s players and games, each player named by *token* (start number → name); the
+        digests are made when first asked for, by *later* when given (many events' at once)."""
+        return cls(frozenset(token.values()), None, (t, token), later)
+
+    @property
+    def rounds(self) -> Digests:
+        """Each round's digest of its games, by round: the SHA-1 (its first 16 hex digits) of
+        the round's distinct games as sorted lines 'player opponent score' (made once, when
+        first asked for)."""
+        if self.known is not None:
+            return self.known
+        if self.later is not None:
+            made = self.later()
+        elif self.shown is not None:
+            made = _round_digests(_rows(_played(self.shown[0]), self.shown[1]))
+        else:  # nothing shown: no games
+            made = ()
+        object.__setattr__(self, "known", made)  # a cache: equal to what it stands for
+        return made
+
+    @property
+    def has_games(self) -> bool:
+        """Whether any game is shown (read from the source, without the digests, when it is
+        one)."""
+        if self.known is not None or self.shown is None:
+            return bool(self.rounds)
+        t, token = self.shown
+        return any(_game(r, token) is not None for r in t.results)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Keyed):
+            return NotImplemented
+        return self.players == other.players and self.rounds == other.rounds
+
+    def __hash__(self) -> int:
+        return hash((self.players, self.rounds))
 
     @property
     def rows(self) -> Rows | None:
@@ -337,21 +385,20 @@ class EventIdentity:
 
     @classmethod
     def of(cls, t: Tournament, tokens: PlayerTokens | None = None,
-           rounds: tuple[Digests, Digests] | None = None) -> EventIdentity:
-        """The identity of a tournament; *tokens*: its players' (:func:`player_tokens`) and
-        *rounds*: the round digests by FIDE id and by name (:attr:`Keyed.rounds`), when
-        computed already (:func:`rating.period.played.event_identities` computes many events'
-        at once)."""
+           later: tuple[Callable[[], Digests], Callable[[], Digests]] | None = None
+           ) -> EventIdentity:
+        """The identity of a tournament; *tokens*: its players' (:func:`player_tokens`).  The
+        round digests (:attr:`Keyed.rounds`) are made when first asked for: by *later* (by
+        FIDE id, by name) when given (:func:`rating.period.played.event_identities` makes
+        many events' at once), else from the tournament."""
         info = t.info
         start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
         tokens = tokens or player_tokens(t)
         keyed, named = by_start_no(t, tokens.keyed), by_start_no(t, tokens.named)
-        if rounds is None:
-            played = _played(t)  # read once for both keyings
-            rounds = _round_digests(_rows(played, keyed)), _round_digests(_rows(played, named))
+        by_id, by_name = later or (None, None)
         return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
-                   name=name_key(info.name), start=start, keyed=Keyed.of(t, keyed, rounds[0]),
-                   named=Keyed.of(t, named, rounds[1]), all_ids=tokens.all_ids)
+                   name=name_key(info.name), start=start, keyed=Keyed.of(t, keyed, by_id),
+                   named=Keyed.of(t, named, by_name), all_ids=tokens.all_ids)
 
     @property
     def players(self) -> frozenset[str]:
@@ -392,7 +439,7 @@ class EventIdentity:
             yield "cr", self.chess_results
         if self.fide_event:
             yield "fide", self.fide_event
-        if self.keyed.rounds:
+        if self.keyed.has_games:
             yield "players", _players_digest(self.keyed.players)
             yield "names", _players_digest(self.named.players)
 

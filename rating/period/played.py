@@ -2,8 +2,9 @@
 (:class:`PlayedGames`) and their event identities (:func:`event_identities`).
 
 Both work on all the tournaments at once: every result is read in one pass, and the
-identities' per-round digests (:attr:`importer.identity.Keyed.rounds`) are made by numpy
-from the same arrays, equal to :meth:`importer.identity.EventIdentity.of`'s.
+identities' per-round digests (:attr:`importer.identity.Keyed.rounds`), when first asked
+for, are made by numpy from the same arrays, equal to
+:meth:`importer.identity.EventIdentity.of`'s.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, compress, pairwise, repeat
 from operator import attrgetter, is_, methodcaller
 from typing import Any, Final
@@ -19,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from importer.errors import InputError
-from importer.identity import Digests, EventIdentity, player_tokens
+from importer.identity import Digests, EventIdentity, PlayerTokens, player_tokens
 from importer.model import FULL_POINT, HALF_POINT, NO_POINT, Status, Tournament
 from rating.period.core import sorted_unique
 
@@ -167,17 +169,43 @@ _SCORE_RANK[[0, 100, 50]] = np.arange(3)
 
 def event_identities(tournaments: Sequence[Tournament], played: PlayedGames
                      ) -> list[EventIdentity]:
-    """:meth:`importer.identity.EventIdentity.of` of each tournament, from their played games
-    (the digests made for every tournament at once)."""
+    """:meth:`importer.identity.EventIdentity.of` of each tournament, from their played games:
+    the round digests are made for every tournament at once (:class:`_Digests`), when the
+    first is asked for."""
     tokens = [player_tokens(t) for t in tournaments]
-    rows = _Rows.of(tournaments, played)
-    try:
-        keyed = _round_digests(rows, [x.keyed for x in tokens])
-        named = _round_digests(rows, [x.named for x in tokens])
-    except OverflowError:  # too many for one integer key: each tournament alone
-        return [EventIdentity.of(t) for t in tournaments]
-    return [EventIdentity.of(t, x, rounds) for t, x, rounds in zip(
-        tournaments, tokens, zip(keyed, named, strict=True), strict=True)]
+    digests = _Digests(tournaments, played, tokens)
+    return [EventIdentity.of(t, x, (partial(digests.of, i, False), partial(digests.of, i, True)))
+            for i, (t, x) in enumerate(zip(tournaments, tokens, strict=True))]
+
+
+class _Digests:
+    """The round digests of some tournaments (:attr:`importer.identity.Keyed.rounds`), by FIDE
+    id and by name, made for all of them at once when the first is asked for (most periods
+    ask for none: only events that may be one are compared, and the register stores them)."""
+
+    def __init__(self, tournaments: Sequence[Tournament], played: PlayedGames,
+                 tokens: Sequence[PlayerTokens]) -> None:
+        self._from: tuple[Sequence[Tournament], PlayedGames, Sequence[PlayerTokens]] | None = (
+            tournaments, played, tokens)
+        self._made: tuple[list[Digests], list[Digests]] = ([], [])
+
+    def of(self, i: int, named: bool) -> Digests:
+        """Tournament *i*'s digests, its players by name when *named*, else by FIDE id."""
+        if self._from is not None:
+            self._made = self._make(*self._from)
+            self._from = None  # the sources are let go
+        return self._made[named][i]
+
+    @staticmethod
+    def _make(tournaments: Sequence[Tournament], played: PlayedGames,
+              tokens: Sequence[PlayerTokens]) -> tuple[list[Digests], list[Digests]]:
+        rows = _Rows.of(tournaments, played)
+        try:
+            return (_round_digests(rows, [x.keyed for x in tokens]),
+                    _round_digests(rows, [x.named for x in tokens]))
+        except OverflowError:  # too many for one integer key: each tournament alone
+            alone = [EventIdentity.of(t, x) for t, x in zip(tournaments, tokens, strict=True)]
+            return [e.keyed.rounds for e in alone], [e.named.rounds for e in alone]
 
 
 @dataclass(frozen=True, slots=True)

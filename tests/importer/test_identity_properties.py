@@ -20,7 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from importer.events import Event, distinct_events
+from importer.identity import EventIdentity
 from importer.model import Colour, Player, RoundResult, Status, System, Tournament, TournamentInfo
+from rating.period.played import PlayedGames, event_identities
 from rating.period.run import run_period
 
 EXAMPLES = 2000 if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else 40
@@ -175,3 +177,19 @@ def test_the_period_rates_the_games_of_the_distinct_events_once(month) -> None:
     assert len(result.games) == sum(_rows(e.tournament) for e in once.events)
     if not any(w.code == "ambiguous-event" for w in once.notes):
         assert len(result.games) == sum(_rows(t) for t in events)
+
+
+@settings(max_examples=EXAMPLES)
+@given(months())
+def test_identities_made_at_once_equal_each_made_alone(month) -> None:
+    """The period's identities (digests by numpy, for every event at once, when first asked
+    for) are each event's own: the same digests, buckets and equality."""
+    events, extra = month
+    given = [*events, *(t for _, t, _ in extra)]
+    at_once = event_identities(given, PlayedGames.of(given))
+    assert all(e.keyed.known is None for e in at_once)  # nothing made before it is asked for
+    for t, bulk in zip(given, at_once, strict=True):
+        alone = EventIdentity.of(t)
+        assert list(bulk.buckets()) == list(alone.buckets())  # whether games are shown: unmade
+        assert bulk.keyed.rounds == alone.keyed.rounds and bulk.named.rounds == alone.named.rounds
+        assert bulk == alone and bulk.keyed.has_games == bool(alone.keyed.rounds)
