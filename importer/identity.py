@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -228,11 +228,6 @@ def _digest(rows: Iterable[tuple[str, str, int]]) -> str:
                         ).hexdigest()[:16]
 
 
-def _players_digest(players: Iterable[str]) -> str:
-    """The digest of players alone: :func:`_digest` of the rows (player, '', 0)."""
-    return hashlib.sha1("\n".join(sorted([p + "  0" for p in players])).encode()).hexdigest()[:16]
-
-
 def _round_digests(rows: Rows) -> Digests:
     """Each round's digest (:attr:`Keyed.rounds`)."""
     return tuple((rnd, _digest(games)) for rnd, games in rows.items())
@@ -433,15 +428,16 @@ class EventIdentity:
         """Why both show one event (either the earlier moment), or None."""
         return self.within(other) or other.within(self)
 
-    def buckets(self) -> Iterable[tuple[str, str]]:
-        """Where to look for the same event: only identities sharing a bucket are compared."""
+    def buckets(self) -> Iterable[tuple[str, Hashable]]:
+        """Where to look for the same event: only identities sharing a bucket (the same
+        number, or the same players) are compared."""
         if self.chess_results:
             yield "cr", self.chess_results
         if self.fide_event:
             yield "fide", self.fide_event
         if self.keyed.has_games:
-            yield "players", _players_digest(self.keyed.players)
-            yield "names", _players_digest(self.named.players)
+            yield "players", self.keyed.players
+            yield "names", self.named.players
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,7 +463,7 @@ def group_events(identities: Sequence[EventIdentity], *, apart: Collection[int] 
     *apart* (by index) is an event alone; a source that matches two events that are not one
     is merged with neither (``ambiguous``)."""
     same: dict[tuple[int, int], Sameness] = {}
-    seen: dict[tuple[str, str], list[int]] = {}
+    seen: dict[tuple[str, Hashable], list[int]] = {}
     for i, ident in enumerate(identities):
         if i in apart:
             continue
