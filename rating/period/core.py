@@ -27,7 +27,7 @@ from rating.systems.fide_rules import CapRule, FideRules, InitialRule, rules_for
 from rating.systems.fide_tables import DP_TABLE, PD_TABLE
 
 __all__ = ["LISTS", "NONE", "PlayerLists", "RateOutput", "RuleArrays", "default_period",
-           "initial_ratings", "rate_rows", "sorted_unique"]
+           "initial_ratings", "kept", "rate_rows", "sorted_unique"]
 
 Array = npt.NDArray[Any]
 NONE: Final = -1
@@ -54,6 +54,12 @@ def default_period(end: date) -> date:
     tournament's last day."""
     cut = end + timedelta(days=rules_for(end).closing_days)
     return cut if cut.day == 1 else month_add(cut, 1)
+
+
+def kept(keep: Array, *columns: Array) -> list[Array]:
+    """The columns' rows where *keep* holds: the columns themselves when it holds for every
+    row, as in most periods (no copy)."""
+    return list(columns) if keep.all() else [c[keep] for c in columns]
 
 
 def sorted_unique(values: Array) -> Array:

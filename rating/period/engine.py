@@ -40,6 +40,7 @@ from rating.period.core import (
     RuleArrays,
     default_period,
     initial_ratings,
+    kept,
     rate_rows,
     sorted_unique,
 )
@@ -356,11 +357,10 @@ def _long_table(at: _Period, f: _Facts, entries: _Entries, codes: Array, played:
     first = entries.first[played.tour]
     me, them = played.me + first, played.them + first
     # a rating the source cut off is unknown: neither side's game is rated
-    ok = np.flatnonzero(~entries.hidden[me] & ~entries.hidden[them])
-    me, them = me[ok], them[ok]
-    return _Table(pl=codes[me].astype(np.int32), tour=played.tour[ok], own=own_of[me],
-                  opp=seen[them], score=played.score_h[ok], rounds=played.rounds[ok],
-                  opp_pl=codes[them], k=k_of[me])
+    me, them, tour, score, rounds = kept(~entries.hidden[me] & ~entries.hidden[them], me, them,
+                                         played.tour, played.score_h, played.rounds)
+    return _Table(pl=codes[me].astype(np.int32), tour=tour, own=own_of[me], opp=seen[them],
+                  score=score, rounds=rounds, opp_pl=codes[them], k=k_of[me])
 
 
 def _seen(at: _Period, f: _Facts, entries: _Entries, codes: Array,

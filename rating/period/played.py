@@ -23,7 +23,7 @@ import numpy.typing as npt
 from importer.errors import InputError
 from importer.identity import Digests, EventIdentity, PlayerTokens, player_tokens
 from importer.model import FULL_POINT, HALF_POINT, NO_POINT, Status, Tournament
-from rating.period.core import sorted_unique
+from rating.period.core import kept, sorted_unique
 
 __all__ = ["PlayedGames", "event_identities"]
 
@@ -64,18 +64,17 @@ class PlayedGames:
         results = list(chain.from_iterable(t.results for t in tournaments))
         played = np.fromiter(map(is_, map(_STATUS, results), repeat(Status.PLAYED)), bool,
                              len(results))
-        rows = list(compress(results, played.tolist()))
+        rows = results if played.all() else list(compress(results, played.tolist()))
         n = len(rows)
         me = np.fromiter(map(_START, rows), np.int64, n)
         them = np.fromiter(map(_OPPONENT, rows), np.int64, n)
         rounds = np.fromiter(map(_ROUND, rows), np.int64, n)
         score = np.fromiter(map(_POINTS_H.get, map(_POINTS, rows), repeat(-1)), np.int64, n)
         per_t = np.fromiter(map(len, (t.results for t in tournaments)), np.int64, len(tournaments))
-        tour = np.repeat(np.arange(len(tournaments)), per_t)[played]
+        (tour,) = kept(played, np.repeat(np.arange(len(tournaments)), per_t))
         starts = _StartNumbers.of(tournaments)
         me, them = starts.positions(tour, me), starts.positions(tour, them)
-        ok = (me >= 0) & (them >= 0) & (score >= 0)
-        return cls(tour[ok], me[ok], them[ok], score[ok], rounds[ok])
+        return cls(*kept((me >= 0) & (them >= 0) & (score >= 0), tour, me, them, score, rounds))
 
     @classmethod
     def _one_by_one(cls, tournaments: Sequence[Tournament]) -> PlayedGames:

@@ -193,3 +193,18 @@ def test_identities_made_at_once_equal_each_made_alone(month) -> None:
         assert list(bulk.buckets()) == list(alone.buckets())  # whether games are shown: unmade
         assert bulk.keyed.rounds == alone.keyed.rounds and bulk.named.rounds == alone.named.rounds
         assert bulk == alone and bulk.keyed.has_games == bool(alone.keyed.rounds)
+
+
+@settings(max_examples=EXAMPLES)
+@given(months(), st.booleans())
+def test_games_read_at_once_equal_each_event_read_alone(month, only_played) -> None:
+    """The period's games read in one pass (with every result a game, or some not) are those
+    read event by event."""
+    events, extra = month
+    given = [*events, *(t for _, t, _ in extra)]
+    if only_played:  # every result a game: nothing is left out, nothing copied
+        given = [replace(t, results=tuple(r for r in t.results if r.status is Status.PLAYED))
+                 for t in given]
+    at_once, alone = PlayedGames.of(given), PlayedGames._one_by_one(given)
+    for name in ("tour", "me", "them", "score_h", "rounds"):
+        assert getattr(at_once, name).tolist() == getattr(alone, name).tolist(), name
