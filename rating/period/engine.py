@@ -60,7 +60,13 @@ from rating.period.records import (
     PoolGame,
     Standing,
 )
-from rating.systems.fide import PlayerFacts, is_junior_category, list_rating, player_k
+from rating.systems.fide import (
+    PlayerFacts,
+    is_junior_category,
+    list_rating,
+    plausible_birth_year,
+    player_k,
+)
 from rating.systems.fide_rules import FideRules, list_adjustment, rules_for
 
 __all__ = ["PlayedGames", "rate_period"]
@@ -302,9 +308,12 @@ def _ks(at: _Period, f: _Facts, entries: _Entries, codes: Array, k_default: int)
     k[has] = [published[i] for i in np.flatnonzero(has).tolist()]
     seen: dict[tuple[object, ...], int] = {}
     facts = (f.base[codes], f.games_total[codes], f.birth[codes], f.reached[codes])
+    unlikely: dict[int, None] = {}  # the people whose birth year cannot be one (in order)
     for i in np.flatnonzero(~has & (k == 0)).tolist():
         spec, p = at.specs[entries.tour[i]], entries.players[i]
         base, games, birth, reached = (int(a[i]) for a in facts)
+        if birth and plausible_birth_year(birth, spec.start.year) is None:
+            unlikely[int(entries.person[i])] = None
         key = (id(spec.rules), spec.start.year, base, games, birth, reached, p.title, p.category)
         found = seen.get(key)
         if found is None:
@@ -313,6 +322,12 @@ def _ks(at: _Period, f: _Facts, entries: _Entries, codes: Array, k_default: int)
                 birth_year=birth or None, reached_2400=bool(reached), year=spec.start.year,
                 title=p.title, junior=is_junior_category(p.category)), k_default)[0]
         k[i] = found
+    if unlikely:
+        who = [at.people[i] for i in unlikely]
+        at.notes.append(grouped(
+            f"{_count(len(who), 'player')} with a birth year in or just before the event's "
+            "year, which is no player's: it is left out of the K", [_who(p) for p in who],
+            [p.key for p in who]))
     return k
 
 

@@ -351,3 +351,23 @@ def test_a_birth_year_of_the_events_own_year_decides_no_k_and_is_said_once():
     assert (old.k, old.k_source) == (40, KSource.CATEGORY)  # 16 years old: a junior
     (note,) = [n for n in rated.player_notes if "birth year" in n.text]
     assert note.start_no == 1 and note.detail == "born 2026"
+
+
+def test_the_period_leaves_out_the_same_birth_year_and_says_so_once():
+    """The month as the report: the birth year 2026 in a 2026 event decides no K (K 20, not a
+    junior's 40), and one note names the player."""
+    from rating.period.engine import rate_period
+
+    players = (Player(start_no=1, name="Young, Yan", rating=1500, birth_year=2026),
+               Player(start_no=2, name="Old, Ola", rating=1600, birth_year=2010))
+    results = (RoundResult(start_no=1, round=1, status=Status.PLAYED, opponent_no=2,
+                           colour=Colour.WHITE, points=Decimal(1)),
+               RoundResult(start_no=2, round=1, status=Status.PLAYED, opponent_no=1,
+                           colour=Colour.BLACK, points=Decimal(0)))
+    t = Tournament(info=TournamentInfo(name="Spring", start_date=date(2026, 5, 1), rounds=1),
+                   players=players, results=results)
+    month = rate_period([t], date(2026, 6, 1))
+    ks = {p.name: p.k for p in month.players}
+    assert ks == {"Young, Yan": "20", "Old, Ola": "40"}
+    said = [n for n in month.notes if "birth year in" in n]
+    assert len(said) == 1 and "Young, Yan" in said[0] and "Old, Ola" not in said[0]
