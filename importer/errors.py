@@ -8,6 +8,7 @@ __all__ = [
     "InputError",
     "NoSuchTournament",
     "OutputError",
+    "RefusedFetch",
     "UnknownFormat",
     "one_line",
 ]
@@ -45,7 +46,15 @@ class FetchError(ImporterError):
     def __init__(self, url: str, message: str, *, status: int | None = None) -> None:
         self.url = url
         self.status = status
+        self.message = message
+        """What went wrong, without the address."""
         super().__init__(f"{one_line(url)}: {message}")
+
+
+class RefusedFetch(FetchError):
+    """A page fiderate would not take, said in words: an address or a redirect it does not
+    read, too many redirects, a page too large or too slow to arrive (no fault of the
+    network)."""
 
 
 def one_line(text: str) -> str:

@@ -60,7 +60,7 @@ from urllib3.exceptions import (
 )
 from urllib3.util.retry import Retry
 
-from importer.errors import FetchError, NoSuchTournament, one_line
+from importer.errors import FetchError, NoSuchTournament, RefusedFetch, one_line
 from importer.net.turns import LocalShared, Shared
 from importer.net.urls import FIDE_RATINGS_HOST, is_allowed_host, is_downgrade, read_origin
 from importer.parsing.decoding import decode_page
@@ -532,7 +532,7 @@ def get_text(
     base = base_url if base_url is not None else getattr(session, "fiderate_base_url", None)
     current = _checked(url, base)
     if current is None:
-        raise FetchError(url, f"refusing to fetch {_shown_host(url)}: not an address fiderate "
+        raise RefusedFetch(url, f"refusing to fetch {_shown_host(url)}: not an address fiderate "
                               "reads (chess-results, or FIDE's calculations)")
     verb, body = method.upper(), data
     keys: list[str] = []
@@ -551,13 +551,13 @@ def get_text(
             checked = _checked(target, base)
             if checked is None or is_downgrade(current, checked):
                 why = " (from https to http)" if checked is not None else ""
-                raise FetchError(url, f"refusing redirect to {_shown_host(target)}{why}",
-                                 status=resp.status_code)
+                raise RefusedFetch(url, f"refusing redirect to {_shown_host(target)}{why}",
+                                   status=resp.status_code)
             if resp.status_code == 303 or (resp.status_code in (301, 302) and verb == "POST"):
                 verb, body = "GET", None
             current = checked
         else:
-            raise FetchError(url, f"too many redirects (more than {MAX_REDIRECTS})")
+            raise RefusedFetch(url, f"too many redirects (more than {MAX_REDIRECTS})")
     finally:
         _BUDGET.reset(token)
     _check_status(url, resp)
@@ -618,7 +618,9 @@ def _send(session: requests.Session, url: str, verb: str, current: str,
     try:
         resp = session.request(verb, current, data=body, **kwargs)  # reads the whole body
     except requests.RequestException as exc:
-        raise FetchError(url, _describe(exc, session, current)) from exc
+        refused = isinstance(exc, PageTooLarge | PageTooSlow | RefusedAddress)
+        raise (RefusedFetch if refused else FetchError)(url, _describe(exc, session, current)) \
+            from exc
     length = resp.headers.get("Content-Length", "")
     if (length.isdigit() and not resp.headers.get("Content-Encoding")
             and len(resp.content) < int(length)):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from importer.errors import FetchError, NoSuchTournament
+from importer.errors import FetchError, NoSuchTournament, RefusedFetch
 from reports.errors import USER_FACING
 
 __all__ = ["Problem", "error_code", "for_people", "problem", "refuse_unknown", "retry_headers"]
@@ -70,7 +70,10 @@ _AGAIN = "try again in a while, or save the page in your browser and upload it"
 
 
 def _unread(exc: FetchError) -> str:
-    """A page chess-results did not give, in words: no error numbers, no addresses."""
+    """A page chess-results did not give, in words: no error numbers, no addresses (a page
+    fiderate refused says why in its own words)."""
+    if isinstance(exc, RefusedFetch):
+        return _one_line(exc.message)
     if exc.status is None:
         return f"chess-results.com could not be reached: {_AGAIN}"
     return f"chess-results.com did not give the page (it answered {exc.status}): {_AGAIN}"

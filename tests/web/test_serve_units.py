@@ -15,7 +15,7 @@ import pytest
 from loopback import ChessResults, Reply
 from serving import TNR, serve_fixtures
 
-from importer.errors import FetchError, InputError, NoSuchTournament
+from importer.errors import FetchError, InputError, NoSuchTournament, RefusedFetch
 from importer.net.http import make_session
 from importer.net.urls import Ref
 from reports.render.html import environment
@@ -143,6 +143,9 @@ def test_errors_become_one_line_and_a_status():
     assert problem(FetchError("u", "HTTP 503", status=503)) == (
         502, "chess-results.com did not give the page (it answered 503): try again in a while, "
              "or save the page in your browser and upload it")
+    assert problem(RefusedFetch("https://chess-results.com/tnr1.aspx?lan=1",
+                                "refusing redirect to evil.example")) == (
+        502, "refusing redirect to evil.example")  # fiderate's own words, without the address
     assert problem(InputError("bad\nline", source="f.trf")) == (400, "f.trf: bad line")
     assert problem(Problem("too big", 413)) == (413, "too big")
     status, line = problem(RuntimeError("boom\n  at x"))
