@@ -9,6 +9,7 @@ nothing one upload did outlives it for long.  When every worker is busy, jobs wa
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 import queue
@@ -18,15 +19,19 @@ import threading
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from rating.notes import Note
 from reports.web.problems import Problem, problem
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.context import ForkServerContext, ForkServerProcess
 
-__all__ = ["JOBS_PER_WORKER", "MEMORY_LIMIT", "TIME_LIMIT", "Runner"]
+__all__ = ["JOBS_PER_WORKER", "MEMORY_LIMIT", "TIME_LIMIT", "WORK", "Job", "PeriodFiles",
+           "PeriodRequest", "Runner"]
 
 TIME_LIMIT = 20.0
 """Seconds a job may take: reading a 10 MB file takes a fraction of it."""
@@ -38,6 +43,49 @@ WORKER_NICENESS = 5
 milliseconds: a page already made never waits behind an upload being read."""
 
 T = TypeVar("T")
+
+
+WORK = "reports.web.work"
+"""The module the fork server imports before any job."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job(Generic[T]):
+    """A function of :data:`WORK` by name: a worker has the module (its fork server imported
+    it), so the server itself need not import it and starts fast."""
+
+    name: str
+
+    def __call__(self, *args: Any) -> T:
+        return getattr(importlib.import_module(WORK), self.name)(*args)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodRequest:
+    """What the period form asks for."""
+
+    period: date
+    """The list month (its first day)."""
+    only_list: str | None = None
+    store: str | None = None
+    """The rating register to read (None: none)."""
+    write: bool = False
+    """Write the period to the register too (the request carried the write token); without
+    it a register that does not exist yet is not made either."""
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodFiles:
+    """What a period run gives back."""
+
+    files: dict[str, str]
+    """Its files by relative path."""
+    notes: tuple[Note, ...]
+    """The notes the period page shows, each with the keys of the players it is about."""
+    players: tuple[dict[str, Any], ...] = ()
+    """The rows of period_players.csv: whole numbers as numbers, exact decimals as Decimals."""
+
+
 
 
 def _serve(conn: Connection) -> None:
@@ -111,7 +159,7 @@ class Runner:
         with self._lock:
             if self._ctx is None:
                 ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["reports.web.work"])
+                ctx.set_forkserver_preload([WORK])
                 self._ctx = ctx
             return self._ctx
 

@@ -28,20 +28,20 @@ from reports.report import PlayerNotFound, resolve_player
 from reports.settings import ReportSettings
 from reports.web.calc import CALC_FORM, form_context, page_view
 from reports.web.compressed import answer
+from reports.web.jobs import PeriodRequest
 from reports.web.kept import kept_for, site_context
 from reports.web.keys import issued
 from reports.web.problems import Problem, problem, retry_headers
 from reports.web.security import CACHE_LINK_REPORT, CACHE_STATIC, bearer_token, script_sources
 from reports.web.uploads import MAX_FILE_BYTES, MAX_FILES, read_form
-from reports.web.work import PeriodRequest
 
 if TYPE_CHECKING:
     from starlette.requests import Request
 
+    from reports.web.jobs import PeriodFiles
     from reports.web.kept import Kept
     from reports.web.service import Periods, Reports
     from reports.web.uploads import Form
-    from reports.web.work import PeriodFiles
 
 __all__ = ["RatedPeriod", "calc_page", "calc_refused", "client_of", "form_page", "gone", "home",
            "period_form", "period_post", "period_view", "rate_period", "render", "report_file", "report_post",

@@ -29,8 +29,8 @@ from importer.errors import NoSuchTournament
 from importer.net.fetch import PageRead, Reader, TournamentPage, fetch_tournament, read_page
 from importer.net.http import FetchedPage, default_cache_path, make_session
 from importer.net.urls import Ref, parse_ref
-from reports.web import work
 from reports.web.fair import Budget, Clients, OverBudget, Turns, take_turns
+from reports.web.jobs import Job
 from reports.web.kept import UPLOAD_TTL, Kept, Want
 from reports.web.keys import link_key, parse_link_key, upload_key
 from reports.web.problems import Problem
@@ -41,11 +41,16 @@ if TYPE_CHECKING:
     import requests
 
     from reports.settings import ReportSettings
-    from reports.web.jobs import Runner
+    from reports.web.jobs import PeriodFiles, PeriodRequest, Runner
     from reports.web.uploads import Upload
-    from reports.web.work import PeriodFiles, PeriodRequest
 
 __all__ = ["Config", "Fetcher", "Periods", "Reports", "SingleFlight", "Store"]
+
+_REPORT_FROM_PAGES: Job[Kept] = Job("report_from_pages")
+_READ_PAGE: Job[PageRead] = Job("read_page")
+_REPORT_FROM_FILES: Job[Kept] = Job("report_from_files")
+_PERIOD_FILES: Job[PeriodFiles] = Job("period_files")
+"""The jobs run in worker processes (:mod:`reports.web.work`), by name."""
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -436,7 +441,7 @@ class Reports:
     def _build_link(self, ref: Ref, options: ReportSettings, want: Want, client: str) -> Kept:
         pages = self.fetcher.fetch(ref, self._read)
         source = pages[0].url if pages else ref.tnr
-        kept = self.runner.run(work.report_from_pages, pages, source, ref.snr,
+        kept = self.runner.run(_REPORT_FROM_PAGES, pages, source, ref.snr,
                                self._with_register(options), want)
         kept.key = link_key(ref, options, kept.focus if options.player is not None else None)
         self._keep(kept, LINK_TTL_FINISHED if kept.finished else LINK_TTL_LIVE, client)
@@ -448,13 +453,13 @@ class Reports:
 
     def _read(self, fetched: FetchedPage, first: bool) -> PageRead:
         """A fetched page read in a job process (the fetch plan's reader)."""
-        return self.runner.run(work.read_page, fetched, first)
+        return self.runner.run(_READ_PAGE, fetched, first)
 
     def upload(self, files: list[Upload], options: ReportSettings, want: Want = "page", *,
                client: str = "") -> Kept:
         """The report of uploaded files, under a new random key."""
 
-        kept = self.runner.run(work.report_from_files, files, self._with_register(options), want)
+        kept = self.runner.run(_REPORT_FROM_FILES, files, self._with_register(options), want)
         kept.key = upload_key()
         self._keep(kept, UPLOAD_TTL, client)
         self._share(kept)
@@ -499,7 +504,7 @@ class Periods:
         period at a time)."""
 
         with self._register:
-            out = self.runner.run(work.period_files, files, ratings_list, request, site)
+            out = self.runner.run(_PERIOD_FILES, files, ratings_list, request, site)
         key = upload_key()
         self.kept.put(key, out.files, UPLOAD_TTL, owner=client)
         if self.shared.shares:

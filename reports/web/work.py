@@ -11,7 +11,6 @@ import pickle
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, fields, replace
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import importer
@@ -22,7 +21,6 @@ from importer.net import fetch
 from importer.net.fetch import PageRead, TournamentPage
 from importer.net.http import FetchedPage
 from importer.sources import from_pages
-from rating.notes import Note
 from rating.period.register import Register
 from reports.errors import ReportError
 from reports.period.month import rate_month
@@ -30,6 +28,7 @@ from reports.period.pages import player_rows, render_period_files
 from reports.render.html import environment
 from reports.report import report_for
 from reports.settings import ReportSettings
+from reports.web.jobs import PeriodFiles, PeriodRequest
 from reports.web.kept import Kept, Want
 from reports.web.uploads import Upload
 
@@ -37,8 +36,8 @@ if TYPE_CHECKING:
     from importer.formats.chessresults import Page
     from importer.model import Tournament
 
-__all__ = ["MAX_PLAYERS", "READERS", "PeriodFiles", "PeriodRequest", "SealedPage", "period_files",
-           "read_page", "report_from_files", "report_from_pages"]
+__all__ = ["MAX_PLAYERS", "READERS", "SealedPage", "period_files", "read_page", "report_from_files",
+           "report_from_pages"]
 
 MAX_PLAYERS = 5000
 """More players than any real tournament has: a larger file is refused."""
@@ -118,32 +117,6 @@ def report_from_pages(pages: Sequence[TournamentPage], source: str, card: int | 
     """The report of the pages fetched for a chess-results link (*card*: the player of a
     player-card link)."""
     return _kept(from_pages(pages, source=source, focus=card), options, link=True, want=want)
-
-
-@dataclass(frozen=True, slots=True)
-class PeriodRequest:
-    """What the period form asks for."""
-
-    period: date
-    """The list month (its first day)."""
-    only_list: str | None = None
-    store: str | None = None
-    """The rating register to read (None: none)."""
-    write: bool = False
-    """Write the period to the register too (the request carried the write token); without
-    it a register that does not exist yet is not made either."""
-
-
-@dataclass(frozen=True, slots=True)
-class PeriodFiles:
-    """What a period run gives back."""
-
-    files: dict[str, str]
-    """Its files by relative path."""
-    notes: tuple[Note, ...]
-    """The notes the period page shows, each with the keys of the players it is about."""
-    players: tuple[dict[str, Any], ...] = ()
-    """The rows of period_players.csv: whole numbers as numbers, exact decimals as Decimals."""
 
 
 def period_files(files: Sequence[Upload], ratings_list: Upload | None, request: PeriodRequest,
