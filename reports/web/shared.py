@@ -25,13 +25,14 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
-
-import redis
 
 from importer.errors import FetchError
 from importer.net.turns import REDIS_SCHEMES, LocalShared, Shared
+
+if TYPE_CHECKING:
+    import redis
 
 __all__ = ["FLIGHT_LEASE", "REDIS_SCHEMES", "LocalShared", "RedisShared", "Shared", "SqliteShared",
            "shared_for"]
@@ -157,6 +158,8 @@ class RedisShared:
     shares = True
 
     def __init__(self, url: str) -> None:
+        import redis  # only with a Redis cache: 90 ms of every server's start otherwise
+
         self.client: redis.Redis = redis.Redis.from_url(url, socket_timeout=10)
         try:
             self.client.ping()
