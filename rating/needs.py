@@ -805,8 +805,9 @@ def _player(setup: _Setup, no: int, draft: TournamentRating, system: RatingSyste
     games = _games(setup, no)
     rounds_left = _rounds_left(setup, no)
     needs, notes = _rating_needs(setup, p, draft, system, target, games, rounds_left)
-    for title in norms_sought(p, setup.norms.rules):
-        needs.append(_norm_need(setup, p, title, rounds_left))
+    if games:  # with nothing to play, a norm is the norm check's (rating.norms) alone
+        needs += [_norm_need(setup, p, title, rounds_left)
+                  for title in norms_sought(p, setup.norms.rules)]
     return PlayerNeeds(start_no=no, name=p.name, rating=p.rating, rounds_left=rounds_left,
                        games=games, assumed_rating=setup.assumed[no],
                        assumption=setup.assumption, needs=tuple(needs), notes=tuple(notes))

@@ -43,7 +43,7 @@ from rating.systems.base import RatingSystem
 from rating.tournament import KLookup, rate_tournament, rules_date
 from reports.errors import ReportError
 from reports.render import csv_files, fmt, html
-from reports.render.summary import rounds_with_results
+from reports.render.summary import live_round, rounds_with_results
 from reports.render.view import BesideRating, Note, Report, find_key, finds
 from reports.settings import DEFAULT_K, K_MAX, K_MIN, ReportSettings
 
@@ -273,7 +273,9 @@ def _needs(t: Tournament, shown: Sequence[int], system: RatingSystem, rating: To
     if system.national:
         return (), (), ()
     ranking_alone = not t.results and any(p.points is not None or p.rank for p in t.players)
-    needs = () if ranking_alone else event_needs(
+    finished = (bool(t.info.rounds) and live_round(t) is None
+                and rounds_with_results(t) >= (t.info.rounds or 0))  # nothing left to need
+    needs = () if ranking_alone or finished else event_needs(
         t, shown, system=system, target=target, on=rating.on, today=today, k_default=k_default,
         k_lookup=k_lookup, event_class=event_class, qc_approved=qc_approved)
     crossings = thresholds_crossed(t, shown, system=system, target=target, on=rating.on,
