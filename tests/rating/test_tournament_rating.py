@@ -334,17 +334,22 @@ def test_ukd_notes_an_event_off_its_list():
     assert not any("TSF" in n for n in rate_tournament(t, "ukd").notes)
 
 
-def test_a_birth_year_of_the_events_own_year_decides_no_k_and_is_said_once():
-    """A source that gives the event's year as a birth year: not a player's age (K 40 as a
-    junior would be a guess), so the K is the default's, and one note names the player."""
+def born_this_year() -> Tournament:
+    """A 2026 event whose source gives one player the event's own year as birth year."""
     players = (Player(start_no=1, name="Young, Yan", rating=1500, birth_year=2026),
                Player(start_no=2, name="Old, Ola", rating=1600, birth_year=2010))
     results = (RoundResult(start_no=1, round=1, status=Status.PLAYED, opponent_no=2,
                            colour=Colour.WHITE, points=Decimal(1)),
                RoundResult(start_no=2, round=1, status=Status.PLAYED, opponent_no=1,
                            colour=Colour.BLACK, points=Decimal(0)))
-    t = Tournament(info=TournamentInfo(name="Spring", start_date=date(2026, 5, 1), rounds=1),
-                   players=players, results=results)
+    return Tournament(info=TournamentInfo(name="Spring", start_date=date(2026, 5, 1), rounds=1),
+                      players=players, results=results)
+
+
+def test_a_birth_year_of_the_events_own_year_decides_no_k_and_is_said_once():
+    """A source that gives the event's year as a birth year: not a player's age (K 40 as a
+    junior would be a guess), so the K is the default's, and one note names the player."""
+    t = born_this_year()
     rated = rate_tournament(t)
     young, old = rated.players
     assert (young.k, young.k_source) == (20, KSource.DEFAULT)
@@ -358,14 +363,7 @@ def test_the_period_leaves_out_the_same_birth_year_and_says_so_once():
     junior's 40), and one note names the player."""
     from rating.period.engine import rate_period
 
-    players = (Player(start_no=1, name="Young, Yan", rating=1500, birth_year=2026),
-               Player(start_no=2, name="Old, Ola", rating=1600, birth_year=2010))
-    results = (RoundResult(start_no=1, round=1, status=Status.PLAYED, opponent_no=2,
-                           colour=Colour.WHITE, points=Decimal(1)),
-               RoundResult(start_no=2, round=1, status=Status.PLAYED, opponent_no=1,
-                           colour=Colour.BLACK, points=Decimal(0)))
-    t = Tournament(info=TournamentInfo(name="Spring", start_date=date(2026, 5, 1), rounds=1),
-                   players=players, results=results)
+    t = born_this_year()
     month = rate_period([t], date(2026, 6, 1))
     ks = {p.name: p.k for p in month.players}
     assert ks == {"Young, Yan": "20", "Old, Ola": "40"}
