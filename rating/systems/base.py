@@ -32,6 +32,7 @@ __all__ = [
     "Form",
     "PlayerFacts",
     "RatingSystem",
+    "change_if_rated",
     "rate_games",
 ]
 
@@ -346,6 +347,11 @@ class EloSystem(_GameByGame):
     def performance(self, opponents: Sequence[int], score_h: int) -> int | None:
         """FIDE's Ra + dp (table 8.1.1): generic Elo has no rule of its own."""
         return fide.performance(opponents, score_h)
+
+
+def change_if_rated(pr: PlayerRating) -> Cell:
+    """A player's change as a national system's columns show it: none without its rating."""
+    return pr.change if pr.rating is not None else None
 
 
 def rate_games(system: RatingSystem, own: int | None, k: int,

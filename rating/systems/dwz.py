@@ -41,7 +41,7 @@ from functools import cache
 from importer.model import RatingList, TournamentInfo
 from rating.numbers import round_half_up
 from rating.results import GameRating, PlayerRating, RoundLine
-from rating.systems.base import Cell, Column, Form, PlayerFacts
+from rating.systems.base import Cell, Column, Form, PlayerFacts, change_if_rated
 from rating.systems.fide import InitialRating, KSource, percent_h
 
 __all__ = [
@@ -686,10 +686,6 @@ def _difference(pr: PlayerRating) -> Cell:
     return None if pr.rating is None or pr.new_rating is None else pr.new_rating - pr.rating
 
 
-def _change_if_rated(pr: PlayerRating) -> Cell:
-    return pr.change if pr.rating is not None else None
-
-
 def _first_or_new(pr: PlayerRating) -> Cell:
     if pr.new_rating is not None:
         return pr.new_rating
@@ -731,7 +727,7 @@ class DwzSystem:
                    title="Punkterwartung: the DWZ expected score"),
             Column("dwz_performance", lambda p: p.performance, header="Lstg.",
                    title="Leistung: the DWZ performance (from 5 games)"),
-            Column("dwz_change", lambda p: p.change, Form.CHANGE, shown=_change_if_rated),
+            Column("dwz_change", lambda p: p.change, Form.CHANGE, shown=change_if_rated),
             Column("dwz_difference", _difference, Form.WHOLE_CHANGE, header="+/-",
                    title="the new DWZ less the old"),
             Column("dwz_new", _first_or_new, header="DWZ neu",

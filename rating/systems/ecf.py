@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, ClassVar
 from importer.model import RatingList, TournamentInfo
 from rating.numbers import round_half_up, round_whole, to_decimal
 from rating.results import GameRating, PlayerRating, RoundLine
-from rating.systems.base import Column, Form, PlayerFacts, rate_games
+from rating.systems.base import Column, Form, PlayerFacts, change_if_rated, rate_games
 from rating.systems.fide import InitialRating, KSource, percent_h
 from rating.systems.fide import performance as fide_performance
 from rating.systems.fide_tables import dp_for, pd_higher_h
@@ -435,11 +435,6 @@ def names_ecf_rating(rating_calculation: str, federation: str = "") -> bool:
 
 # --- the rating system ---
 
-def _change_if_rated(pr: PlayerRating) -> Decimal | None:
-    """A player's ECF change as shown on the pages: none without an ECF rating."""
-    return pr.change if pr.rating is not None else None
-
-
 def _p_rating_shown(pr: PlayerRating) -> int | None:
     """The P rating of a player without an ECF rating, when one is given."""
     return pr.initial.value if pr.initial is not None and pr.initial.published else None
@@ -468,7 +463,7 @@ class EcfSystem:
         Column("ecf_score", lambda p: p.score, Form.POINTS),
         Column("ecf_expected", lambda p: p.expected, Form.TOTAL),
         Column("ecf_change", lambda p: p.change, Form.CHANGE, header="ECF change",
-               shown=_change_if_rated),
+               shown=change_if_rated),
         Column("ecf_new_rating", lambda p: p.new_rating, header="New ECF"),
         Column("ecf_p_rating", _p_rating_shown, header="ECF P rating",
                title="a first rating by the ECF's P method, for a player without an ECF rating"),

@@ -43,7 +43,7 @@ from importer.model import RatingList, TournamentInfo
 from rating.errors import RatingError
 from rating.numbers import to_decimal
 from rating.results import GameRating, PlayerRating, RoundLine
-from rating.systems.base import Column, Form, PlayerFacts, rate_games
+from rating.systems.base import Column, Form, PlayerFacts, change_if_rated, rate_games
 from rating.systems.fide import InitialRating, KSource, average_rating, percent_h, performance
 from rating.systems.fide_tables import dp_for, pd_higher_h
 
@@ -343,11 +343,6 @@ def names_turkish_national_rating(rating_calculation: str, federation: str = "")
 
 # --- the rating system ---
 
-def _change_if_rated(pr: PlayerRating) -> Decimal | None:
-    """A player's UKD change as shown on the pages: none without a UKD."""
-    return pr.change if pr.rating is not None else None
-
-
 @dataclass(frozen=True, slots=True)
 class UkdSystem:
     """UKD as a :class:`rating.systems.base.RatingSystem`; the defaults are the likeliest reading."""
@@ -380,7 +375,7 @@ class UkdSystem:
         Column("ukd_score", lambda p: p.score, Form.POINTS),
         Column("ukd_expected", lambda p: p.expected, Form.TOTAL),
         Column("ukd_change", lambda p: p.change, Form.CHANGE, header="UKD change",
-               shown=_change_if_rated),
+               shown=change_if_rated),
         Column("ukd_new_rating", lambda p: p.new_rating, header="New UKD"),
     )
     """What UKD adds to the players table beside FIDE: the UKD and its figures."""
