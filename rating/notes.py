@@ -6,10 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-__all__ = ["NAMES_SHOWN", "Note", "full_stop", "grouped"]
+__all__ = ["NAMES_SHOWN", "Note", "full_stop", "grouped", "plural"]
 
 NAMES_SHOWN: Final = 12
 """How many players a grouped note names before '… and N more'."""
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    """'1 bye', '3 byes', '2 absences' (*many* when the plural is not word + 's')."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def full_stop(text: str) -> str:

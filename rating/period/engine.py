@@ -28,7 +28,7 @@ from importer.identity import EventIdentity
 from importer.model import Player, RatingList, Tournament
 from importer.parsing.numbers import MAX_RATING
 from rating.errors import RatingError
-from rating.notes import Note, grouped
+from rating.notes import Note, grouped, plural
 from rating.period.bulk import records
 from rating.period.core import (
     DISREGARDED,
@@ -325,7 +325,7 @@ def _ks(at: _Period, f: _Facts, entries: _Entries, codes: Array, k_default: int)
     if unlikely:
         who = [at.people[i] for i in unlikely]
         at.notes.append(grouped(
-            f"{_count(len(who), 'player')} with a birth year in or just before the event's "
+            f"{plural(len(who), 'player')} with a birth year in or just before the event's "
             "year, which is no player's: it is left out of the K", [_who(p) for p in who],
             [p.key for p in who]))
     return k
@@ -557,7 +557,7 @@ def _disregard_zeros(at: _Period, base: Array, table: _Table, out: RateOutput,
     reason[rows[drop]] = DISREGARDED
     zeros = [at.person(c) for c in np.unique(pl[drop]).tolist()]
     if zeros:
-        at.notes.append(grouped(f"{_count(len(zeros), 'unrated player')} scored nothing in "
+        at.notes.append(grouped(f"{plural(len(zeros), 'unrated player')} scored nothing in "
                                 "their first event, which is not counted",
                                 [_who(p) for p in zeros], [p.key for p in zeros]))
     return reason
@@ -708,10 +708,6 @@ def _pool_games(at: _Period, rated: _Rated) -> Sequence[PoolGame]:
 
 
 _STATUS: Final = {s.value: s for s in PeriodStatus}
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def _who(p: Person) -> str:

@@ -19,7 +19,7 @@ from importer.events import Event, distinct_events
 from importer.identity import EventIdentity
 from importer.model import RatingList, Tournament
 from rating.errors import RatingError
-from rating.notes import Note, grouped
+from rating.notes import Note, grouped, plural
 from rating.period.engine import rate_period
 from rating.period.identity import RatingFrom, identify, list_candidates, wanted_names, wanted_on_list
 from rating.period.months import month_add
@@ -161,10 +161,6 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
                    replaces=replaces, sources=read_from)
 
 
-def _games(n: int) -> str:
-    return f"{n} game{'s' if n != 1 else ''}"
-
-
 def _pending_notes(keys: Sequence[str], chosen: Sequence[Tournament], *, stored: bool
                    ) -> list[Note]:
     """One note per event rated with games still without a result: which event, how many
@@ -180,7 +176,7 @@ def _pending_notes(keys: Sequence[str], chosen: Sequence[Tournament], *, stored:
                  else "rounds " + ", ".join(map(str, rounds)))
         n = len(pending)
         out.append(Note(
-            f"{t.info.name or key} ({key}) is not finished: {_games(n)} of {which} "
+            f"{t.info.name or key} ({key}) is not finished: {plural(n, 'game')} of {which} "
             f"{'have' if n != 1 else 'has'} no result yet. It is rated without "
             f"{'them' if n != 1 else 'it'}"
             + (" and kept as incomplete: its complete results, given in a later month, "
@@ -206,7 +202,7 @@ def _rated_before(register: Register, period: date, keys: Sequence[str],
             title = t.info.name or name or key
             if pending:
                 notes.append(Note(
-                    f"{title} ({key}): rated in {month:%Y-%m} while {_games(pending)} had no "
+                    f"{title} ({key}): rated in {month:%Y-%m} while {plural(pending, 'game')} had no "
                     f"result; these results replace that rating"))
             elif not rerate:
                 raise RatingError(f"{key} ({title}) was already rated in {month:%Y-%m} (as "

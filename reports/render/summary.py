@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 from importer.model import DateSource, GameResult, Status, Tournament, TournamentInfo
+from rating.notes import plural
 from reports.render import fmt
 
-__all__ = ["FROM_WORDS", "dates_line", "live_round", "plural", "rounds_with_results",
+__all__ = ["FROM_WORDS", "dates_line", "live_round", "rounds_with_results",
            "summary_lines"]
 
 FROM_WORDS = {DateSource.DETAILS: "from the tournament details",
@@ -45,11 +46,6 @@ def dates_line(i: TournamentInfo) -> str:
     where = FROM_WORDS.get(i.date_source)
     return (f"date{'s' if len(days) > 1 else ''} " + " – ".join(d.isoformat() for d in days)
             + (f" ({where})" if where else ""))
-
-
-def plural(n: int, word: str, many: str = "") -> str:
-    """'1 bye', '3 byes', '2 absences' (*many* when the plural is not word + 's')."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def _counts(t: Tournament) -> tuple[str, str]:

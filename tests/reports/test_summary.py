@@ -7,7 +7,8 @@ from pathlib import Path
 from importer.formats.chessresults import build_tournament, parse_page
 from importer.model import Colour, Game, GameResult, Player, RoundResult, Status, Tournament
 from importer.model import TournamentInfo as Info
-from reports.render.summary import plural, summary_lines
+from rating.notes import plural
+from reports.render.summary import summary_lines
 
 
 def test_plural() -> None:
