@@ -909,15 +909,16 @@ def _norm_words(n: Need) -> str:
 def thresholds_crossed(t: Tournament, start_nos: Iterable[int] | None = None, *,
                        system: RatingSystem | str = "fide", target: int | None = None,
                        on: date | None = None, today: date | None = None,
-                       k_default: int = 20, k_lookup: KLookup | None = None
-                       ) -> tuple[Crossing, ...]:
+                       k_default: int = 20, k_lookup: KLookup | None = None,
+                       rated: TournamentRating | None = None) -> tuple[Crossing, ...]:
     """Each round after which a player's live rating — the rating + the change of the rounds
     played so far, rounded as the final one is (the system's ``new_rating``) — crossed a
     threshold that changes something for that player: a title's rating (standard FIDE
     ratings), 2400 where K becomes 10 from the next list, the user's *target*; in round
-    order, players in *start_nos* order (None: all)."""
-    rating = rate_tournament(t, system, k_default=k_default, on=on, today=today,
-                             k_lookup=k_lookup)
+    order, players in *start_nos* order (None: all).  *rated*: *t* rated already with these
+    settings (a report's own rating), not rated again."""
+    rating = rated or rate_tournament(t, system, k_default=k_default, on=on, today=today,
+                                      k_lookup=k_lookup)
     chosen = (registry.build(system, registry.Settings(on=rating.on,
                                                        rating_list=rating.rating_list,
                                                        k_default=k_default))

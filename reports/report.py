@@ -279,7 +279,8 @@ def _needs(t: Tournament, shown: Sequence[int], system: RatingSystem, rating: To
         t, shown, system=system, target=target, on=rating.on, today=today, k_default=k_default,
         k_lookup=k_lookup, event_class=event_class, qc_approved=qc_approved)
     crossings = thresholds_crossed(t, shown, system=system, target=target, on=rating.on,
-                                   today=today, k_default=k_default, k_lookup=k_lookup)
+                                   today=today, k_default=k_default, k_lookup=k_lookup,
+                                   rated=rating)
     prospects = (norm_prospects(t, shown, event_class=event_class, on=rating.on,
                                 qc_approved=qc_approved)
                  if not ranking_alone and t.info.rounds and rounds_with_results(t) == 0
