@@ -29,7 +29,7 @@ from importer.model import Player, RatingList, Tournament
 from importer.parsing.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.notes import Note, grouped, plural
-from rating.period.bulk import records
+from rating.period.bulk import no_cycle_collection, records
 from rating.period.core import (
     DISREGARDED,
     NONE,
@@ -445,6 +445,7 @@ def _games_and_events(tournaments: Sequence[Tournament], keys: Sequence[str],
     return played, events
 
 
+@no_cycle_collection()
 def rate_period(tournaments: Sequence[Tournament], period: date, *,
                 keys: Sequence[str] | None = None, identities: Identities | None = None,
                 events: Sequence[EventIdentity] | None = None,

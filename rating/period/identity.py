@@ -10,17 +10,18 @@ is identified by name, federation and birth year — and is *unknown* to the lis
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import compress, repeat
-from operator import attrgetter, is_, is_not, not_
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_not, not_
 from typing import TYPE_CHECKING, Final, cast
 
 from importer.identity import fide_id_text, player_key
 from importer.model import Player, RatingList, Tournament, quick_init
 from importer.parsing.names import name_key
-from rating.notes import Note, grouped
+from rating.notes import Note, grouped, plural
 from rating.period.bulk import records
 
 if TYPE_CHECKING:
@@ -152,19 +153,15 @@ def wanted_on_list(tournaments: Iterable[Tournament]) -> tuple[set[str], set[str
 
 def wanted_names(tournaments: Iterable[Tournament]) -> set[tuple[str, str]]:
     """(federation, name key) of every player without a FIDE id: whom to look up by name."""
-    return _wanted((t, _fide_ids(t)) for t in tournaments)
+    return _wanted(chain.from_iterable(
+        compress(t.players, map(not_, map(fide_id_text, map(_FIDE_ID, t.players))))
+        for t in tournaments))
 
 
-def _wanted(tournaments: Iterable[tuple[Tournament, Iterable[str]]]) -> set[tuple[str, str]]:
-    """:func:`wanted_names` of tournaments with their players' FIDE ids."""
-    return {(p.federation.strip().upper(), name_key(p.name)) for t, ids in tournaments
-            for p in compress(t.players, map(not_, ids))
+def _wanted(without_ids: Iterable[Player]) -> set[tuple[str, str]]:
+    """(federation, name key) of these players without a FIDE id."""
+    return {(p.federation.strip().upper(), name_key(p.name)) for p in without_ids
             if p.federation.strip() and p.name.strip()}
-
-
-def _fide_ids(t: Tournament) -> Iterable[str]:
-    """Each player's FIDE id ('' for none)."""
-    return map(fide_id_text, map(_FIDE_ID, t.players))
 
 
 def _choose(p: Player, rl: RatingList, found: Sequence[Candidate]) -> list[Candidate]:
@@ -186,79 +183,113 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
 
     ``known`` are the places to look a player without an id up, best first (the FIDE list's
     and the register's candidates, by (federation, name key)); the players with an id of the
-    tournaments themselves come last.
+    tournaments themselves come last.  The people are in the order they are first seen, those
+    found nowhere last.
     """
-    fids = [list(_fide_ids(t)) for _, t in tournaments]
-    wanted = _wanted((t, ids) for (_, t), ids in zip(tournaments, fids, strict=True))
-    places = [*known, _with_ids(tournaments, fids, wanted)] if wanted else []
-    found_at: list[tuple[str, Player, str, MatchedBy]] = []  # key, player, tournament, how
-    index: dict[str, int] = {}
-    code: dict[tuple[str, int], int] = {}
+    entries = _Roster.of(tournaments)
+    players, owners, fids = entries.players, entries.owners, entries.fids
+    wanted = _wanted(compress(players, map(not_, fids)))
+    places = [*known, _with_ids(entries, wanted)] if wanted else []
+    keys: list[str | None] = list(fids)
+    how: dict[int, MatchedBy] = {}  # entry → found by name (by FIDE id otherwise)
     matched: list[tuple[str, str]] = []
-    ambiguous: list[tuple[Player, str, str]] = []
-    unmatched: dict[tuple[str, str], list[tuple[str, int, Player]]] = {}
-    by_id, by_name, by_none = MatchedBy.FIDE_ID, MatchedBy.NAME_FED, MatchedBy.NONE  # read once
-    for (tkey, t), ids in zip(tournaments, fids, strict=True):
-        rl = t.info.rating_list or RatingList.STANDARD
-        persons = list(map(index.get, ids))  # those found already; the others in order
-        for j in compress(range(len(ids)), map(is_, persons, repeat(None))):
-            p, fid, how = t.players[j], ids[j], by_id
-            if not fid:
-                where = f"No. {p.start_no} in {tkey}"
-                fed = p.federation.strip().upper()
-                found = _lookup(p, rl, fed, places)
-                if isinstance(found, Candidate):
-                    fid, how = found.key, by_name
-                    matched.append((fid, f"{p.name} ({where})"))
-                elif found:
-                    ambiguous.append((p, tkey, f"{p.name} ({where}, {found} candidates)"))
-                if not fid:
-                    unmatched.setdefault((name_key(p.name), fed), []).append((tkey, p.start_no, p))
-                    continue
-            i = index.get(fid)
-            if i is None:
-                i = index[fid] = len(found_at)
-                found_at.append((fid, p, tkey, how))
-            persons[j] = i
-        placed = compress(zip(zip(repeat(tkey), map(_START_NO, t.players)), persons, strict=True),
-                          map(is_not, persons, repeat(None)))  # the unmatched come at the end
-        code.update(cast("Iterator[tuple[tuple[str, int], int]]", placed))
-    unknown: list[tuple[str, str, int, Player, int | None]] = []
+    ambiguous: list[tuple[int, str]] = []
+    unmatched: dict[tuple[str, str], list[int]] = {}
+    for j in compress(range(len(fids)), map(not_, fids)):
+        p, tkey = players[j], owners[j]
+        fed = p.federation.strip().upper()
+        found = _lookup(p, entries.rating_list(j), fed, places)
+        if isinstance(found, Candidate):
+            keys[j], how[j] = found.key, MatchedBy.NAME_FED
+            matched.append((found.key, f"{p.name} (No. {p.start_no} in {tkey})"))
+            continue
+        if found:
+            ambiguous.append((j, f"{p.name} (No. {p.start_no} in {tkey}, {found} candidates)"))
+        keys[j] = None
+        unmatched.setdefault((name_key(p.name), fed), []).append(j)
+    first: dict[str | None, int] = {}  # key → the entry it is first seen at, in that order
+    deque(map(first.setdefault, compress(keys, keys), compress(range(len(keys)), keys)), maxlen=0)
+    index = {key: i for i, key in enumerate(first)}
+    seen = list(first.values())
+    person = list(map(index.get, keys))
+    code: dict[tuple[str, int], int] = dict(compress(  # the unmatched are placed below
+        zip(zip(owners, map(_START_NO, players), strict=True), cast("list[int]", person),
+            strict=True),
+        map(is_not, person, repeat(None))))
+    unknown: list[tuple[str, int, int | None]] = []  # key, entry, birth year
     for (nkey, fed), rows in unmatched.items():
-        years = {p.birth_year for _, _, p in rows if p.birth_year}
-        for tkey, no, p in rows:
-            year = p.birth_year if len(years) > 1 else next(iter(years), None)
+        years = {y for y in (players[j].birth_year for j in rows) if y}
+        for j in rows:
+            year = players[j].birth_year if len(years) > 1 else next(iter(years), None)
             key = f"{nkey}|{fed}|{year or ''}"
             if key not in index:
-                index[key] = len(found_at) + len(unknown)
-                unknown.append((key, tkey, no, p, year))
-            code[(tkey, no)] = index[key]
-    first = [p for _, p, _, _ in found_at] + [p for _, _, _, p, _ in unknown]
-    keys = [fid for fid, _, _, _ in found_at] + [key for key, _, _, _, _ in unknown]
+                index[key] = len(seen) + len(unknown)
+                unknown.append((key, j, year))
+            code[(owners[j], players[j].start_no)] = index[key]
+    shown = seen + [j for _, j, _ in unknown]
+    first_players = list(map(players.__getitem__, shown))
+    found_keys = cast("list[str]", list(first))
     people = records(Person, {
-        "key": keys, "name": list(map(_NAME, first)), "federation": list(map(_FEDERATION, first)),
-        "fide_id": [fid if fid.isdigit() else "" for fid, _, _, _ in found_at] + [""] * len(unknown),
-        "birth_year": [p.birth_year for _, p, _, _ in found_at] + [y for *_, y in unknown],
-        "matched_by": [how for _, _, _, how in found_at] + [by_none] * len(unknown),
-        "where": [f"No. {p.start_no} in {tkey}" for _, p, tkey, _ in found_at]
-        + [f"No. {no} in {tkey}" for _, tkey, no, _, _ in unknown]}, len(keys))
+        "key": found_keys + [key for key, _, _ in unknown],
+        "name": list(map(_NAME, first_players)),
+        "federation": list(map(_FEDERATION, first_players)),
+        "fide_id": [k if k.isdigit() else "" for k in found_keys] + [""] * len(unknown),
+        "birth_year": [p.birth_year for p in first_players[:len(seen)]]
+        + [y for _, _, y in unknown],
+        "matched_by": [how.get(j, MatchedBy.FIDE_ID) for j in seen]
+        + [MatchedBy.NONE] * len(unknown),
+        "where": [f"No. {p.start_no} in {owners[j]}" for p, j in zip(first_players, shown,
+                                                                   strict=True)]}, len(shown))
+    return Identities(tuple(people), code, _notes(people, matched, [
+        (text, people[code[(owners[j], players[j].start_no)]].key) for j, text in ambiguous]))
+
+
+def _notes(people: Sequence[Person], matched: Sequence[tuple[str, str]],
+           ambiguous: Sequence[tuple[str, str]]) -> tuple[Note, ...]:
+    """The notes of an identification: the players found nowhere, those found by name
+    ((key, text)) and those matching several people ((text, key))."""
     notes = []
-    alone = [p for p in people if p.matched_by is by_none]
+    alone = [p for p in people if p.matched_by is MatchedBy.NONE]
     if alone:
-        notes.append(grouped(f"{len(alone)} player{'s' if len(alone) != 1 else ''} without a FIDE "
-                             "id found on no list, so told apart by name, federation and birth "
-                             "year", [f"{p.name} ({p.where})" for p in alone],
-                             [p.key for p in alone]))
+        notes.append(grouped(f"{plural(len(alone), 'player')} without a FIDE id found on no "
+                             "list, so told apart by name, federation and birth year",
+                             [f"{p.name} ({p.where})" for p in alone], [p.key for p in alone]))
     if matched:
-        notes.append(grouped(f"{len(matched)} player{'s' if len(matched) != 1 else ''} without a "
-                             "FIDE id in the source found by name and federation",
+        notes.append(grouped(f"{plural(len(matched), 'player')} without a FIDE id in the "
+                             "source found by name and federation",
                              [text for _, text in matched], [key for key, _ in matched]))
     if ambiguous:
-        notes.append(grouped(f"{len(ambiguous)} player{'s' if len(ambiguous) != 1 else ''} "
-                             "without a FIDE id match several people of the same name and "
-                             "federation and are left unmatched", [t for _, _, t in ambiguous],
-                             [people[code[(tkey, p.start_no)]].key for p, tkey, _ in ambiguous]))
-    return Identities(tuple(people), code, tuple(notes))
+        notes.append(grouped(f"{plural(len(ambiguous), 'player')} without a FIDE id match "
+                             "several people of the same name and federation and are left "
+                             "unmatched", [text for text, _ in ambiguous],
+                             [key for _, key in ambiguous]))
+    return tuple(notes)
+
+
+@dataclass(frozen=True, slots=True)
+class _Roster:
+    """Every tournament's players, one after another: each entry's player, its tournament's
+    key and its FIDE id ('' for none)."""
+
+    players: list[Player]
+    owners: list[str]
+    fids: list[str]
+    tournaments: Sequence[Tournament]
+    tour: list[int]
+
+    @classmethod
+    def of(cls, tournaments: Sequence[tuple[str, Tournament]]) -> _Roster:
+        """The entries of (key, tournament)s."""
+        players = list(chain.from_iterable(t.players for _, t in tournaments))
+        sizes = [len(t.players) for _, t in tournaments]
+        return cls(players, list(chain.from_iterable(map(repeat, (k for k, _ in tournaments),
+                                                         sizes))),
+                   list(map(fide_id_text, map(_FIDE_ID, players))), [t for _, t in tournaments],
+                   list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))))
+
+    def rating_list(self, j: int) -> RatingList:
+        """The list entry *j*'s tournament is rated on."""
+        return self.tournaments[self.tour[j]].info.rating_list or RatingList.STANDARD
 
 
 def _lookup(p: Player, rl: RatingList, fed: str,
@@ -276,23 +307,21 @@ def _lookup(p: Player, rl: RatingList, fed: str,
     return 0
 
 
-def _with_ids(tournaments: Sequence[tuple[str, Tournament]], fids: Sequence[Sequence[str]],
-              wanted: Collection[tuple[str, str]]) -> dict[tuple[str, str], list[Candidate]]:
-    """The players with a FIDE id (*fids*, per tournament) in the tournaments themselves, as
-    candidates (for these (federation, name key)s only)."""
+def _with_ids(entries: _Roster, wanted: Collection[tuple[str, str]]
+              ) -> dict[tuple[str, str], list[Candidate]]:
+    """The players with a FIDE id in the tournaments themselves, as candidates (for these
+    (federation, name key)s only)."""
     out: dict[tuple[str, str], dict[str, Candidate]] = {}
     names = {name for _, name in wanted}
-    for (_, t), ids in zip(tournaments, fids, strict=True):
-        rl = t.info.rating_list or RatingList.STANDARD
-        for p, fid in compress(zip(t.players, ids, strict=True),
-                               map(names.__contains__, map(name_key, map(_NAME, t.players)))):
-            if not fid:
-                continue
-            fed, name = p.federation.strip().upper(), name_key(p.name)
-            if (fed, name) in wanted:
-                out.setdefault((fed, name), {}).setdefault(
-                    fid, Candidate(key=fid, fide_id=fid, name=p.name, federation=p.federation,
-                                   birth_year=p.birth_year,
-                                   titles=frozenset({p.title.upper()} - {""}),
-                                   ratings={rl: p.rating}))
+    for j in compress(range(len(entries.fids)),
+                      map(names.__contains__, map(name_key, map(_NAME, entries.players)))):
+        p, fid = entries.players[j], entries.fids[j]
+        if not fid:
+            continue
+        fed, name = p.federation.strip().upper(), name_key(p.name)
+        if (fed, name) in wanted:
+            out.setdefault((fed, name), {}).setdefault(
+                fid, Candidate(key=fid, fide_id=fid, name=p.name, federation=p.federation,
+                               birth_year=p.birth_year, titles=frozenset({p.title.upper()} - {""}),
+                               ratings={entries.rating_list(j): p.rating}))
     return {k: list(v.values()) for k, v in out.items()}

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from importer.errors import InputError
 from importer.identity import Digests, EventIdentity, PlayerTokens, player_tokens
-from importer.model import FULL_POINT, HALF_POINT, NO_POINT, Status, Tournament
+from importer.model import FULL_POINT, HALF_POINT, NO_POINT, RoundResult, Status, Tournament
 from rating.period.core import kept, sorted_unique
 
 __all__ = ["PlayedGames", "event_identities"]
@@ -69,7 +69,7 @@ class PlayedGames:
         me = np.fromiter(map(_START, rows), np.int64, n)
         them = np.fromiter(map(_OPPONENT, rows), np.int64, n)
         rounds = np.fromiter(map(_ROUND, rows), np.int64, n)
-        score = np.fromiter(map(_POINTS_H.get, map(_POINTS, rows), repeat(-1)), np.int64, n)
+        score = _scores_h(rows)
         per_t = np.fromiter(map(len, (t.results for t in tournaments)), np.int64, len(tournaments))
         (tour,) = kept(played, np.repeat(np.arange(len(tournaments)), per_t))
         starts = _StartNumbers.of(tournaments)
@@ -105,6 +105,16 @@ class PlayedGames:
         rows = np.repeat(first - (np.cumsum(counts) - counts), counts) + np.arange(counts.sum())
         return PlayedGames(np.repeat(np.arange(len(at)), counts), self.me[rows], self.them[rows],
                            self.score_h[rows], self.rounds[rows])
+
+
+def _scores_h(rows: Sequence[RoundResult]) -> Array:
+    """Each result's points in hundredths, −1 for none or for not 0, ½ or 1 (looked up
+    without a default first: a third faster when every result has its points)."""
+    n = len(rows)
+    try:
+        return np.fromiter(map(_POINTS_H.__getitem__, map(_POINTS, rows)), np.int64, n)
+    except KeyError:  # a result without its points (None), or with other points
+        return np.fromiter(map(_POINTS_H.get, map(_POINTS, rows), repeat(-1)), np.int64, n)
 
 
 @dataclass(frozen=True, slots=True)

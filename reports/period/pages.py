@@ -13,7 +13,6 @@ come from :class:`rating.period.records.PeriodResult` (hundredths) and are print
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import multiprocessing
 import os
@@ -22,7 +21,6 @@ import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -32,6 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from importer.model import RatingList
 from importer.writing.csvio import render_columns, render_csv
 from rating.numbers import to_decimal
+from rating.period.bulk import no_cycle_collection
 from rating.period.fide_check import FideCheck
 from rating.period.records import (
     PeriodGames,
@@ -640,7 +639,7 @@ def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary
     folder = Path(folder)
     paths = []
     made: set[Path] = set()
-    with _no_cycle_collection():
+    with no_cycle_collection():
         for name, text in iter_period_files(result, ratings_list=ratings_list, pages=False,
                                             fide_checks=fide_checks, reports=reports):
             path = folder / name
@@ -652,20 +651,6 @@ def write_period_files(result: PeriodResult, folder: str | Path, *, html_summary
         if html_summary:
             paths += _write_pages(_PeriodPages(result, None, reports), folder)
     return paths
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused: a month's files make millions of small objects, none
-    in a cycle (plain reference counting frees them), and its runs over a heap of a million
-    games cost a third of preparing a federation's pages."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _write_pages(pages: _PeriodPages, folder: Path) -> list[Path]:
