@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from functools import lru_cache
-from itertools import repeat
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, not_
 from typing import Final, NamedTuple
 
 from importer.formats.nationallist import NationalEntry
@@ -54,7 +54,6 @@ __all__ = [
     "PlayerTokens",
     "SameBy",
     "Sameness",
-    "by_start_no",
     "fide_id_text",
     "find_on_national_list",
     "group_events",
@@ -159,19 +158,27 @@ class PlayerTokens(NamedTuple):
     """By a short hash of the name alone."""
     all_ids: bool
     """Every player has a FIDE id."""
+    start_nos: Sequence[int]
+    """Their start numbers."""
+
+    def by_start_no(self, named: bool) -> dict[int, str]:
+        """Start number → token, by name when *named* (of two players with one start number,
+        the later)."""
+        return dict(zip(self.start_nos, self.named if named else self.keyed, strict=True))
 
 
-def player_tokens(t: Tournament) -> PlayerTokens:
-    """*t*'s players as its identity names them."""
-    ids = list(map(fide_id_text, map(_FIDE_ID, t.players)))
-    return PlayerTokens([i or player_token(p) for i, p in zip(ids, t.players, strict=True)],
-                        list(map(_name_token, map(_NAME, t.players))), bool(ids) and all(ids))
-
-
-def by_start_no(t: Tournament, tokens: Iterable[str]) -> dict[int, str]:
-    """Start number → token, of *t*'s players' *tokens* (in order; of two players with one
-    start number, the later)."""
-    return dict(zip(map(_START_NO, t.players), tokens, strict=True))
+def player_tokens(t: Tournament, fids: Sequence[str] | None = None,
+                  start_nos: Sequence[int] | None = None) -> PlayerTokens:
+    """*t*'s players as its identity names them; *fids* (:func:`fide_id_text`) and
+    *start_nos*: its players', when read already."""
+    players = t.players
+    ids = list(map(fide_id_text, map(_FIDE_ID, players))) if fids is None else fids
+    keyed = list(ids)
+    for j in compress(range(len(keyed)), map(not_, keyed)):
+        keyed[j] = player_token(players[j])
+    return PlayerTokens(keyed, list(map(_name_token, map(_NAME, players))),
+                        bool(keyed) and all(ids),
+                        list(map(_START_NO, players)) if start_nos is None else start_nos)
 
 
 class SameBy(StrEnum):
@@ -389,7 +396,7 @@ class EventIdentity:
         info = t.info
         start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
         tokens = tokens or player_tokens(t)
-        keyed, named = by_start_no(t, tokens.keyed), by_start_no(t, tokens.named)
+        keyed, named = tokens.by_start_no(named=False), tokens.by_start_no(named=True)
         by_id, by_name = later or (None, None)
         return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
                    name=name_key(info.name), start=start, keyed=Keyed.of(t, keyed, by_id),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from itertools import chain, compress, pairwise, repeat
+from itertools import compress, pairwise, repeat
 from operator import attrgetter, is_not, itemgetter
 from typing import Any, Final
 
@@ -60,6 +60,7 @@ from rating.period.records import (
     PoolGame,
     Standing,
 )
+from rating.period.roster import Roster
 from rating.systems.fide import (
     PlayerFacts,
     is_junior_category,
@@ -106,18 +107,15 @@ class _Entries:
     """Per entry: the source cut the rating off (unknown, not unrated)."""
 
     @classmethod
-    def of(cls, tournaments: Sequence[Tournament], keys: Sequence[str], ids: Identities
-           ) -> _Entries:
-        """The entries; RatingError for a printed rating that is no rating."""
-        players = list(chain.from_iterable(t.players for t in tournaments))
-        sizes = np.fromiter(map(len, (t.players for t in tournaments)), np.int64,
-                            len(tournaments))
-        tour = np.repeat(np.arange(len(tournaments)), sizes)
-        owners = chain.from_iterable(repeat(k, len(t.players))
-                                     for k, t in zip(keys, tournaments, strict=True))
-        person = np.fromiter(map(ids.code.__getitem__, zip(owners, map(_START_NO, players), strict=True)),
+    def of(cls, roster: Roster, keys: Sequence[str], ids: Identities) -> _Entries:
+        """The entries of the tournaments of *roster* (their *keys*); RatingError for a
+        printed rating that is no rating."""
+        players = roster.players
+        tour = np.array(roster.tour, dtype=np.int64).reshape(-1)
+        owners = map(keys.__getitem__, roster.tour)
+        person = np.fromiter(map(ids.code.__getitem__, zip(owners, roster.start_nos, strict=True)),
                              np.int64, len(players))
-        return cls(players=players, tour=tour, first=np.append(0, np.cumsum(sizes)),
+        return cls(players=players, tour=tour, first=np.array(roster.first, dtype=np.int64),
                    person=person, rating=_source_ratings(players, tour, keys),
                    hidden=~np.fromiter(map(_RATING_KNOWN, players), bool, len(players)))
 
@@ -426,17 +424,17 @@ def _note_list_ratings(at: _Period, in_force: Mapping[date, object]) -> None:
 
 
 def _games_and_events(tournaments: Sequence[Tournament], keys: Sequence[str],
-                      played: PlayedGames | None, events: Sequence[EventIdentity] | None
-                      ) -> tuple[PlayedGames, Sequence[EventIdentity]]:
+                      played: PlayedGames | None, events: Sequence[EventIdentity] | None,
+                      roster: Roster) -> tuple[PlayedGames, Sequence[EventIdentity]]:
     """The tournaments' games and each one's event identity, read when not given (an event
     twice is refused)."""
     if played is None:
         try:
-            played = PlayedGames.of(tournaments)
+            played = PlayedGames.of(tournaments, roster)
         except InputError as exc:
             raise RatingError(str(exc)) from None
     if events is None:
-        events = event_identities(tournaments, played)
+        events = event_identities(tournaments, played, roster)
         once = distinct_events([Event(tournament=t, sources=(k,), known=i) for t, k, i in zip(
             tournaments, keys, events, strict=True)])
         if len(once) < len(tournaments):
@@ -478,11 +476,12 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     keys = list(keys) if keys is not None else [f"t{i + 1}" for i in range(len(tournaments))]
     if len(set(keys)) != len(keys):
         raise RatingError("two tournaments of the period have the same id")
-    played, events = _games_and_events(tournaments, keys, played, events)
-    ids = identities if identities is not None else identify(list(zip(keys, tournaments,
-                                                                       strict=True)))
+    roster = Roster.of(tournaments)
+    played, events = _games_and_events(tournaments, keys, played, events, roster)
+    ids = identities if identities is not None else identify(
+        list(zip(keys, tournaments, strict=True)), roster=roster)
     notes = list(ids.notes)
-    entries = _Entries.of(tournaments, keys, ids)
+    entries = _Entries.of(roster, keys, ids)
     specs = _prepare(tournaments, keys, period, notes, assigned, ids, events, entries)
     at = _Period.of(period, specs, ids.people, notes)
     f = _facts(at, previous, listed)

@@ -23,6 +23,7 @@ from importer.model import Player, RatingList, Tournament, quick_init
 from importer.parsing.names import name_key
 from rating.notes import Note, grouped, plural
 from rating.period.bulk import records
+from rating.period.roster import Roster
 
 if TYPE_CHECKING:
     from importer.formats.fidelist import FideList
@@ -178,18 +179,21 @@ def _choose(p: Player, rl: RatingList, found: Sequence[Candidate]) -> list[Candi
 
 
 def identify(tournaments: Sequence[tuple[str, Tournament]], *,
-             known: Iterable[Mapping[tuple[str, str], Sequence[Candidate]]] = ()) -> Identities:
-    """Who each player of each (key, tournament) is.
+             known: Iterable[Mapping[tuple[str, str], Sequence[Candidate]]] = (),
+             roster: Roster | None = None) -> Identities:
+    """Who each player of each (key, tournament) is (*roster*: their players, when read
+    already).
 
     ``known`` are the places to look a player without an id up, best first (the FIDE list's
     and the register's candidates, by (federation, name key)); the players with an id of the
     tournaments themselves come last.  The people are in the order they are first seen, those
     found nowhere last.
     """
-    entries = _Roster.of(tournaments)
-    players, owners, fids = entries.players, entries.owners, entries.fids
+    entries = roster or Roster.of([t for _, t in tournaments])
+    players, fids, lists = entries.players, entries.fids, _lists(tournaments)
+    owners = list(map([k for k, _ in tournaments].__getitem__, entries.tour))
     wanted = _wanted(compress(players, map(not_, fids)))
-    places = [*known, _with_ids(entries, wanted)] if wanted else []
+    places = [*known, _with_ids(entries, lists, wanted)] if wanted else []
     keys: list[str | None] = list(fids)
     how: dict[int, MatchedBy] = {}  # entry → found by name (by FIDE id otherwise)
     matched: list[tuple[str, str]] = []
@@ -198,7 +202,7 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     for j in compress(range(len(fids)), map(not_, fids)):
         p, tkey = players[j], owners[j]
         fed = p.federation.strip().upper()
-        found = _lookup(p, entries.rating_list(j), fed, places)
+        found = _lookup(p, lists[entries.tour[j]], fed, places)
         if isinstance(found, Candidate):
             keys[j], how[j] = found.key, MatchedBy.NAME_FED
             matched.append((found.key, f"{p.name} (No. {p.start_no} in {tkey})"))
@@ -213,7 +217,7 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     seen = list(first.values())
     person = list(map(index.get, keys))
     code: dict[tuple[str, int], int] = dict(compress(  # the unmatched are placed below
-        zip(zip(owners, map(_START_NO, players), strict=True), cast("list[int]", person),
+        zip(zip(owners, entries.start_nos, strict=True), cast("list[int]", person),
             strict=True),
         map(is_not, person, repeat(None))))
     unknown: list[tuple[str, int, int | None]] = []  # key, entry, birth year
@@ -266,32 +270,6 @@ def _notes(people: Sequence[Person], matched: Sequence[tuple[str, str]],
     return tuple(notes)
 
 
-@dataclass(frozen=True, slots=True)
-class _Roster:
-    """Every tournament's players, one after another: each entry's player, its tournament's
-    key and its FIDE id ('' for none)."""
-
-    players: list[Player]
-    owners: list[str]
-    fids: list[str]
-    tournaments: Sequence[Tournament]
-    tour: list[int]
-
-    @classmethod
-    def of(cls, tournaments: Sequence[tuple[str, Tournament]]) -> _Roster:
-        """The entries of (key, tournament)s."""
-        players = list(chain.from_iterable(t.players for _, t in tournaments))
-        sizes = [len(t.players) for _, t in tournaments]
-        return cls(players, list(chain.from_iterable(map(repeat, (k for k, _ in tournaments),
-                                                         sizes))),
-                   list(map(fide_id_text, map(_FIDE_ID, players))), [t for _, t in tournaments],
-                   list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))))
-
-    def rating_list(self, j: int) -> RatingList:
-        """The list entry *j*'s tournament is rated on."""
-        return self.tournaments[self.tour[j]].info.rating_list or RatingList.STANDARD
-
-
 def _lookup(p: Player, rl: RatingList, fed: str,
             places: Sequence[Mapping[tuple[str, str], Sequence[Candidate]]]) -> Candidate | int:
     """The one candidate a player without an id is, or how many it could be (0: none)."""
@@ -307,8 +285,13 @@ def _lookup(p: Player, rl: RatingList, fed: str,
     return 0
 
 
-def _with_ids(entries: _Roster, wanted: Collection[tuple[str, str]]
-              ) -> dict[tuple[str, str], list[Candidate]]:
+def _lists(tournaments: Sequence[tuple[str, Tournament]]) -> list[RatingList]:
+    """Per tournament: the list it is rated on."""
+    return [t.info.rating_list or RatingList.STANDARD for _, t in tournaments]
+
+
+def _with_ids(entries: Roster, lists: Sequence[RatingList],
+              wanted: Collection[tuple[str, str]]) -> dict[tuple[str, str], list[Candidate]]:
     """The players with a FIDE id in the tournaments themselves, as candidates (for these
     (federation, name key)s only)."""
     out: dict[tuple[str, str], dict[str, Candidate]] = {}
@@ -323,5 +306,5 @@ def _with_ids(entries: _Roster, wanted: Collection[tuple[str, str]]
             out.setdefault((fed, name), {}).setdefault(
                 fid, Candidate(key=fid, fide_id=fid, name=p.name, federation=p.federation,
                                birth_year=p.birth_year, titles=frozenset({p.title.upper()} - {""}),
-                               ratings={entries.rating_list(j): p.rating}))
+                               ratings={lists[entries.tour[j]]: p.rating}))
     return {k: list(v.values()) for k, v in out.items()}

@@ -24,6 +24,7 @@ from importer.errors import InputError
 from importer.identity import Digests, EventIdentity, PlayerTokens, player_tokens
 from importer.model import FULL_POINT, HALF_POINT, NO_POINT, RoundResult, Status, Tournament
 from rating.period.core import kept, sorted_unique
+from rating.period.roster import Roster
 
 __all__ = ["PlayedGames", "event_identities"]
 
@@ -50,17 +51,17 @@ class PlayedGames:
     rounds: Array
 
     @classmethod
-    def of(cls, tournaments: Sequence[Tournament]) -> PlayedGames:
+    def of(cls, tournaments: Sequence[Tournament], roster: Roster | None = None) -> PlayedGames:
         """The played games of *tournaments* (a result whose opponent or points make no game is
-        left out), every result read in one pass; InputError for a round number too large to
-        be one."""
+        left out), every result read in one pass (*roster*: their players, when read already);
+        InputError for a round number too large to be one."""
         try:
-            return cls._at_once(tournaments)
+            return cls._at_once(tournaments, roster or Roster.of(tournaments))
         except (TypeError, OverflowError):  # an opponent None, or a number beyond 64 bits
             return cls._one_by_one(tournaments)
 
     @classmethod
-    def _at_once(cls, tournaments: Sequence[Tournament]) -> PlayedGames:
+    def _at_once(cls, tournaments: Sequence[Tournament], roster: Roster) -> PlayedGames:
         results = list(chain.from_iterable(t.results for t in tournaments))
         played = np.fromiter(map(is_, map(_STATUS, results), repeat(Status.PLAYED)), bool,
                              len(results))
@@ -72,7 +73,7 @@ class PlayedGames:
         score = _scores_h(rows)
         per_t = np.fromiter(map(len, (t.results for t in tournaments)), np.int64, len(tournaments))
         (tour,) = kept(played, np.repeat(np.arange(len(tournaments)), per_t))
-        starts = _StartNumbers.of(tournaments)
+        starts = _StartNumbers.of(roster)
         me, them = starts.positions(tour, me), starts.positions(tour, them)
         return cls(*kept((me >= 0) & (them >= 0) & (score >= 0), tour, me, them, score, rounds))
 
@@ -135,20 +136,19 @@ class _StartNumbers:
     span: int
 
     @classmethod
-    def of(cls, tournaments: Sequence[Tournament]) -> _StartNumbers:
+    def of(cls, roster: Roster) -> _StartNumbers:
         """OverflowError for a start number beyond 64 bits, or keys beyond 62."""
-        sizes = np.fromiter(map(len, (t.players for t in tournaments)), np.int64,
-                            len(tournaments))
-        nos = np.fromiter(map(_START, chain.from_iterable(t.players for t in tournaments)),
-                          np.int64, int(sizes.sum()))
-        tour = np.repeat(np.arange(len(tournaments)), sizes)
+        first = np.array(roster.first, dtype=np.int64)
+        sizes = first[1:] - first[:-1]
+        nos = np.array(roster.start_nos, dtype=np.int64).reshape(-1)
+        tour = np.repeat(np.arange(len(sizes)), sizes)
         position = np.arange(len(nos)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        plain = np.bincount(tour, weights=nos != position + 1, minlength=len(tournaments)) == 0
+        plain = np.bincount(tour, weights=nos != position + 1, minlength=len(sizes)) == 0
         odd = ~plain[tour]
         nos, tour, position = nos[odd], tour[odd], position[odd]
         low, high = (int(nos.min()), int(nos.max())) if len(nos) else (0, 0)
         span = high - low + 1
-        if span * max(len(tournaments), 1) >= 1 << 62:
+        if span * max(len(sizes), 1) >= 1 << 62:
             raise OverflowError("start numbers too far apart for one key")
         key = tour * span + (nos - low)
         order = np.argsort(key, kind="stable")
@@ -176,12 +176,14 @@ _SCORE_RANK: Final = np.zeros(101, dtype=np.int64)
 _SCORE_RANK[[0, 100, 50]] = np.arange(3)
 
 
-def event_identities(tournaments: Sequence[Tournament], played: PlayedGames
-                     ) -> list[EventIdentity]:
-    """:meth:`importer.identity.EventIdentity.of` of each tournament, from their played games:
-    the round digests are made for every tournament at once (:class:`_Digests`), when the
-    first is asked for."""
-    tokens = [player_tokens(t) for t in tournaments]
+def event_identities(tournaments: Sequence[Tournament], played: PlayedGames,
+                     roster: Roster | None = None) -> list[EventIdentity]:
+    """:meth:`importer.identity.EventIdentity.of` of each tournament, from their played games
+    (and their *roster*, when read already): the round digests are made for every tournament
+    at once (:class:`_Digests`), when the first is asked for."""
+    roster = roster or Roster.of(tournaments)
+    tokens = [player_tokens(t, roster.fids[lo:hi], roster.start_nos[lo:hi])
+              for t, (lo, hi) in zip(tournaments, roster.spans(), strict=True)]
     digests = _Digests(tournaments, played, tokens)
     return [EventIdentity.of(t, x, (partial(digests.of, i, False), partial(digests.of, i, True)))
             for i, (t, x) in enumerate(zip(tournaments, tokens, strict=True))]

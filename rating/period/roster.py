@@ -1,0 +1,42 @@
+"""A period's players, read once: every tournament's players one after another, with the
+columns every step reads (identity, games, the engine's entries)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import accumulate, chain, pairwise, repeat
+from operator import attrgetter
+
+from importer.identity import fide_id_text
+from importer.model import Player, Tournament
+
+__all__ = ["Roster"]
+
+_START, _FIDE_ID = attrgetter("start_no"), attrgetter("fide_id")
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """Tournaments' players one after another (their entries), each read once: the player, its
+    tournament's position, its start number and its FIDE id ('' for none)."""
+
+    players: list[Player]
+    first: list[int]
+    """Per tournament: its first entry (and one past the last)."""
+    tour: list[int]
+    start_nos: list[int]
+    fids: list[str]
+
+    @classmethod
+    def of(cls, tournaments: Sequence[Tournament]) -> Roster:
+        """The entries of *tournaments*."""
+        players = list(chain.from_iterable(t.players for t in tournaments))
+        sizes = [len(t.players) for t in tournaments]
+        return cls(players, [0, *accumulate(sizes)],
+                   list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))),
+                   list(map(_START, players)), list(map(fide_id_text, map(_FIDE_ID, players))))
+
+    def spans(self) -> Iterator[tuple[int, int]]:
+        """Each tournament's entries, as (first, one past the last)."""
+        return pairwise(self.first)
