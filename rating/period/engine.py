@@ -74,8 +74,8 @@ __all__ = ["PlayedGames", "rate_period"]
 
 Array = npt.NDArray[Any]
 
-_START_NO, _RATING, _RATING_KNOWN, _K = (attrgetter(n) for n in ("start_no", "rating",
-                                                                  "rating_known", "k"))
+_START_NO, _RATING, _RATING_KNOWN, _K, _KEY = (
+    attrgetter(n) for n in ("start_no", "rating", "rating_known", "k", "key"))
 _STANDING_K, _GAMES_TOTAL, _REACHED, _INACTIVE, _LAST_PLAYED, _BIRTH_YEAR = (
     attrgetter(n) for n in ("k", "games_total", "reached_2400", "inactive", "last_played",
                             "birth_year"))
@@ -95,6 +95,7 @@ class _Entries:
     of one tournament), as columns."""
 
     players: list[Player]
+    start_nos: list[int]
     tour: Array
     """Per entry: the tournament's position in the period."""
     first: Array
@@ -115,7 +116,8 @@ class _Entries:
         owners = map(keys.__getitem__, roster.tour)
         person = np.fromiter(map(ids.code.__getitem__, zip(owners, roster.start_nos, strict=True)),
                              np.int64, len(players))
-        return cls(players=players, tour=tour, first=np.array(roster.first, dtype=np.int64),
+        return cls(players=players, start_nos=roster.start_nos, tour=tour,
+                   first=np.array(roster.first, dtype=np.int64),
                    person=person, rating=_source_ratings(players, tour, keys),
                    hidden=~np.fromiter(map(_RATING_KNOWN, players), bool, len(players)))
 
@@ -144,7 +146,8 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
              notes: list[Note], assigned: Collection[str], ids: Identities,
              events: Sequence[EventIdentity], entries: _Entries) -> list[PeriodTournament]:
     out: list[PeriodTournament] = []
-    person_keys = [p.key for p in ids.people]
+    person_keys = list(map(_KEY, ids.people))
+    person, start_nos = entries.person.tolist(), entries.start_nos
     for t, key, identity, (lo, hi) in zip(tournaments, keys, events, entries.spans(),
                                           strict=True):
         rl = _tournament_list(t, notes, key)
@@ -156,12 +159,11 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
         if end is not None and default_period(end) != period and key not in assigned:
             notes.append(Note(f"{key}: ends {end}, which suggests the {default_period(end):%Y-%m} "
                               f"list; rated in {period:%Y-%m} as given"))
-        carries = any(p.rating is not None for p in t.players)
+        carries = any(map(is_not, map(_RATING, t.players), repeat(None)))
         out.append(PeriodTournament(
             key=key, tournament=t, rating_list=rl, start=start, rules=rules_for(start, rl),
             ratings_from="source" if carries else "list", identity=identity,
-            keys=dict(zip(map(_START_NO, t.players),
-                          map(person_keys.__getitem__, entries.person[lo:hi].tolist()),
+            keys=dict(zip(start_nos[lo:hi], map(person_keys.__getitem__, person[lo:hi]),
                           strict=True))))
     return out
 

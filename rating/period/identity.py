@@ -33,8 +33,8 @@ __all__ = ["Candidate", "Identities", "MatchedBy", "Person", "RatingFrom", "fall
 
 MAX_RATING_GAP: Final = 400
 """A namesake on the list whose rating is this far from the source's is someone else."""
-_FIDE_ID, _NAME, _FEDERATION, _START_NO = (attrgetter(n) for n in ("fide_id", "name", "federation",
-                                                                    "start_no"))
+_FIDE_ID, _NAME, _FEDERATION, _BIRTH_YEAR = (
+    attrgetter(n) for n in ("fide_id", "name", "federation", "birth_year"))
 
 
 class MatchedBy(StrEnum):
@@ -233,27 +233,29 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     shown = seen + [j for _, j, _ in unknown]
     first_players = list(map(players.__getitem__, shown))
     found_keys = cast("list[str]", list(first))
+    fide_ids, found_by = list(found_keys), [MatchedBy.FIDE_ID] * len(seen)
+    for j, by in how.items():  # first seen found by name: a register's key is no FIDE id
+        if seen[i := cast("int", person[j])] == j:
+            fide_ids[i], found_by[i] = (found_keys[i] if found_keys[i].isdigit() else ""), by
     people = records(Person, {
         "key": found_keys + [key for key, _, _ in unknown],
         "name": list(map(_NAME, first_players)),
         "federation": list(map(_FEDERATION, first_players)),
-        "fide_id": [k if k.isdigit() else "" for k in found_keys] + [""] * len(unknown),
-        "birth_year": [p.birth_year for p in first_players[:len(seen)]]
+        "fide_id": fide_ids + [""] * len(unknown),
+        "birth_year": list(map(_BIRTH_YEAR, first_players[:len(seen)]))
         + [y for _, _, y in unknown],
-        "matched_by": [how.get(j, MatchedBy.FIDE_ID) for j in seen]
-        + [MatchedBy.NONE] * len(unknown),
+        "matched_by": found_by + [MatchedBy.NONE] * len(unknown),
         "where": [f"No. {p.start_no} in {owners[j]}" for p, j in zip(first_players, shown,
                                                                    strict=True)]}, len(shown))
-    return Identities(tuple(people), code, _notes(people, matched, [
+    return Identities(tuple(people), code, _notes(people[len(seen):], matched, [
         (text, people[code[(owners[j], players[j].start_no)]].key) for j, text in ambiguous]))
 
 
-def _notes(people: Sequence[Person], matched: Sequence[tuple[str, str]],
+def _notes(alone: Sequence[Person], matched: Sequence[tuple[str, str]],
            ambiguous: Sequence[tuple[str, str]]) -> tuple[Note, ...]:
-    """The notes of an identification: the players found nowhere, those found by name
-    ((key, text)) and those matching several people ((text, key))."""
+    """The notes of an identification: the players found nowhere (*alone*), those found by
+    name ((key, text)) and those matching several people ((text, key))."""
     notes = []
-    alone = [p for p in people if p.matched_by is MatchedBy.NONE]
     if alone:
         notes.append(grouped(f"{plural(len(alone), 'player')} without a FIDE id found on no "
                              "list, so told apart by name, federation and birth year",
