@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import gc
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import fields
 from itertools import repeat
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
-__all__ = ["no_cycle_collection", "records"]
+__all__ = ["LazyRecords", "no_cycle_collection", "records"]
 
 _R = TypeVar("_R")
 
@@ -43,3 +43,42 @@ def no_cycle_collection() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
+
+
+class LazyRecords(Sequence[_R]):
+    """Records made when first read, all at once (a period holds tens of thousands, which many
+    callers never read): *make* makes the *count* of them."""
+
+    def __init__(self, count: int, make: Callable[[], list[_R]]) -> None:
+        self._count = count
+        self._make: Callable[[], list[_R]] | None = make
+        self._made: list[_R] = []
+
+    def _all(self) -> list[_R]:
+        if self._make is not None:
+            self._made, self._make = self._make(), None
+        return self._made
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, i: int) -> _R: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[_R]: ...
+
+    def __getitem__(self, i: int | slice) -> _R | Sequence[_R]:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[_R]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(tuple(self._all()))

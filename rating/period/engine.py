@@ -29,7 +29,7 @@ from importer.model import Player, RatingList, Tournament
 from importer.parsing.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.notes import Note, grouped, plural
-from rating.period.bulk import no_cycle_collection, records
+from rating.period.bulk import LazyRecords, no_cycle_collection, records
 from rating.period.core import (
     DISREGARDED,
     NONE,
@@ -50,7 +50,6 @@ from rating.period.played import PlayedGames, event_identities
 from rating.period.records import (
     LIST_CODES,
     LISTS,
-    LazyRecords,
     PeriodGames,
     PeriodPlayer,
     PeriodResult,
@@ -74,8 +73,8 @@ __all__ = ["PlayedGames", "rate_period"]
 
 Array = npt.NDArray[Any]
 
-_START_NO, _RATING, _RATING_KNOWN, _K, _KEY = (
-    attrgetter(n) for n in ("start_no", "rating", "rating_known", "k", "key"))
+_START_NO, _RATING, _RATING_KNOWN, _K = (
+    attrgetter(n) for n in ("start_no", "rating", "rating_known", "k"))
 _STANDING_K, _GAMES_TOTAL, _REACHED, _INACTIVE, _LAST_PLAYED, _BIRTH_YEAR = (
     attrgetter(n) for n in ("k", "games_total", "reached_2400", "inactive", "last_played",
                             "birth_year"))
@@ -146,7 +145,7 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
              notes: list[Note], assigned: Collection[str], ids: Identities,
              events: Sequence[EventIdentity], entries: _Entries) -> list[PeriodTournament]:
     out: list[PeriodTournament] = []
-    person_keys = list(map(_KEY, ids.people))
+    person_keys = ids.keys
     person, start_nos = entries.person.tolist(), entries.start_nos
     for t, key, identity, (lo, hi) in zip(tournaments, keys, events, entries.spans(),
                                           strict=True):
@@ -174,7 +173,10 @@ class _Period:
 
     period: date
     specs: tuple[PeriodTournament, ...]
-    people: tuple[Person, ...]
+    people: Sequence[Person]
+    """Made when first read: the steps read ``keys`` and ``birth_years``."""
+    keys: Sequence[str]
+    birth_years: Sequence[int | None]
     codes: PlayerLists
     index: Mapping[str, int]
     """Player key → position in ``people``."""
@@ -184,11 +186,12 @@ class _Period:
     """The period's notes so far (each step adds its own)."""
 
     @classmethod
-    def of(cls, period: date, specs: Sequence[PeriodTournament], people: Sequence[Person],
+    def of(cls, period: date, specs: Sequence[PeriodTournament], ids: Identities,
            notes: list[Note]) -> _Period:
-        """The period of *specs*, whose players are *people*."""
-        return cls(period=period, specs=tuple(specs), people=tuple(people),
-                   codes=PlayerLists(len(people)), index={p.key: i for i, p in enumerate(people)},
+        """The period of *specs*, whose players are *ids*' people."""
+        return cls(period=period, specs=tuple(specs), people=ids.people, keys=ids.keys,
+                   birth_years=ids.birth_years, codes=PlayerLists(len(ids.keys)),
+                   index=dict(zip(ids.keys, range(len(ids.keys)), strict=True)),
                    rules=rules_for(period), notes=notes)
 
     def person(self, code: int) -> Person:
@@ -197,7 +200,7 @@ class _Period:
 
     def key_of(self, code: int) -> tuple[str, RatingList]:
         """The (player key, list) of a code, as ``previous`` and ``pools`` are keyed."""
-        return self.person(code).key, LISTS[self.codes.list_of(code)]
+        return self.keys[self.codes.person_of(code)], LISTS[self.codes.list_of(code)]
 
     def list_codes(self) -> Array:
         """Per tournament: the position of its list in :data:`LISTS`."""
@@ -263,7 +266,7 @@ def _facts(at: _Period, previous: Mapping[tuple[str, RatingList], Standing],
     # R24 8.3.3: a published rating of 2400 or more (each list's threshold).
     tops = np.array([rules_for(period, rl).top_threshold for rl in LISTS], dtype=np.int32)
     f.reached |= f.base >= codes.per_list(tops)
-    years = codes.per_person(np.array([p.birth_year or 0 for p in at.people], dtype=np.int32))
+    years = codes.per_person(np.array([y or 0 for y in at.birth_years], dtype=np.int32))
     f.birth[f.birth == 0] = years[f.birth == 0]
     return f
 
@@ -400,11 +403,11 @@ def _seen(at: _Period, f: _Facts, entries: _Entries, codes: Array,
                 prev_ratings = {k: s.rating for k, s in previous.items() if s.rating is not None}
             std = older if older and month != prev_month else prev_ratings
             for i in np.flatnonzero(seen[lo:hi] < 0).tolist():
-                got = list_rating(spec.rules, None, std.get((at.people[person[i]].key,
+                got = list_rating(spec.rules, None, std.get((at.keys[person[i]],
                                                               RatingList.STANDARD)))
                 seen[lo + i] = NONE if got is None else got
         elif month != prev_month and older:
-            seen[lo:hi] = [_lookup(older, at.people[i].key, spec.rules) or NONE
+            seen[lo:hi] = [_lookup(older, at.keys[i], spec.rules) or NONE
                            for i in person.tolist()]
     return seen
 
@@ -485,7 +488,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     notes = list(ids.notes)
     entries = _Entries.of(roster, keys, ids)
     specs = _prepare(tournaments, keys, period, notes, assigned, ids, events, entries)
-    at = _Period.of(period, specs, ids.people, notes)
+    at = _Period.of(period, specs, ids, notes)
     f = _facts(at, previous, listed)
     codes = at.codes.code_of(entries.person, at.list_codes()[entries.tour])
     _source_bases(at, f, entries, codes)
@@ -638,7 +641,7 @@ def _players(at: _Period, f: _Facts, rated: _Rated, new: _NewList) -> Sequence[P
     def make() -> list[PeriodPlayer]:
         person, li = at.codes.person_of(shown), at.codes.list_of(shown)
         key_rank = np.empty(len(at.people), dtype=np.int64)
-        key_rank[np.argsort(np.array([p.key for p in at.people], dtype=str), kind="stable")] = (
+        key_rank[np.argsort(np.array(at.keys, dtype=str), kind="stable")] = (
             np.arange(len(at.people)))
         order = np.lexsort((key_rank[person], _LIST_ORDER[li]))
         col = {name: values[order] for name, values in columns.items()}
@@ -700,7 +703,7 @@ def _pool_games(at: _Period, rated: _Rated) -> Sequence[PoolGame]:
     def make() -> list[PoolGame]:
         specs = list(map(at.specs.__getitem__, tour.tolist()))
         return records(PoolGame, {
-            "key": [at.people[i].key for i in at.codes.person_of(pl).tolist()],
+            "key": list(map(at.keys.__getitem__, at.codes.person_of(pl).tolist())),
             "list": list(map(LISTS.__getitem__, at.codes.list_of(pl).tolist())),
             "tournament": [s.key for s in specs], "start": [s.start for s in specs],
             "opponent_rating": opp.tolist(), "score_h": score.tolist(),

@@ -22,7 +22,7 @@ from importer.identity import fide_id_text, player_key
 from importer.model import Player, RatingList, Tournament, quick_init
 from importer.parsing.names import name_key
 from rating.notes import Note, grouped, plural
-from rating.period.bulk import records
+from rating.period.bulk import LazyRecords, records
 from rating.period.roster import Roster
 
 if TYPE_CHECKING:
@@ -108,9 +108,15 @@ class Person:
 class Identities:
     """Who is who: each (tournament, start number) → a person."""
 
-    people: tuple[Person, ...]
+    people: Sequence[Person]
+    """Made when first read (:class:`rating.period.bulk.LazyRecords`): the period's engine
+    reads the columns below."""
     code: Mapping[tuple[str, int], int]
     """(tournament key, start number) → index into ``people``."""
+    keys: Sequence[str]
+    """Per person: the key (:attr:`Person.key`)."""
+    birth_years: Sequence[int | None]
+    """Per person: the birth year."""
     notes: tuple[Note, ...] = ()
 
     def person(self, tournament: str, start_no: int) -> Person | None:
@@ -205,10 +211,10 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
         found = _lookup(p, lists[entries.tour[j]], fed, places)
         if isinstance(found, Candidate):
             keys[j], how[j] = found.key, MatchedBy.NAME_FED
-            matched.append((found.key, f"{p.name} (No. {p.start_no} in {tkey})"))
+            matched.append((f"{p.name} ({_where(p, tkey)})", found.key))
             continue
         if found:
-            ambiguous.append((j, f"{p.name} (No. {p.start_no} in {tkey}, {found} candidates)"))
+            ambiguous.append((j, f"{p.name} ({_where(p, tkey)}, {found} candidates)"))
         keys[j] = None
         unmatched.setdefault((name_key(p.name), fed), []).append(j)
     first: dict[str | None, int] = {}  # key → the entry it is first seen at, in that order
@@ -232,38 +238,47 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
             code[(owners[j], players[j].start_no)] = index[key]
     shown = seen + [j for _, j, _ in unknown]
     first_players = list(map(players.__getitem__, shown))
-    found_keys = cast("list[str]", list(first))
-    fide_ids, found_by = list(found_keys), [MatchedBy.FIDE_ID] * len(seen)
-    for j, by in how.items():  # first seen found by name: a register's key is no FIDE id
-        if seen[i := cast("int", person[j])] == j:
-            fide_ids[i], found_by[i] = (found_keys[i] if found_keys[i].isdigit() else ""), by
-    people = records(Person, {
-        "key": found_keys + [key for key, _, _ in unknown],
-        "name": list(map(_NAME, first_players)),
-        "federation": list(map(_FEDERATION, first_players)),
-        "fide_id": fide_ids + [""] * len(unknown),
-        "birth_year": list(map(_BIRTH_YEAR, first_players[:len(seen)]))
-        + [y for _, _, y in unknown],
-        "matched_by": found_by + [MatchedBy.NONE] * len(unknown),
-        "where": [f"No. {p.start_no} in {owners[j]}" for p, j in zip(first_players, shown,
-                                                                   strict=True)]}, len(shown))
-    return Identities(tuple(people), code, _notes(people[len(seen):], matched, [
-        (text, people[code[(owners[j], players[j].start_no)]].key) for j, text in ambiguous]))
+    keys_of = cast("list[str]", list(first)) + [key for key, _, _ in unknown]
+    birth_years = list(map(_BIRTH_YEAR, first_players[:len(seen)])) + [y for _, _, y in unknown]
+
+    def make() -> list[Person]:
+        fide_ids, found_by = keys_of[:len(seen)], [MatchedBy.FIDE_ID] * len(seen)
+        for j, by in how.items():  # first seen found by name: a register's key is no FIDE id
+            if seen[i := cast("int", person[j])] == j:
+                fide_ids[i], found_by[i] = (keys_of[i] if keys_of[i].isdigit() else ""), by
+        return records(Person, {
+            "key": keys_of, "name": list(map(_NAME, first_players)),
+            "federation": list(map(_FEDERATION, first_players)),
+            "fide_id": fide_ids + [""] * len(unknown), "birth_year": birth_years,
+            "matched_by": found_by + [MatchedBy.NONE] * len(unknown),
+            "where": list(map(_where, first_players, map(owners.__getitem__, shown)))},
+            len(shown))
+
+    alone = [(f"{p.name} ({_where(p, owners[j])})", key) for key, j, _ in unknown
+             for p in (players[j],)]
+    return Identities(LazyRecords(len(shown), make), code, keys_of, birth_years, _notes(
+        alone, matched, [(text, keys_of[code[(owners[j], players[j].start_no)]])
+                         for j, text in ambiguous]))
 
 
-def _notes(alone: Sequence[Person], matched: Sequence[tuple[str, str]],
+def _where(p: Player, tournament: str) -> str:
+    """Where a player is seen, for notes: 'No. 2 in 1452107'."""
+    return f"No. {p.start_no} in {tournament}"
+
+
+def _notes(alone: Sequence[tuple[str, str]], matched: Sequence[tuple[str, str]],
            ambiguous: Sequence[tuple[str, str]]) -> tuple[Note, ...]:
-    """The notes of an identification: the players found nowhere (*alone*), those found by
-    name ((key, text)) and those matching several people ((text, key))."""
+    """The notes of an identification: the players found nowhere, found by name and matching
+    several people ((text, key) each)."""
     notes = []
     if alone:
         notes.append(grouped(f"{plural(len(alone), 'player')} without a FIDE id found on no "
                              "list, so told apart by name, federation and birth year",
-                             [f"{p.name} ({p.where})" for p in alone], [p.key for p in alone]))
+                             [text for text, _ in alone], [key for _, key in alone]))
     if matched:
         notes.append(grouped(f"{plural(len(matched), 'player')} without a FIDE id in the "
                              "source found by name and federation",
-                             [text for _, text in matched], [key for key, _ in matched]))
+                             [text for text, _ in matched], [key for _, key in matched]))
     if ambiguous:
         notes.append(grouped(f"{plural(len(ambiguous), 'player')} without a FIDE id match "
                              "several people of the same name and federation and are left "

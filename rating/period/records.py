@@ -3,12 +3,12 @@ game (the engine's numpy stays inside :mod:`rating.period.engine`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from types import SimpleNamespace
-from typing import Any, TypeVar, overload
+from typing import Any, overload
 
 from importer.identity import EventIdentity
 from importer.model import RatingList, Tournament, quick_init
@@ -19,7 +19,6 @@ from rating.systems.fide_rules import FideRules
 __all__ = [
     "LISTS",
     "LIST_CODES",
-    "LazyRecords",
     "PeriodGame",
     "PeriodGames",
     "PeriodPlayer",
@@ -35,45 +34,6 @@ __all__ = [
 LISTS = (RatingList.STANDARD, RatingList.RAPID, RatingList.BLITZ)
 """The lists by code 0, 1, 2 (as the engine numbers them)."""
 LIST_CODES = {rl: i for i, rl in enumerate(LISTS)}
-_R = TypeVar("_R")
-
-class LazyRecords(Sequence[_R]):
-    """Records made when first read, all at once (a period holds tens of thousands, which many
-    callers never read): *make* makes the *count* of them."""
-
-    def __init__(self, count: int, make: Callable[[], list[_R]]) -> None:
-        self._count = count
-        self._make: Callable[[], list[_R]] | None = make
-        self._made: list[_R] = []
-
-    def _all(self) -> list[_R]:
-        if self._make is not None:
-            self._made, self._make = self._make(), None
-        return self._made
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, i: int) -> _R: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[_R]: ...
-
-    def __getitem__(self, i: int | slice) -> _R | Sequence[_R]:
-        return self._all()[i]
-
-    def __iter__(self) -> Iterator[_R]:
-        return iter(self._all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(tuple(self._all()))
 
 
 def _as_list(values: Iterable[Any]) -> list[Any]:
@@ -346,10 +306,10 @@ class PeriodResult:
 
     period: date
     players: Sequence[PeriodPlayer]
-    """By list, then key (a tuple, or :class:`LazyRecords` as the engine gives them)."""
+    """By list, then key (a tuple, or :class:`rating.period.bulk.LazyRecords` as the engine gives them)."""
     games: PeriodGames
     pool: Sequence[PoolGame]
-    """In the order of the period's table (a tuple, or :class:`LazyRecords`)."""
+    """In the order of the period's table (a tuple, or :class:`rating.period.bulk.LazyRecords`)."""
     tournaments: tuple[PeriodTournament, ...]
     notes: tuple[Note, ...] = field(default=())
     """For people, each remembering the players it is about (none: the month or an event)."""
