@@ -57,11 +57,13 @@ __all__ = [
     "fide_id_text",
     "find_on_national_list",
     "group_events",
+    "name_token",
     "national_person_key",
     "player_key",
     "player_token",
     "player_tokens",
     "shows_games_of",
+    "tokens_of",
 ]
 
 _POINTS_H: Final = {FULL_POINT: 100, HALF_POINT: 50, NO_POINT: 0}
@@ -145,7 +147,8 @@ def player_token(p: Player) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-def _name_token(name: str) -> str:
+def name_token(name: str) -> str:
+    """A name as an event's identity by name shows it: a short hash of its name key."""
     return _short(name_key(name))
 
 
@@ -161,24 +164,22 @@ class PlayerTokens(NamedTuple):
     start_nos: Sequence[int]
     """Their start numbers."""
 
-    def by_start_no(self, named: bool) -> dict[int, str]:
-        """Start number → token, by name when *named* (of two players with one start number,
-        the later)."""
-        return dict(zip(self.start_nos, self.named if named else self.keyed, strict=True))
 
-
-def player_tokens(t: Tournament, fids: Sequence[str] | None = None,
-                  start_nos: Sequence[int] | None = None) -> PlayerTokens:
-    """*t*'s players as its identity names them; *fids* (:func:`fide_id_text`) and
-    *start_nos*: its players', when read already."""
+def player_tokens(t: Tournament) -> PlayerTokens:
+    """*t*'s players as its identity names them."""
     players = t.players
-    ids = list(map(fide_id_text, map(_FIDE_ID, players))) if fids is None else fids
-    keyed = list(ids)
+    return tokens_of(players, list(map(fide_id_text, map(_FIDE_ID, players))),
+                     list(map(_START_NO, players)), list(map(name_token, map(_NAME, players))))
+
+
+def tokens_of(players: Sequence[Player], fids: Sequence[str], start_nos: Sequence[int],
+              named: list[str]) -> PlayerTokens:
+    """*players* as their event's identity names them, from their FIDE ids
+    (:func:`fide_id_text`), start numbers and :func:`name_token`\\ s, read already."""
+    keyed = list(fids)
     for j in compress(range(len(keyed)), map(not_, keyed)):
         keyed[j] = player_token(players[j])
-    return PlayerTokens(keyed, list(map(_name_token, map(_NAME, players))),
-                        bool(keyed) and all(ids),
-                        list(map(_START_NO, players)) if start_nos is None else start_nos)
+    return PlayerTokens(keyed, named, bool(keyed) and all(fids), start_nos)
 
 
 class SameBy(StrEnum):
@@ -222,6 +223,11 @@ def _played(t: Tournament) -> _Played:
     return [g for g in map(_game, t.results, repeat(known)) if g is not None]
 
 
+def _by_start_no(start_nos: Sequence[int], names: Sequence[str]) -> dict[int, str]:
+    """Start number → name (of two players with one start number, the later)."""
+    return dict(zip(start_nos, names, strict=True))
+
+
 def _rows(played: _Played, token: Mapping[int, str]) -> Rows:
     """The games by round, each player named by *token* (start number → name)."""
     by_round: dict[int, set[tuple[str, str, int]]] = {}
@@ -254,18 +260,23 @@ class Keyed:
     known: Digests | None = ()
     """The rounds' digests when known (stored, or made already); None: made when first asked
     for (:attr:`rounds`)."""
-    shown: tuple[Tournament, Mapping[int, str]] | None = field(default=None, repr=False)
-    """The tournament and its players' names here by start number, when read from a source
-    (not from the register): the games are read from it when two sources are compared."""
+    shown: tuple[Tournament, Sequence[int], Sequence[str]] | None = field(default=None,
+                                                                          repr=False)
+    """The tournament, its players' start numbers and their names here, when read from a
+    source (not from the register): the games are read from it when two sources are
+    compared."""
     later: Callable[[], Digests] | None = field(default=None, repr=False)
     """What makes the digests when first asked for (default: read from ``shown``)."""
 
     @classmethod
-    def of(cls, t: Tournament, token: Mapping[int, str],
-           later: Callable[[], Digests] | None = None) -> Keyed:
-        """*t*'s players and games, each player named by *token* (start number → name); the
-        digests are made when first asked for, by *later* when given (many events' at once)."""
-        return cls(frozenset(token.values()), None, (t, token), later)
+    def of(cls, t: Tournament, start_nos: Sequence[int], names: Sequence[str], *,
+           unique: bool, later: Callable[[], Digests] | None = None) -> Keyed:
+        """*t*'s players and games, each player named by *names* (in the order of
+        *start_nos*; *unique*: no start number twice, else of two players with one start
+        number the later counts); the digests are made when first asked for, by *later* when
+        given (many events' at once)."""
+        players = frozenset(names if unique else _by_start_no(start_nos, names).values())
+        return cls(players, None, (t, start_nos, names), later)
 
     @property
     def rounds(self) -> Digests:
@@ -277,7 +288,7 @@ class Keyed:
         if self.later is not None:
             made = self.later()
         elif self.shown is not None:
-            made = _round_digests(_rows(_played(self.shown[0]), self.shown[1]))
+            made = _round_digests(_rows(_played(self.shown[0]), _by_start_no(*self.shown[1:])))
         else:  # nothing shown: no games
             made = ()
         object.__setattr__(self, "known", made)  # a cache: equal to what it stands for
@@ -289,8 +300,8 @@ class Keyed:
         one)."""
         if self.known is not None or self.shown is None:
             return bool(self.rounds)
-        t, token = self.shown
-        return any(_game(r, token) is not None for r in t.results)
+        t, start_nos, _ = self.shown
+        return any(_game(r, start_nos) is not None for r in t.results)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Keyed):
@@ -303,7 +314,9 @@ class Keyed:
     @property
     def rows(self) -> Rows | None:
         """The games themselves, when read from a source (None: from the register)."""
-        return None if self.shown is None else _rows(_played(self.shown[0]), self.shown[1])
+        if self.shown is None:
+            return None
+        return _rows(_played(self.shown[0]), _by_start_no(*self.shown[1:]))
 
     @property
     def text(self) -> str:
@@ -396,11 +409,14 @@ class EventIdentity:
         info = t.info
         start = None if info.date_source is DateSource.LAST_UPDATE else info.start_date
         tokens = tokens or player_tokens(t)
-        keyed, named = tokens.by_start_no(named=False), tokens.by_start_no(named=True)
+        nos = tokens.start_nos
+        unique = len(set(nos)) == len(nos)
         by_id, by_name = later or (None, None)
         return cls(chess_results=info.id.strip(), fide_event=info.fide_event_id.strip(),
-                   name=name_key(info.name), start=start, keyed=Keyed.of(t, keyed, by_id),
-                   named=Keyed.of(t, named, by_name), all_ids=tokens.all_ids)
+                   name=name_key(info.name), start=start,
+                   keyed=Keyed.of(t, nos, tokens.keyed, unique=unique, later=by_id),
+                   named=Keyed.of(t, nos, tokens.named, unique=unique, later=by_name),
+                   all_ids=tokens.all_ids)
 
     @property
     def players(self) -> frozenset[str]:

@@ -312,9 +312,8 @@ def _with_ids(entries: Roster, lists: Sequence[RatingList],
     """The players with a FIDE id in the tournaments themselves, as candidates (for these
     (federation, name key)s only)."""
     out: dict[tuple[str, str], dict[str, Candidate]] = {}
-    names = {name for _, name in wanted}
-    for j in compress(range(len(entries.fids)),
-                      map(names.__contains__, map(name_key, map(_NAME, entries.players)))):
+    tokens = set(compress(entries.name_tokens, map(not_, entries.fids)))  # the names wanted
+    for j in compress(range(len(entries.fids)), map(tokens.__contains__, entries.name_tokens)):
         p, fid = entries.players[j], entries.fids[j]
         if not fid:
             continue

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from importer.errors import InputError
-from importer.identity import Digests, EventIdentity, PlayerTokens, player_tokens
+from importer.identity import Digests, EventIdentity, PlayerTokens, tokens_of
 from importer.model import FULL_POINT, HALF_POINT, NO_POINT, RoundResult, Status, Tournament
 from rating.period.core import kept, sorted_unique
 from rating.period.roster import Roster
@@ -182,7 +182,8 @@ def event_identities(tournaments: Sequence[Tournament], played: PlayedGames,
     (and their *roster*, when read already): the round digests are made for every tournament
     at once (:class:`_Digests`), when the first is asked for."""
     roster = roster or Roster.of(tournaments)
-    tokens = [player_tokens(t, roster.fids[lo:hi], roster.start_nos[lo:hi])
+    tokens = [tokens_of(t.players, roster.fids[lo:hi], roster.start_nos[lo:hi],
+                        roster.name_tokens[lo:hi])
               for t, (lo, hi) in zip(tournaments, roster.spans(), strict=True)]
     digests = _Digests(tournaments, played, tokens)
     return [EventIdentity.of(t, x, (partial(digests.of, i, False), partial(digests.of, i, True)))

@@ -8,18 +8,19 @@ from dataclasses import dataclass
 from itertools import accumulate, chain, pairwise, repeat
 from operator import attrgetter
 
-from importer.identity import fide_id_text
+from importer.identity import fide_id_text, name_token
 from importer.model import Player, Tournament
 
 __all__ = ["Roster"]
 
-_START, _FIDE_ID = attrgetter("start_no"), attrgetter("fide_id")
+_START, _FIDE_ID, _NAME = attrgetter("start_no"), attrgetter("fide_id"), attrgetter("name")
 
 
 @dataclass(frozen=True, slots=True)
 class Roster:
     """Tournaments' players one after another (their entries), each read once: the player, its
-    tournament's position, its start number and its FIDE id ('' for none)."""
+    tournament's position, its start number, its FIDE id ('' for none) and its name's
+    :func:`importer.identity.name_token`."""
 
     players: list[Player]
     first: list[int]
@@ -27,6 +28,7 @@ class Roster:
     tour: list[int]
     start_nos: list[int]
     fids: list[str]
+    name_tokens: list[str]
 
     @classmethod
     def of(cls, tournaments: Sequence[Tournament]) -> Roster:
@@ -35,7 +37,8 @@ class Roster:
         sizes = [len(t.players) for t in tournaments]
         return cls(players, [0, *accumulate(sizes)],
                    list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))),
-                   list(map(_START, players)), list(map(fide_id_text, map(_FIDE_ID, players))))
+                   list(map(_START, players)), list(map(fide_id_text, map(_FIDE_ID, players))),
+                   list(map(name_token, map(_NAME, players))))
 
     def spans(self) -> Iterator[tuple[int, int]]:
         """Each tournament's entries, as (first, one past the last)."""
