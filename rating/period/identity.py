@@ -10,13 +10,12 @@ is identified by name, federation and birth year — and is *unknown* to the lis
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import chain, compress, repeat
-from operator import attrgetter, is_not, not_
-from typing import TYPE_CHECKING, Final, cast
+from itertools import accumulate, chain, compress
+from operator import attrgetter, gt, not_
+from typing import TYPE_CHECKING, Final
 
 from importer.identity import fide_id_text, player_key
 from importer.model import Player, RatingList, Tournament, quick_init
@@ -217,15 +216,10 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
             ambiguous.append((j, f"{p.name} ({_where(p, tkey)}, {found} candidates)"))
         keys[j] = None
         unmatched.setdefault((name_key(p.name), fed), []).append(j)
-    first: dict[str | None, int] = {}  # key → the entry it is first seen at, in that order
-    deque(map(first.setdefault, compress(keys, keys), compress(range(len(keys)), keys)), maxlen=0)
-    index = {key: i for i, key in enumerate(first)}
-    seen = list(first.values())
-    person = list(map(index.get, keys))
-    code: dict[tuple[str, int], int] = dict(compress(  # the unmatched are placed below
-        zip(zip(owners, entries.start_nos, strict=True), cast("list[int]", person),
-            strict=True),
-        map(is_not, person, repeat(None))))
+    index: dict[str, int] = {}  # key → person, numbered as first seen (−1: placed below)
+    person = [-1 if k is None else index.setdefault(k, len(index)) for k in keys]
+    seen = _firsts(person)
+    code = dict(zip(zip(owners, entries.start_nos, strict=True), person, strict=True))
     unknown: list[tuple[str, int, int | None]] = []  # key, entry, birth year
     for (nkey, fed), rows in unmatched.items():
         years = {y for y in (players[j].birth_year for j in rows) if y}
@@ -238,13 +232,13 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
             code[(owners[j], players[j].start_no)] = index[key]
     shown = seen + [j for _, j, _ in unknown]
     first_players = list(map(players.__getitem__, shown))
-    keys_of = cast("list[str]", list(first)) + [key for key, _, _ in unknown]
+    keys_of = list(index)
     birth_years = list(map(_BIRTH_YEAR, first_players[:len(seen)])) + [y for _, _, y in unknown]
 
     def make() -> list[Person]:
         fide_ids, found_by = keys_of[:len(seen)], [MatchedBy.FIDE_ID] * len(seen)
         for j, by in how.items():  # first seen found by name: a register's key is no FIDE id
-            if seen[i := cast("int", person[j])] == j:
+            if seen[i := person[j]] == j:
                 fide_ids[i], found_by[i] = (keys_of[i] if keys_of[i].isdigit() else ""), by
         return records(Person, {
             "key": keys_of, "name": list(map(_NAME, first_players)),
@@ -259,6 +253,13 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     return Identities(LazyRecords(len(shown), make), code, keys_of, birth_years, _notes(
         alone, matched, [(text, keys_of[code[(owners[j], players[j].start_no)]])
                          for j, text in ambiguous]))
+
+
+def _firsts(person: Sequence[int]) -> list[int]:
+    """Where each person is first seen, of the entries' *person*s numbered as first seen
+    (−1: none)."""
+    before = chain((-1,), accumulate(person, max))  # the highest number seen before each
+    return list(compress(range(len(person)), map(gt, person, before)))
 
 
 def _where(p: Player, tournament: str) -> str:
