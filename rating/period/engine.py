@@ -105,6 +105,8 @@ class _Entries:
     """Per entry: the rating the tournament prints (−1 none)."""
     hidden: Array
     """Per entry: the source cut the rating off (unknown, not unrated)."""
+    carries: Array
+    """Per tournament: whether it prints any rating (a 0 too)."""
 
     @classmethod
     def of(cls, roster: Roster, keys: Sequence[str], ids: Identities) -> _Entries:
@@ -115,30 +117,34 @@ class _Entries:
         owners = map(keys.__getitem__, roster.tour)
         person = np.fromiter(map(ids.code.__getitem__, zip(owners, roster.start_nos, strict=True)),
                              np.int64, len(players))
+        rating, printed = _source_ratings(players, tour, keys)
         return cls(players=players, start_nos=roster.start_nos, tour=tour,
-                   first=np.array(roster.first, dtype=np.int64),
-                   person=person, rating=_source_ratings(players, tour, keys),
-                   hidden=~np.fromiter(map(_RATING_KNOWN, players), bool, len(players)))
+                   first=np.array(roster.first, dtype=np.int64), person=person, rating=rating,
+                   hidden=~np.fromiter(map(_RATING_KNOWN, players), bool, len(players)),
+                   carries=np.bincount(tour, weights=printed, minlength=len(keys)) > 0)
 
     def spans(self) -> Iterator[tuple[int, int]]:
         """Each tournament's entries, as (first, one past the last)."""
         return pairwise(self.first.tolist())
 
 
-def _source_ratings(players: Sequence[Player], tour: Array, keys: Sequence[str]) -> Array:
-    """The ratings the tournaments print (−1 none); RatingError for one that is not a rating
-    (expected 1 to MAX_RATING; 0 is none)."""
-    given = [r or 0 for r in map(_RATING, players)]
+def _source_ratings(players: Sequence[Player], tour: Array, keys: Sequence[str]
+                    ) -> tuple[Array, Array]:
+    """The ratings the tournaments print (−1 none), and whether each prints one at all (a 0
+    too); RatingError for one that is not a rating (expected 1 to MAX_RATING; 0 is none)."""
+    given = list(map(_RATING, players))
     try:
-        ratings = np.array(given, dtype=np.int64).reshape(-1)
-        bad = np.flatnonzero((ratings < 0) | (ratings > MAX_RATING)).tolist()
-    except OverflowError:  # beyond 64 bits: not a rating either
-        bad = [i for i, r in enumerate(given) if not 0 <= r <= MAX_RATING]
+        shown = np.array(given, dtype=np.float64).reshape(-1)  # None: NaN
+    except OverflowError:  # beyond a float: not a rating either
+        shown = np.array([r if r is None or 0 <= r <= MAX_RATING else -1 for r in given],
+                         dtype=np.float64).reshape(-1)
+    bad = np.flatnonzero((shown < 0) | (shown > MAX_RATING)).tolist()
     if bad:
         p = players[bad[0]]
         raise RatingError(f"{keys[tour[bad[0]]]}: player {p.start_no} ({p.name}) has rating "
                           f"{p.rating}, which is not a rating (expected 1 to {MAX_RATING})")
-    return np.where(ratings == 0, NONE, ratings)
+    printed = ~np.isnan(shown)
+    return np.where(printed & (shown != 0), shown, NONE).astype(np.int64), printed
 
 
 def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: date,
@@ -147,8 +153,8 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
     out: list[PeriodTournament] = []
     person_keys = ids.keys
     person, start_nos = entries.person.tolist(), entries.start_nos
-    for t, key, identity, (lo, hi) in zip(tournaments, keys, events, entries.spans(),
-                                          strict=True):
+    for t, key, identity, (lo, hi), carries in zip(tournaments, keys, events, entries.spans(),
+                                                   entries.carries.tolist(), strict=True):
         rl = _tournament_list(t, notes, key)
         start = t.info.start_date
         if start is None:
@@ -158,7 +164,6 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
         if end is not None and default_period(end) != period and key not in assigned:
             notes.append(Note(f"{key}: ends {end}, which suggests the {default_period(end):%Y-%m} "
                               f"list; rated in {period:%Y-%m} as given"))
-        carries = any(map(is_not, map(_RATING, t.players), repeat(None)))
         out.append(PeriodTournament(
             key=key, tournament=t, rating_list=rl, start=start, rules=rules_for(start, rl),
             ratings_from="source" if carries else "list", identity=identity,

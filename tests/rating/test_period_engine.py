@@ -6,10 +6,12 @@ from __future__ import annotations
 from datetime import date
 
 import numpy as np
+import pytest
 from test_register import event
 
 from importer.identity import EventIdentity
 from importer.model import RatingList
+from rating.errors import RatingError
 from rating.period.core import PlayerLists
 from rating.period.engine import rate_period
 from rating.period.records import LIST_CODES, LISTS, Standing
@@ -50,3 +52,19 @@ def test_the_first_event_is_the_earliest_among_more_than_a_thousand_tournaments(
     assert {(g.tournament, g.disregarded) for g in r.pool if g.key == "21"} == {
         ("t1", False), ("t1002", False)}
     assert not any("scored nothing" in n for n in r.notes)
+
+
+@pytest.mark.parametrize("rating", [-5, 3501, 2 ** 70, 10 ** 400])
+def test_a_printed_rating_that_is_no_rating_is_refused_with_the_player(rating):
+    t = event(date(2025, 10, 10), {"11": rating, "12": 1800}, [("11", "12", 1)], "open")
+    with pytest.raises(RatingError, match=rf"t1: player 1 \(P 11\) has rating {rating}, which "
+                                          r"is not a rating \(expected 1 to 3500\)"):
+        rate_period([t], date(2025, 11, 1))
+
+
+def test_a_rating_of_0_is_none_but_the_tournament_still_carries_ratings():
+    t = event(date(2025, 10, 10), {"11": 0, "12": 1800}, [("11", "12", 1)], "open")
+    spec = rate_period([t], date(2025, 11, 1)).tournaments[0]
+    assert spec.ratings_from == "source"
+    no_ratings = event(date(2025, 10, 10), {"11": None, "12": None}, [("11", "12", 1)], "open")
+    assert rate_period([no_ratings], date(2025, 11, 1)).tournaments[0].ratings_from == "list"
