@@ -114,9 +114,14 @@ class _Entries:
         printed rating that is no rating."""
         players = roster.players
         tour = np.array(roster.tour, dtype=np.int64).reshape(-1)
-        owners = map(keys.__getitem__, roster.tour)
-        person = np.fromiter(map(ids.code.__getitem__, zip(owners, roster.start_nos, strict=True)),
-                             np.int64, len(players))
+        if (ids.entries is not None and ids.order == tuple(keys)
+                and len(ids.entries) == len(players)):
+            person = np.array(ids.entries, dtype=np.int64).reshape(-1)
+        else:
+            owners = map(keys.__getitem__, roster.tour)
+            person = np.fromiter(map(ids.code.__getitem__, zip(owners, roster.start_nos,
+                                                               strict=True)),
+                                 np.int64, len(players))
         rating, printed = _source_ratings(players, tour, keys)
         return cls(players=players, start_nos=roster.start_nos, tour=tour,
                    first=np.array(roster.first, dtype=np.int64), person=person, rating=rating,

@@ -117,6 +117,11 @@ class Identities:
     birth_years: Sequence[int | None]
     """Per person: the birth year."""
     notes: tuple[Note, ...] = ()
+    order: tuple[str, ...] = ()
+    """The tournaments' keys, in the order given."""
+    entries: Sequence[int] | None = None
+    """Per player of the tournaments, one tournament's after the other's: the person (as
+    ``code`` finds it), when every tournament numbers its players 1, 2, … n."""
 
     def person(self, tournament: str, start_no: int) -> Person | None:
         """The person behind a tournament's start number."""
@@ -229,7 +234,7 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
             if key not in index:
                 index[key] = len(seen) + len(unknown)
                 unknown.append((key, j, year))
-            code[(owners[j], players[j].start_no)] = index[key]
+            code[(owners[j], players[j].start_no)] = person[j] = index[key]
     shown = seen + [j for _, j, _ in unknown]
     first_players = list(map(players.__getitem__, shown))
     keys_of = list(index)
@@ -252,7 +257,8 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
              for p in (players[j],)]
     return Identities(LazyRecords(len(shown), make), code, keys_of, birth_years, _notes(
         alone, matched, [(text, keys_of[code[(owners[j], players[j].start_no)]])
-                         for j, text in ambiguous]))
+                         for j, text in ambiguous]), tuple(k for k, _ in tournaments),
+        person if entries.numbered else None)
 
 
 def _firsts(person: Sequence[int]) -> list[int]:

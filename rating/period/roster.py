@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, pairwise, repeat
-from operator import attrgetter
+from operator import add, attrgetter
 
 from importer.identity import fide_id_text, name_token
 from importer.model import Player, Tournament
@@ -29,16 +29,21 @@ class Roster:
     start_nos: list[int]
     fids: list[str]
     name_tokens: list[str]
+    numbered: bool
+    """Every tournament numbers its players 1, 2, … n, in order (no start number twice)."""
 
     @classmethod
     def of(cls, tournaments: Sequence[Tournament]) -> Roster:
         """The entries of *tournaments*."""
         players = list(chain.from_iterable(t.players for t in tournaments))
         sizes = [len(t.players) for t in tournaments]
+        nos = list(map(_START, players))
         return cls(players, [0, *accumulate(sizes)],
-                   list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))),
-                   list(map(_START, players)), list(map(fide_id_text, map(_FIDE_ID, players))),
-                   list(map(name_token, map(_NAME, players))))
+                   list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))), nos,
+                   list(map(fide_id_text, map(_FIDE_ID, players))),
+                   list(map(name_token, map(_NAME, players))),
+                   nos == list(chain.from_iterable(map(range, repeat(1), map(add, sizes,
+                                                                             repeat(1))))))
 
     def spans(self) -> Iterator[tuple[int, int]]:
         """Each tournament's entries, as (first, one past the last)."""

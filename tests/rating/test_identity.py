@@ -126,3 +126,27 @@ def test_the_register_knows_a_player_without_an_id_from_an_earlier_month(tmp_pat
     nia = next(p for p in jan.players if p.name == "Newcomer, Nia")
     assert (nia.key, nia.matched_by) == ("newcomer nia|ENG|2012", MatchedBy.NAME_FED)
     assert (nia.pool_games, nia.status.value, nia.new_rating) == (5, "newly_rated", 1800)
+
+
+def test_each_entry_s_person_is_the_one_its_start_number_finds():
+    """The engine reads each entry's person from ``entries`` when every tournament numbers
+    its players 1 … n; it is the person ``code`` finds, the unmatched included."""
+    a = event(Player(start_no=1, name="Doe, Jo", federation="IRL", fide_id="77"),
+              Player(start_no=2, name="Roe, Al", federation="USA"),
+              Player(start_no=3, name="Poe, Ed", federation="USA", fide_id="12"))
+    b = event(Player(start_no=1, name="Ed Poe", federation="USA"),
+              Player(start_no=2, name="Jo Doe", federation="IRL", fide_id="77"),
+              Player(start_no=3, name="Al Roe", federation="USA"))
+    ids = identify([("a", a), ("b", b)])
+    looked_up = [ids.code[(k, p.start_no)] for k, t in (("a", a), ("b", b)) for p in t.players]
+    assert ids.entries == looked_up == [0, 2, 1, 1, 0, 2]
+    assert ids.order == ("a", "b")
+    assert [p.key for p in ids.people] == ["77", "12", "al roe|USA|"]
+
+
+def test_a_start_number_given_twice_leaves_each_entry_to_its_start_number():
+    twice = event(Player(start_no=1, name="Doe, Jo", federation="IRL", fide_id="77"),
+                  Player(start_no=1, name="Roe, Al", federation="USA", fide_id="78"))
+    ids = identify([("a", twice)])
+    assert ids.entries is None
+    assert ids.person("a", 1).key == "78"  # of two players with one start number, the later
