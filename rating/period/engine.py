@@ -73,8 +73,8 @@ __all__ = ["PlayedGames", "rate_period"]
 
 Array = npt.NDArray[Any]
 
-_START_NO, _RATING, _RATING_KNOWN, _K = (
-    attrgetter(n) for n in ("start_no", "rating", "rating_known", "k"))
+_START_NO, _RATING, _RATING_KNOWN, _K, _TITLE, _CATEGORY = (
+    attrgetter(n) for n in ("start_no", "rating", "rating_known", "k", "title", "category"))
 _STANDING_K, _GAMES_TOTAL, _REACHED, _INACTIVE, _LAST_PLAYED, _BIRTH_YEAR = (
     attrgetter(n) for n in ("k", "games_total", "reached_2400", "inactive", "last_played",
                             "birth_year"))
@@ -319,22 +319,31 @@ def _ks(at: _Period, f: _Facts, entries: _Entries, codes: Array, k_default: int)
     k = f.list_k[codes].astype(np.int64)
     has = np.fromiter(map(is_not, published, repeat(None)), bool, len(published))
     k[has] = [published[i] for i in np.flatnonzero(has).tolist()]
-    seen: dict[tuple[object, ...], int] = {}
-    facts = (f.base[codes], f.games_total[codes], f.birth[codes], f.reached[codes])
-    unlikely: dict[int, None] = {}  # the people whose birth year cannot be one (in order)
-    for i in np.flatnonzero(~has & (k == 0)).tolist():
-        spec, p = at.specs[entries.tour[i]], entries.players[i]
-        base, games, birth, reached = (int(a[i]) for a in facts)
-        if birth and plausible_birth_year(birth, spec.start.year) is None:
-            unlikely[int(entries.person[i])] = None
-        key = (id(spec.rules), spec.start.year, base, games, birth, reached, p.title, p.category)
-        found = seen.get(key)
-        if found is None:
-            found = seen[key] = player_k(spec.rules, PlayerFacts(
-                rating=base if base >= 0 else None, games_played=games if games >= 0 else None,
-                birth_year=birth or None, reached_2400=bool(reached), year=spec.start.year,
-                title=p.title, junior=is_junior_category(p.category)), k_default)[0]
-        k[i] = found
+    rows = np.flatnonzero(~has & (k == 0))  # once per distinct set of facts:
+    players = list(map(entries.players.__getitem__, rows.tolist()))
+    words: dict[tuple[str, str], int] = {}  # (title, category) → a number
+    said = [words.setdefault(w, len(words)) for w in zip(map(_TITLE, players),
+                                                          map(_CATEGORY, players), strict=True)]
+    rules: dict[tuple[int, int], int] = {}  # (rules, year) → a number
+    rule_of = [rules.setdefault((id(s.rules), s.start.year), len(rules)) for s in at.specs]
+    spec_of = dict(zip(rule_of, at.specs, strict=True))  # a tournament of each
+    facts, back = np.unique(np.stack(
+        [np.array(rule_of, dtype=np.int64)[entries.tour[rows]], f.base[codes][rows],
+         f.games_total[codes][rows],
+         f.birth[codes][rows], f.reached[codes][rows], np.array(said, dtype=np.int64)],
+        axis=1).reshape(-1, 6), axis=0, return_inverse=True)
+    text = list(words)
+    distinct, odd = [], []
+    for r, base, games, birth, reached, w in facts.tolist():
+        spec, (title, category) = spec_of[r], text[w]
+        distinct.append(player_k(spec.rules, PlayerFacts(
+            rating=base if base >= 0 else None, games_played=games if games >= 0 else None,
+            birth_year=birth or None, reached_2400=bool(reached), year=spec.start.year,
+            title=title, junior=is_junior_category(category)), k_default)[0])
+        odd.append(bool(birth) and plausible_birth_year(birth, spec.start.year) is None)
+    k[rows] = np.array(distinct, dtype=np.int64)[back.reshape(-1)]
+    unlikely = dict.fromkeys(  # the people whose birth year cannot be one, in order
+        entries.person[rows][np.array(odd, dtype=bool)[back.reshape(-1)]].tolist())
     if unlikely:
         who = [at.people[i] for i in unlikely]
         at.notes.append(grouped(

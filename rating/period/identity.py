@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import accumulate, chain, compress
+from itertools import accumulate, chain, compress, count, repeat
 from operator import attrgetter, gt, not_
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from importer.identity import fide_id_text, player_key
 from importer.model import Player, RatingList, Tournament, quick_init
@@ -221,8 +221,8 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
             ambiguous.append((j, f"{p.name} ({_where(p, tkey)}, {found} candidates)"))
         keys[j] = None
         unmatched.setdefault((name_key(p.name), fed), []).append(j)
-    index: dict[str, int] = {}  # key → person, numbered as first seen (−1: placed below)
-    person = [-1 if k is None else index.setdefault(k, len(index)) for k in keys]
+    index: dict[str | None, int] = dict(zip(dict.fromkeys(compress(keys, keys)), count()))
+    person: list[int] = list(map(index.get, keys, repeat(-1)))  # −1: placed below
     seen = _firsts(person)
     code = dict(zip(zip(owners, entries.start_nos, strict=True), person, strict=True))
     unknown: list[tuple[str, int, int | None]] = []  # key, entry, birth year
@@ -237,7 +237,7 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
             code[(owners[j], players[j].start_no)] = person[j] = index[key]
     shown = seen + [j for _, j, _ in unknown]
     first_players = list(map(players.__getitem__, shown))
-    keys_of = list(index)
+    keys_of = cast("list[str]", list(index))  # numbered as first seen, the unmatched last
     birth_years = list(map(_BIRTH_YEAR, first_players[:len(seen)])) + [y for _, _, y in unknown]
 
     def make() -> list[Person]:
