@@ -166,8 +166,8 @@ def test_the_budget_checks_the_documented_targets():
         "help_bench.py list show": ({("list_ratio", "list_cpu_ratio", 2.5, False),
                                      ("list_heavy", "", 0.0, False)}, False),
         "period_bench.py": ({("rows_per_s", "cpu_rows_per_s", 5e6, True)}, False),
-        "rate_period_bench.py": ({("rows_per_s", "cpu_rows_per_s", 4e5, True),
-                                  ("floor_ratio", "cpu_floor_ratio", 12.0, False)}, False),
+        "rate_period_bench.py": ({("rows_per_s", "cpu_rows_per_s", 1e6, True),
+                                  ("floor_ratio", "cpu_floor_ratio", 6.0, False)}, False),
         "fidelist_bench.py": ({("ratio", "cpu_ratio", 5.0, False),
                                ("xml_ratio", "xml_cpu_ratio", 4.0, False)}, False),
     }

@@ -13,9 +13,11 @@ from dataclasses import fields
 from itertools import repeat
 from typing import Any, TypeVar, overload
 
-__all__ = ["LazyRecords", "no_cycle_collection", "records"]
+__all__ = ["LazyMapping", "LazyRecords", "no_cycle_collection", "records"]
 
 _R = TypeVar("_R")
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 def records(cls: type[_R], columns: Mapping[str, Sequence[Any]], count: int) -> list[_R]:
@@ -82,3 +84,29 @@ class LazyRecords(Sequence[_R]):
 
     def __repr__(self) -> str:
         return repr(tuple(self._all()))
+
+
+class LazyMapping(Mapping[_K, _V]):
+    """A dict made when first read, by *make* (a period holds thousands, which many callers
+    never read)."""
+
+    def __init__(self, make: Callable[[], dict[_K, _V]]) -> None:
+        self._make: Callable[[], dict[_K, _V]] | None = make
+        self._made: dict[_K, _V] = {}
+
+    def _all(self) -> dict[_K, _V]:
+        if self._make is not None:
+            self._made, self._make = self._make(), None
+        return self._made
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())

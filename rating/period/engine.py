@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from itertools import compress, pairwise, repeat
 from operator import attrgetter, is_not, itemgetter
 from typing import Any, Final
@@ -29,7 +30,7 @@ from importer.model import Player, RatingList, Tournament
 from importer.parsing.numbers import MAX_RATING
 from rating.errors import RatingError
 from rating.notes import Note, grouped, plural
-from rating.period.bulk import LazyRecords, no_cycle_collection, records
+from rating.period.bulk import LazyMapping, LazyRecords, no_cycle_collection, records
 from rating.period.core import (
     DISREGARDED,
     NONE,
@@ -172,9 +173,14 @@ def _prepare(tournaments: Sequence[Tournament], keys: Sequence[str], period: dat
         out.append(PeriodTournament(
             key=key, tournament=t, rating_list=rl, start=start, rules=rules_for(start, rl),
             ratings_from="source" if carries else "list", identity=identity,
-            keys=dict(zip(start_nos[lo:hi], map(person_keys.__getitem__, person[lo:hi]),
-                          strict=True))))
+            keys=LazyMapping(partial(_keys, start_nos, person, person_keys, lo, hi))))
     return out
+
+
+def _keys(start_nos: Sequence[int], person: Sequence[int], person_keys: Sequence[str], lo: int,
+          hi: int) -> dict[int, str]:
+    """Start number → the player's key, of the entries *lo* … *hi* − 1."""
+    return dict(zip(start_nos[lo:hi], map(person_keys.__getitem__, person[lo:hi]), strict=True))
 
 
 @dataclass(frozen=True, slots=True)

@@ -240,21 +240,23 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     keys_of = cast("list[str]", list(index))  # numbered as first seen, the unmatched last
     birth_years = list(map(_BIRTH_YEAR, first_players[:len(seen)])) + [y for _, _, y in unknown]
 
-    def make() -> list[Person]:
-        fide_ids, found_by = keys_of[:len(seen)], [MatchedBy.FIDE_ID] * len(seen)
-        for j, by in how.items():  # first seen found by name: a register's key is no FIDE id
-            if seen[i := person[j]] == j:
-                fide_ids[i], found_by[i] = (keys_of[i] if keys_of[i].isdigit() else ""), by
+    by_name = {i: by for j, by in how.items() if seen[i := person[j]] == j}  # first seen so
+    where_shown = list(map(owners.__getitem__, shown))
+    n_found, n_alone = len(seen), len(unknown)
+
+    def make() -> list[Person]:  # from what it keeps alone (the entries' columns are let go)
+        fide_ids, found_by = keys_of[:n_found], [MatchedBy.FIDE_ID] * n_found
+        for i, by in by_name.items():  # a register's key is no FIDE id
+            fide_ids[i], found_by[i] = (keys_of[i] if keys_of[i].isdigit() else ""), by
         return records(Person, {
             "key": keys_of, "name": list(map(_NAME, first_players)),
             "federation": list(map(_FEDERATION, first_players)),
-            "fide_id": fide_ids + [""] * len(unknown), "birth_year": birth_years,
-            "matched_by": found_by + [MatchedBy.NONE] * len(unknown),
-            "where": list(map(_where, first_players, map(owners.__getitem__, shown)))},
-            len(shown))
+            "fide_id": fide_ids + [""] * n_alone, "birth_year": birth_years,
+            "matched_by": found_by + [MatchedBy.NONE] * n_alone,
+            "where": list(map(_where, first_players, where_shown))}, len(first_players))
 
-    alone = [(f"{p.name} ({_where(p, owners[j])})", key) for key, j, _ in unknown
-             for p in (players[j],)]
+    alone = [(f"{players[j].name} ({_where(players[j], owners[j])})", key)
+             for key, j, _ in unknown]
     return Identities(LazyRecords(len(shown), make), code, keys_of, birth_years, _notes(
         alone, matched, [(text, keys_of[code[(owners[j], players[j].start_no)]])
                          for j, text in ambiguous]), tuple(k for k, _ in tournaments),

@@ -6,7 +6,8 @@
 Builds 4 × N Swiss tournaments (default N = 500 of 50 players and 10 rounds: 250,000,
 500,000 and 1,000,000 player-game rows) with ``federation_bench.py``'s generator, and rates
 the first N, 2N and 4N of them with ``rate_period`` (events, identities, K, caps, rounding:
-everything from the tournament records, given the previous list as standings).  Each size is
+everything from the tournament records, given the previous list as standings; fiderate's
+caches emptied before each run, as in a fresh process).  Each size is
 timed in turns with its floor, the least numpy work over the same rows: every result's
 player, opponent and points read into arrays, the players' ratings looked up, and one
 ``np.add.at`` of K × (S − E) per player.  Ends with ``key=value`` figures: per size
@@ -20,6 +21,7 @@ speed guard's size.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import resource
 import sys
@@ -37,6 +39,7 @@ from rating.period.engine import rate_period
 from rating.period.records import Standing
 
 SIZES = (1, 2, 4)
+_OURS = {"importer", "rating", "reports"}
 _POINTS = {Decimal(1): 1.0, Decimal("0.5"): 0.5, Decimal(0): 0.0}
 _START, _OPPONENT, _SCORE, _RATING = (attrgetter(n) for n in ("start_no", "opponent_no",
                                                               "points", "rating"))
@@ -71,6 +74,20 @@ def timed(run: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - t0, time.process_time() - c0
 
 
+def cold(run: Callable[[], object]) -> Callable[[], object]:
+    """*run* with fiderate's caches emptied first, as a fresh process has them (names and
+    FIDE ids read once per distinct one, rules looked up once per date)."""
+    caches = [f for name, m in list(sys.modules.items()) if name.split(".")[0] in _OURS
+              for f in vars(m).values() if isinstance(f, functools._lru_cache_wrapper)]
+
+    def emptied_first() -> object:
+        for f in caches:
+            f.cache_clear()
+        return run()
+
+    return emptied_first
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tournaments", type=int, default=500, help="the 1× size")
@@ -95,10 +112,10 @@ def main(argv: list[str] | None = None) -> int:
         some = events[:base * size]
         best[size] = {"wall": math.inf, "cpu": math.inf, "floor": math.inf, "floor_cpu": math.inf,
                       "rows": sum(len(t.results) for t in some)}
-        rate_period(some, PERIOD, previous=previous, listed=listed)  # warm-up
+        rate_period(some, PERIOD, previous=previous, listed=listed)  # warm-up (imports)
         for _ in range(args.repeat):  # in turns, so that the machine's phases hit both alike
-            wall, cpu = timed(lambda some=some: rate_period(some, PERIOD, previous=previous,
-                                                            listed=listed))
+            wall, cpu = timed(cold(lambda some=some: rate_period(some, PERIOD, previous=previous,
+                                                                 listed=listed)))
             floor_wall, floor_cpu = timed(lambda some=some: floor(some))
             for key, value in zip(("wall", "cpu", "floor", "floor_cpu"),
                                   (wall, cpu, floor_wall, floor_cpu), strict=True):
