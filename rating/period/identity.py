@@ -13,15 +13,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import accumulate, chain, compress, count, repeat
-from operator import attrgetter, gt, not_
+from functools import partial
+from itertools import chain, compress, count, repeat
+from operator import attrgetter, not_
 from typing import TYPE_CHECKING, Final, cast
 
 from importer.identity import fide_id_text, player_key
 from importer.model import Player, RatingList, Tournament, quick_init
 from importer.parsing.names import name_key
 from rating.notes import Note, grouped, plural
-from rating.period.bulk import LazyRecords, records
+from rating.period.bulk import LazyMapping, LazyRecords, records
 from rating.period.roster import Roster
 
 if TYPE_CHECKING:
@@ -200,33 +201,12 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     found nowhere last.
     """
     entries = roster or Roster.of([t for _, t in tournaments])
-    players, fids, lists = entries.players, entries.fids, _lists(tournaments)
+    players = entries.players
     owners = list(map([k for k, _ in tournaments].__getitem__, entries.tour))
-    wanted = _wanted(compress(players, map(not_, fids)))
-    places = [*known, _with_ids(entries, lists, wanted)] if wanted else []
-    keys: list[str | None] = list(fids)
-    how: dict[int, MatchedBy] = {}  # entry → found by name (by FIDE id otherwise)
-    matched: list[tuple[str, str]] = []
-    ambiguous: list[tuple[int, str]] = []
-    unmatched: dict[tuple[str, str], list[int]] = {}
-    for j in compress(range(len(fids)), map(not_, fids)):
-        p, tkey = players[j], owners[j]
-        fed = p.federation.strip().upper()
-        found = _lookup(p, lists[entries.tour[j]], fed, places)
-        if isinstance(found, Candidate):
-            keys[j], how[j] = found.key, MatchedBy.NAME_FED
-            matched.append((f"{p.name} ({_where(p, tkey)})", found.key))
-            continue
-        if found:
-            ambiguous.append((j, f"{p.name} ({_where(p, tkey)}, {found} candidates)"))
-        keys[j] = None
-        unmatched.setdefault((name_key(p.name), fed), []).append(j)
-    index: dict[str | None, int] = dict(zip(dict.fromkeys(compress(keys, keys)), count()))
-    person: list[int] = list(map(index.get, keys, repeat(-1)))  # −1: placed below
-    seen = _firsts(person)
-    code = dict(zip(zip(owners, entries.start_nos, strict=True), person, strict=True))
+    keys, found = _by_name(entries, _lists(tournaments), owners, known)
+    index, person, seen = _numbered(keys)
     unknown: list[tuple[str, int, int | None]] = []  # key, entry, birth year
-    for (nkey, fed), rows in unmatched.items():
+    for (nkey, fed), rows in found.unmatched.items():  # numbered after all those found
         years = {y for y in (players[j].birth_year for j in rows) if y}
         for j in rows:
             year = players[j].birth_year if len(years) > 1 else next(iter(years), None)
@@ -234,19 +214,20 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
             if key not in index:
                 index[key] = len(seen) + len(unknown)
                 unknown.append((key, j, year))
-            code[(owners[j], players[j].start_no)] = person[j] = index[key]
+            person[j] = index[key]
+    code = LazyMapping(partial(_code, owners, entries.start_nos, person,
+                               [j for rows in found.unmatched.values() for j in rows]))
     shown = seen + [j for _, j, _ in unknown]
     first_players = list(map(players.__getitem__, shown))
     keys_of = cast("list[str]", list(index))  # numbered as first seen, the unmatched last
     birth_years = list(map(_BIRTH_YEAR, first_players[:len(seen)])) + [y for _, _, y in unknown]
-
-    by_name = {i: by for j, by in how.items() if seen[i := person[j]] == j}  # first seen so
+    by_name = {i: by for j, by in found.how.items() if seen[i := person[j]] == j}
     where_shown = list(map(owners.__getitem__, shown))
     n_found, n_alone = len(seen), len(unknown)
 
     def make() -> list[Person]:  # from what it keeps alone (the entries' columns are let go)
         fide_ids, found_by = keys_of[:n_found], [MatchedBy.FIDE_ID] * n_found
-        for i, by in by_name.items():  # a register's key is no FIDE id
+        for i, by in by_name.items():  # first seen found by name: a register's key is no id
             fide_ids[i], found_by[i] = (keys_of[i] if keys_of[i].isdigit() else ""), by
         return records(Person, {
             "key": keys_of, "name": list(map(_NAME, first_players)),
@@ -258,16 +239,68 @@ def identify(tournaments: Sequence[tuple[str, Tournament]], *,
     alone = [(f"{players[j].name} ({_where(players[j], owners[j])})", key)
              for key, j, _ in unknown]
     return Identities(LazyRecords(len(shown), make), code, keys_of, birth_years, _notes(
-        alone, matched, [(text, keys_of[code[(owners[j], players[j].start_no)]])
-                         for j, text in ambiguous]), tuple(k for k, _ in tournaments),
-        person if entries.numbered else None)
+        alone, found.matched, [(text, keys_of[code[(owners[j], players[j].start_no)]])
+                               for j, text in found.ambiguous]),
+        tuple(k for k, _ in tournaments), person if entries.numbered else None)
 
 
-def _firsts(person: Sequence[int]) -> list[int]:
-    """Where each person is first seen, of the entries' *person*s numbered as first seen
-    (−1: none)."""
-    before = chain((-1,), accumulate(person, max))  # the highest number seen before each
-    return list(compress(range(len(person)), map(gt, person, before)))
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """What looking the players without a FIDE id up found."""
+
+    how: dict[int, MatchedBy]
+    """Entry → how it was found (the others by the FIDE id the source gives)."""
+    matched: list[tuple[str, str]]
+    """(text, key) of each found by name."""
+    ambiguous: list[tuple[int, str]]
+    """(entry, text) of each matching several people."""
+    unmatched: dict[tuple[str, str], list[int]]
+    """(name key, federation) → the entries found nowhere, in order."""
+
+
+def _by_name(entries: Roster, lists: Sequence[RatingList], owners: Sequence[str],
+             known: Iterable[Mapping[tuple[str, str], Sequence[Candidate]]]
+             ) -> tuple[list[str | None], _Found]:
+    """Each entry's key: its FIDE id, else the key of the one candidate its name and federation
+    find (None: none found); and what was found."""
+    players, fids = entries.players, entries.fids
+    without = list(compress(range(len(fids)), map(not_, fids)))
+    wanted = _wanted(map(players.__getitem__, without))
+    places = [*known, _with_ids(entries, lists, wanted, without)] if wanted else []
+    keys: list[str | None] = list(fids)
+    found = _Found({}, [], [], {})
+    for j in without:
+        p, tkey = players[j], owners[j]
+        fed = p.federation.strip().upper()
+        candidate = _lookup(p, lists[entries.tour[j]], fed, places)
+        if isinstance(candidate, Candidate):
+            keys[j], found.how[j] = candidate.key, MatchedBy.NAME_FED
+            found.matched.append((f"{p.name} ({_where(p, tkey)})", candidate.key))
+            continue
+        if candidate:
+            found.ambiguous.append((j, f"{p.name} ({_where(p, tkey)}, {candidate} candidates)"))
+        keys[j] = None
+        found.unmatched.setdefault((name_key(p.name), fed), []).append(j)
+    return keys, found
+
+
+def _numbered(keys: Sequence[str | None]) -> tuple[dict[str | None, int], list[int], list[int]]:
+    """The keys numbered as first seen, each entry's number (−1: no key) and where each is
+    first seen."""
+    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))  # earliest
+    first.pop(None, None)
+    seen = sorted(first.values())
+    index: dict[str | None, int] = dict(zip(map(keys.__getitem__, seen), count()))
+    return index, list(map(index.get, keys, repeat(-1))), seen
+
+
+def _code(owners: Sequence[str], start_nos: Sequence[int], person: Sequence[int],
+          unmatched: Iterable[int]) -> dict[tuple[str, int], int]:
+    """(tournament key, start number) → person; of two players with one start number the
+    later, those found nowhere placed last."""
+    code = dict(zip(zip(owners, start_nos, strict=True), person, strict=True))
+    code.update(((owners[j], start_nos[j]), person[j]) for j in unmatched)
+    return code
 
 
 def _where(p: Player, tournament: str) -> str:
@@ -317,11 +350,12 @@ def _lists(tournaments: Sequence[tuple[str, Tournament]]) -> list[RatingList]:
 
 
 def _with_ids(entries: Roster, lists: Sequence[RatingList],
-              wanted: Collection[tuple[str, str]]) -> dict[tuple[str, str], list[Candidate]]:
+              wanted: Collection[tuple[str, str]], without: Iterable[int]
+              ) -> dict[tuple[str, str], list[Candidate]]:
     """The players with a FIDE id in the tournaments themselves, as candidates (for these
-    (federation, name key)s only)."""
+    (federation, name key)s only, of the entries *without* one)."""
     out: dict[tuple[str, str], dict[str, Candidate]] = {}
-    tokens = set(compress(entries.name_tokens, map(not_, entries.fids)))  # the names wanted
+    tokens = set(map(entries.name_tokens.__getitem__, without))  # the names wanted
     for j in compress(range(len(entries.fids)), map(tokens.__contains__, entries.name_tokens)):
         p, fid = entries.players[j], entries.fids[j]
         if not fid:
