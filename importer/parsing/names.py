@@ -8,13 +8,15 @@ name's words, accents and case removed, sorted.
 
 from __future__ import annotations
 
-import re
+import string
 import unicodedata
 from functools import lru_cache
 
 __all__ = ["name_key"]
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORDS = bytes(c if chr(c) in string.ascii_lowercase + string.digits else ord(" ")
+               for c in range(256))
+"""A translation of bytes: a lower-case letter or a digit stays, anything else parts words."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -27,7 +29,7 @@ def name_key(name: str) -> str:
     'jorg ludenscheidt muller'
     """
     if name.isascii():
-        folded = name.lower()
+        folded = name.lower().encode()
     else:
-        folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return " ".join(sorted(_WORD.findall(folded)))
+        folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").lower()
+    return b" ".join(sorted(folded.translate(_WORDS).split())).decode()
