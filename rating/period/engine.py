@@ -655,7 +655,7 @@ def _players(at: _Period, f: _Facts, rated: _Rated, new: _NewList) -> Sequence[P
     points = np.bincount(pl[rated_rows], weights=rated.table.score[rated_rows],
                          minlength=at.codes.size).astype(np.int64)
     shown = np.flatnonzero(rated.has_games)
-    ks = sorted_unique(pl[rated_rows].astype(np.int64) * _K_SPAN + out.k[rated_rows])
+    ks = _distinct_ks(pl[rated_rows], out.k[rated_rows], at.codes.size)
     columns = {"birth_year": f.birth, "old_rating": f.base, "origin": f.origin,
                "games": out.games, "score_h": points, "change_h": out.total_h,
                "rounded_change": out.rounded, "new_rating": new.rating, "status": new.status,
@@ -688,6 +688,20 @@ def _players(at: _Period, f: _Facts, rated: _Rated, new: _NewList) -> Sequence[P
 def _or_none(values: Array) -> list[int | None]:
     """Positive values as they are, the others (none) as None."""
     return [v if v > 0 else None for v in values.tolist()]
+
+
+def _distinct_ks(pl: Array, k: Array, size: int) -> Array:
+    """The sorted distinct (code, K) pairs of rated rows, as code × _K_SPAN + K: each code's
+    least and greatest K (one pair when they are equal, as nearly always), and the rows of
+    the few codes rated with several K sorted."""
+    low, high = np.full(size, _K_SPAN, dtype=np.int64), np.full(size, -1, dtype=np.int64)
+    np.minimum.at(low, pl, k)
+    np.maximum.at(high, pl, k)
+    one = np.flatnonzero(low == high)
+    several = (low != high) & (high >= 0)
+    rows = several[pl]
+    return np.sort(np.concatenate([one * _K_SPAN + low[one],
+                                   sorted_unique(pl[rows].astype(np.int64) * _K_SPAN + k[rows])]))
 
 
 def _ks_of(codes: Array, pairs: Array) -> list[tuple[int, ...]]:

@@ -67,25 +67,23 @@ def floor(events: Sequence[Tournament]) -> float:
     return time.perf_counter() - t0
 
 
-def timed(run: Callable[[], object]) -> tuple[float, float]:
-    """One run's wall-clock and CPU seconds."""
+def timed(run: Callable[[], object], before: Callable[[], object] = lambda: None
+          ) -> tuple[float, float]:
+    """One run's wall-clock and CPU seconds (*before* it, untimed)."""
+    before()
     t0, c0 = time.perf_counter(), time.process_time()
     run()
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def cold(run: Callable[[], object]) -> Callable[[], object]:
-    """*run* with fiderate's caches emptied first, as a fresh process has them (names and
-    FIDE ids read once per distinct one, rules looked up once per date)."""
-    caches = [f for name, m in list(sys.modules.items()) if name.split(".")[0] in _OURS
-              for f in vars(m).values() if isinstance(f, functools._lru_cache_wrapper)]
-
-    def emptied_first() -> object:
-        for f in caches:
-            f.cache_clear()
-        return run()
-
-    return emptied_first
+def empty_caches() -> None:
+    """fiderate's caches emptied, as a fresh process has them (names and FIDE ids are read
+    once per distinct one, rules looked up once per date)."""
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] in _OURS:
+            for f in vars(module).values():
+                if isinstance(f, functools._lru_cache_wrapper):
+                    f.cache_clear()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                       "rows": sum(len(t.results) for t in some)}
         rate_period(some, PERIOD, previous=previous, listed=listed)  # warm-up (imports)
         for _ in range(args.repeat):  # in turns, so that the machine's phases hit both alike
-            wall, cpu = timed(cold(lambda some=some: rate_period(some, PERIOD, previous=previous,
-                                                                 listed=listed)))
+            wall, cpu = timed(lambda some=some: rate_period(some, PERIOD, previous=previous,
+                                                            listed=listed), empty_caches)
             floor_wall, floor_cpu = timed(lambda some=some: floor(some))
             for key, value in zip(("wall", "cpu", "floor", "floor_cpu"),
                                   (wall, cpu, floor_wall, floor_cpu), strict=True):

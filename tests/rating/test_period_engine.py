@@ -7,13 +7,15 @@ from datetime import date
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_register import event
 
 from importer.identity import EventIdentity
 from importer.model import RatingList
 from rating.errors import RatingError
 from rating.period.core import PlayerLists
-from rating.period.engine import rate_period
+from rating.period.engine import _K_SPAN, _distinct_ks, rate_period
 from rating.period.records import LIST_CODES, LISTS, Standing
 
 
@@ -68,3 +70,10 @@ def test_a_rating_of_0_is_none_but_the_tournament_still_carries_ratings():
     assert spec.ratings_from == "source"
     no_ratings = event(date(2025, 10, 10), {"11": None, "12": None}, [("11", "12", 1)], "open")
     assert rate_period([no_ratings], date(2025, 11, 1)).tournaments[0].ratings_from == "list"
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.sampled_from([10, 15, 20, 40])), max_size=200))
+def test_each_code_s_distinct_ks_are_those_of_its_rows(rows):
+    pl = np.array([c for c, _ in rows], dtype=np.int64)
+    k = np.array([k for _, k in rows], dtype=np.int64)
+    assert _distinct_ks(pl, k, 31).tolist() == sorted({c * _K_SPAN + k for c, k in rows})
