@@ -44,6 +44,12 @@ def no_cycle_collection() -> Iterator[None]:
         yield
     finally:
         if was:
+            if not gc.get_freeze_count():  # nobody else froze objects (a forking server may)
+                # What was made meanwhile and lives on (the month's result) goes to the oldest
+                # generation as it is: the young collection that enabling sets off would only
+                # walk all of it to find it alive.
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
