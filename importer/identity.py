@@ -29,8 +29,8 @@ from datetime import date
 from enum import StrEnum
 from functools import lru_cache
 from itertools import compress, repeat
-from operator import attrgetter, not_
-from typing import Final, NamedTuple
+from operator import attrgetter, is_, not_
+from typing import Final, NamedTuple, cast
 
 from importer.formats.nationallist import NationalEntry
 from importer.model import (
@@ -52,12 +52,15 @@ __all__ = [
     "Keyed",
     "NationalIndex",
     "PlayerTokens",
+    "Remembered",
     "SameBy",
     "Sameness",
     "fide_id_text",
+    "fide_id_texts",
     "find_on_national_list",
     "group_events",
     "name_token",
+    "name_tokens",
     "national_person_key",
     "player_key",
     "player_token",
@@ -69,6 +72,33 @@ __all__ = [
 _POINTS_H: Final = {FULL_POINT: 100, HALF_POINT: 50, NO_POINT: 0}
 """Points in hundredths (keyed by the model's own Decimals, which most readers give)."""
 _FIDE_ID, _NAME, _START_NO = attrgetter("fide_id"), attrgetter("name"), attrgetter("start_no")
+
+
+class Remembered:
+    """A function of a text, remembered for many texts at once (:meth:`many`): a dict, looked
+    up in one pass and emptied when it holds ``size`` (an ``lru_cache`` reorders a linked list
+    at every hit, which costs as much again over a month's players)."""
+
+    def __init__(self, function: Callable[[str], str], size: int = 1 << 17) -> None:
+        self._function, self._size = function, size
+        self._known: dict[str, str] = {}
+
+    def many(self, given: Sequence[str]) -> list[str]:
+        """The function of each text of *given*."""
+        known = self._known
+        out: list[str | None] = list(map(known.get, given))
+        if None in out:
+            if len(known) >= self._size:
+                known.clear()
+            for i in compress(range(len(out)), map(is_, out, repeat(None))):
+                text = given[i]
+                found = known.get(text)
+                out[i] = known[text] = self._function(text) if found is None else found
+        return cast("list[str]", out)
+
+    def cache_clear(self) -> None:
+        """Forget every text (as a fresh process has them)."""
+        self._known.clear()
 
 
 @lru_cache(maxsize=1 << 16)
@@ -150,6 +180,12 @@ def player_token(p: Player) -> str:
 def name_token(name: str) -> str:
     """A name as an event's identity by name shows it: a short hash of its name key."""
     return _short(name_key(name))
+
+
+fide_id_texts = Remembered(fide_id_text.__wrapped__)
+""":func:`fide_id_text` of many texts at once (``fide_id_texts.many``)."""
+name_tokens = Remembered(name_token.__wrapped__)
+""":func:`name_token` of many names at once (``name_tokens.many``)."""
 
 
 class PlayerTokens(NamedTuple):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import accumulate, chain, pairwise, repeat
 from operator import add, attrgetter
 
-from importer.identity import fide_id_text, name_token
+from importer.identity import fide_id_texts, name_tokens
 from importer.model import Player, Tournament
 
 __all__ = ["Roster"]
@@ -40,8 +40,8 @@ class Roster:
         nos = list(map(_START, players))
         return cls(players, [0, *accumulate(sizes)],
                    list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))), nos,
-                   list(map(fide_id_text, map(_FIDE_ID, players))),
-                   list(map(name_token, map(_NAME, players))),
+                   fide_id_texts.many(list(map(_FIDE_ID, players))),
+                   name_tokens.many(list(map(_NAME, players))),
                    nos == list(chain.from_iterable(map(range, repeat(1), map(add, sizes,
                                                                              repeat(1))))))
 

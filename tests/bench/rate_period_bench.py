@@ -34,6 +34,7 @@ from operator import attrgetter
 import numpy as np
 from federation_bench import PERIOD, federation, tournament
 
+from importer.identity import Remembered
 from importer.model import RatingList, Tournament
 from rating.period.engine import rate_period
 from rating.period.records import Standing
@@ -82,7 +83,7 @@ def empty_caches() -> None:
     for name, module in list(sys.modules.items()):
         if name.split(".")[0] in _OURS:
             for f in vars(module).values():
-                if isinstance(f, functools._lru_cache_wrapper):
+                if isinstance(f, functools._lru_cache_wrapper | Remembered):
                     f.cache_clear()
 
 
