@@ -694,6 +694,7 @@ def _distinct_ks(pl: Array, k: Array, size: int) -> Array:
     """The sorted distinct (code, K) pairs of rated rows, as code × _K_SPAN + K: each code's
     least and greatest K (one pair when they are equal, as nearly always), and the rows of
     the few codes rated with several K sorted."""
+    pl, k = pl.astype(np.intp), k.astype(np.int64)  # ufunc.at is fast on its own dtypes
     low, high = np.full(size, _K_SPAN, dtype=np.int64), np.full(size, -1, dtype=np.int64)
     np.minimum.at(low, pl, k)
     np.maximum.at(high, pl, k)
