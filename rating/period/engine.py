@@ -477,7 +477,7 @@ def _games_and_events(tournaments: Sequence[Tournament], keys: Sequence[str],
 def rate_period(tournaments: Sequence[Tournament], period: date, *,
                 keys: Sequence[str] | None = None, identities: Identities | None = None,
                 events: Sequence[EventIdentity] | None = None,
-                played: PlayedGames | None = None,
+                played: PlayedGames | None = None, roster: Roster | None = None,
                 previous: Mapping[tuple[str, RatingList], Standing] | None = None,
                 listed: Collection[tuple[str, RatingList]] = frozenset(),
                 in_force: Mapping[date, Mapping[tuple[str, RatingList], int]] | None = None,
@@ -489,7 +489,8 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     ``identities``: who each player is (default: :func:`rating.period.identity.identify` on the
     tournaments alone); ``events``: each tournament's :class:`~importer.identity.EventIdentity`
     (computed when not given; two tournaments of one event are refused) and ``played``
-    their games (:class:`~rating.period.played.PlayedGames`, read when not given); ``previous``:
+    their games (:class:`~rating.period.played.PlayedGames`, read when not given), ``roster``
+    their players (:class:`~rating.period.roster.Roster`, read when not given); ``previous``:
     the T − 1 list and the register per (player key, list), of which ``listed`` are FIDE's
     list's; ``in_force``: ratings of older lists by list month (the register), for sources
     that carry none; ``pools``: unrated players' earlier pooled results; ``corrections``:
@@ -506,7 +507,7 @@ def rate_period(tournaments: Sequence[Tournament], period: date, *,
     keys = list(keys) if keys is not None else [f"t{i + 1}" for i in range(len(tournaments))]
     if len(set(keys)) != len(keys):
         raise RatingError("two tournaments of the period have the same id")
-    roster = Roster.of(tournaments)
+    roster = roster or Roster.of(tournaments)
     played, events = _games_and_events(tournaments, keys, played, events, roster)
     ids = identities if identities is not None else identify(
         list(zip(keys, tournaments, strict=True)), roster=roster)

@@ -36,14 +36,29 @@ class Roster:
     def of(cls, tournaments: Sequence[Tournament]) -> Roster:
         """The entries of *tournaments*."""
         players = list(chain.from_iterable(t.players for t in tournaments))
-        sizes = [len(t.players) for t in tournaments]
-        nos = list(map(_START, players))
+        return cls._made([len(t.players) for t in tournaments], players,
+                         list(map(_START, players)),
+                         fide_id_texts.many(list(map(_FIDE_ID, players))),
+                         name_tokens.many(list(map(_NAME, players))))
+
+    def select(self, tours: Sequence[int]) -> Roster:
+        """The entries of the tournaments at these positions, in this order (nothing read
+        again)."""
+        spans = [range(self.first[i], self.first[i + 1]) for i in tours]
+        take = list(chain.from_iterable(spans))
+        return self._made(list(map(len, spans)), list(map(self.players.__getitem__, take)),
+                          list(map(self.start_nos.__getitem__, take)),
+                          list(map(self.fids.__getitem__, take)),
+                          list(map(self.name_tokens.__getitem__, take)))
+
+    @classmethod
+    def _made(cls, sizes: list[int], players: list[Player], nos: list[int], fids: list[str],
+              tokens: list[str]) -> Roster:
+        """The roster of tournaments of *sizes*, from their entries' columns."""
         return cls(players, [0, *accumulate(sizes)],
-                   list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))), nos,
-                   fide_id_texts.many(list(map(_FIDE_ID, players))),
-                   name_tokens.many(list(map(_NAME, players))),
-                   nos == list(chain.from_iterable(map(range, repeat(1), map(add, sizes,
-                                                                             repeat(1))))))
+                   list(chain.from_iterable(map(repeat, range(len(sizes)), sizes))), nos, fids,
+                   tokens, nos == list(chain.from_iterable(map(range, repeat(1),
+                                                               map(add, sizes, repeat(1))))))
 
     def spans(self) -> Iterator[tuple[int, int]]:
         """Each tournament's entries, as (first, one past the last)."""

@@ -25,6 +25,7 @@ from rating.period.identity import RatingFrom, identify, list_candidates, wanted
 from rating.period.months import month_add
 from rating.period.played import PlayedGames, event_identities
 from rating.period.records import LISTS, PeriodResult, Standing
+from rating.period.roster import Roster
 
 if TYPE_CHECKING:
     from importer.formats.fidelist import FideList
@@ -90,11 +91,13 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
     notes: list[Note] = []
     offered = [item if isinstance(item, PeriodSource) else PeriodSource(tournament=item)
                for item in tournaments]
+    sources = [s.tournament for s in offered]
+    seen = Roster.of(sources)  # every source's players and games read once
     every: PlayedGames | None = None
     read: Sequence[EventIdentity | None] = [None] * len(offered)
-    try:  # every source's games read once, for its identity and its rating
-        every = PlayedGames.of([s.tournament for s in offered])
-        read = event_identities([s.tournament for s in offered], every)
+    try:
+        every = PlayedGames.of(sources, seen)
+        read = event_identities(sources, every, seen)
     except InputError:  # refused below if it is rated
         pass
     found = distinct_events([replace(Event.of(s.tournament, [_label(s)]), apart=s.apart,
@@ -124,8 +127,12 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         read_from[keys[-1]] = (_label(src), *event.counted)
         if src.month is not None:
             assigned.add(keys[-1])
-    played = (every.select([position[id(t)] for t in chosen]) if every is not None
-              else PlayedGames.of(chosen))
+    if every is not None:
+        at = [position[id(t)] for t in chosen]
+        played, roster = every.select(at), seen.select(at)
+    else:
+        roster = Roster.of(chosen)
+        played = PlayedGames.of(chosen, roster)
     ids_given, federations = wanted_on_list(chosen)
     if ratings_list is None and register is not None:
         ratings_list = _register_list(register, period, ids_given, federations, notes)
@@ -135,7 +142,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         known.append(list_candidates(ratings_list, names))
     if names and register is not None:
         known.append(register.candidates(names))
-    ids = identify(list(zip(keys, chosen, strict=True)), known=known)
+    ids = identify(list(zip(keys, chosen, strict=True)), known=known, roster=roster)
     pkeys = {p.key for p in ids.people}
     imported = (dict(ratings_list) if isinstance(ratings_list, Mapping)
                 else standings(ratings_list, pkeys, month_add(period, -1), notes)
@@ -152,7 +159,7 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         replaces = _rated_before(register, period, keys, chosen, identities, rerate=rerate,
                                  notes=notes)
     notes += _pending_notes(keys, chosen, stored=register is not None)
-    result = rate_period(chosen, period, keys=keys, identities=ids, events=identities,
+    result = rate_period(chosen, period, keys=keys, identities=ids, events=identities, roster=roster,
                          played=played, previous=previous,
                          listed=set(imported), in_force=in_force, pools=pools,
                          corrections=corrections or {}, assigned=assigned, k_default=k_default)
