@@ -87,14 +87,15 @@ class Remembered:
         """The function of each text of *given*."""
         known = self._known
         out: list[str | None] = list(map(known.get, given))
-        if None in out:
-            if len(known) >= self._size:
-                known.clear()
-            for i in compress(range(len(out)), map(is_, out, repeat(None))):
-                text = given[i]
-                found = known.get(text)
-                out[i] = known[text] = self._function(text) if found is None else found
-        return cast("list[str]", out)
+        if None not in out:
+            return cast("list[str]", out)
+        if len(known) >= self._size:  # full: emptied, and all of *given* made again
+            known.clear()
+            new = list(dict.fromkeys(given))
+        else:
+            new = list(dict.fromkeys(compress(given, map(is_, out, repeat(None)))))
+        known.update(zip(new, map(self._function, new), strict=True))
+        return list(map(known.__getitem__, given))
 
     def cache_clear(self) -> None:
         """Forget every text (as a fresh process has them)."""
@@ -184,7 +185,7 @@ def name_token(name: str) -> str:
 
 fide_id_texts = Remembered(fide_id_text.__wrapped__)
 """:func:`fide_id_text` of many texts at once (``fide_id_texts.many``)."""
-name_tokens = Remembered(name_token.__wrapped__)
+name_tokens = Remembered(lambda name: _short(name_key.__wrapped__(name)))
 """:func:`name_token` of many names at once (``name_tokens.many``)."""
 
 
