@@ -89,13 +89,12 @@ class Remembered:
         out: list[str | None] = list(map(known.get, given))
         if None not in out:
             return cast("list[str]", out)
-        if len(known) >= self._size:  # full: emptied, and all of *given* made again
+        new = list(dict.fromkeys(compress(given, map(is_, out, repeat(None)))))
+        made = dict(zip(new, map(self._function, new), strict=True))
+        if len(known) >= self._size:
             known.clear()
-            new = list(dict.fromkeys(given))
-        else:
-            new = list(dict.fromkeys(compress(given, map(is_, out, repeat(None)))))
-        known.update(zip(new, map(self._function, new), strict=True))
-        return list(map(known.__getitem__, given))
+        known.update(made)
+        return cast("list[str]", list(map(made.get, given, out)))  # made now, else found before
 
     def cache_clear(self) -> None:
         """Forget every text (as a fresh process has them)."""

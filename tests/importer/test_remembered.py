@@ -16,7 +16,8 @@ def test_many_texts_give_what_the_function_gives_each():
     assert upper.many(["a"]) == ["A"] and calls[-1] == "a"
     small = Remembered(str.upper, size=2)
     assert small.many(["a", "b"]) == ["A", "B"]
-    assert small.many(["a", "c"]) == ["A", "C"]  # full: emptied, a made again beside c
+    assert small.many(["a", "c"]) == ["A", "C"]  # full: emptied, then c kept
+    assert small.many(["c", "a"]) == ["C", "A"]
 
 
 def test_fide_ids_and_name_tokens_many_at_once_are_those_one_at_a_time():
