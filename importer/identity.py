@@ -184,7 +184,7 @@ def name_token(name: str) -> str:
 
 fide_id_texts = Remembered(fide_id_text.__wrapped__)
 """:func:`fide_id_text` of many texts at once (``fide_id_texts.many``)."""
-name_tokens = Remembered(lambda name: _short(name_key.__wrapped__(name)))
+name_tokens = Remembered(name_token.__wrapped__)
 """:func:`name_token` of many names at once (``name_tokens.many``)."""
 
 

@@ -273,8 +273,8 @@ def _needs(t: Tournament, shown: Sequence[int], system: RatingSystem, rating: To
     if system.national:
         return (), (), ()
     ranking_alone = not t.results and any(p.points is not None or p.rank for p in t.players)
-    finished = (bool(t.info.rounds) and live_round(t) is None
-                and rounds_with_results(t) >= (t.info.rounds or 0))  # nothing left to need
+    rounds = t.info.rounds or 0  # finished: nothing left to need
+    finished = rounds > 0 and live_round(t) is None and rounds_with_results(t) >= rounds
     needs = () if ranking_alone or finished else event_needs(
         t, shown, system=system, target=target, on=rating.on, today=today, k_default=k_default,
         k_lookup=k_lookup, event_class=event_class, qc_approved=qc_approved)

@@ -159,8 +159,8 @@ def run_period(tournaments: Sequence[Tournament | PeriodSource], *, period: date
         replaces = _rated_before(register, period, keys, chosen, identities, rerate=rerate,
                                  notes=notes)
     notes += _pending_notes(keys, chosen, stored=register is not None)
-    result = rate_period(chosen, period, keys=keys, identities=ids, events=identities, roster=roster,
-                         played=played, previous=previous,
+    result = rate_period(chosen, period, keys=keys, identities=ids, events=identities,
+                         roster=roster, played=played, previous=previous,
                          listed=set(imported), in_force=in_force, pools=pools,
                          corrections=corrections or {}, assigned=assigned, k_default=k_default)
     notes += _not_listed(result, ratings_list)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from importer.model import RatingList
 from importer.writing.csvio import render_columns, render_csv
+from rating.notes import plural
 from rating.numbers import to_decimal
 from rating.period.bulk import no_cycle_collection
 from rating.period.fide_check import FideCheck
@@ -563,8 +564,7 @@ class _PeriodPages:
             "period": f"{result.period:%Y-%m}", "list_date": result.period.isoformat(),
             "period_cap": rules_for(result.period).period_cap_words,
             "state": SimpleNamespace(
-                stage=f"Rating period {result.period:%Y-%m}: {n_t} tournament"
-                      f"{'s' if n_t != 1 else ''}",
+                stage=f"Rating period {result.period:%Y-%m}: {plural(n_t, 'tournament')}",
                 as_of=f"computed for the FIDE list of {result.period.isoformat()}", live=False)}
         self.tournaments = [{
             "key": t.key, "name": t.tournament.info.name or t.key,
@@ -595,8 +595,7 @@ class _PeriodPages:
                 parts=parts, total=len(rows), tournaments=self.tournaments,
                 notes=[Note(n) for n in _index_notes(self.notes)],
                 pooled=any(p.old_rating is None for p in result.players),
-                summary=[f"{n_t} tournament{'s' if n_t != 1 else ''}",
-                         f"{n_g} rated game result{'s' if n_g != 1 else ''}",
+                summary=[plural(n_t, "tournament"), plural(n_g, "rated game result"),
                          ", ".join(f"{counts[s]} {s.words}" for s in PeriodStatus if counts[s])],
                 site=self.site)
             part_page = env.get_template("period_part.html")

@@ -86,8 +86,6 @@ class PeriodFiles:
     """The rows of period_players.csv: whole numbers as numbers, exact decimals as Decimals."""
 
 
-
-
 def _serve(conn: Connection) -> None:
     """A worker: run each job sent, send back ('ok', value) or ('error', (status, line))."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
